@@ -1,0 +1,98 @@
+/**
+ * `npm start`: builds the site, then serves `dist/` and `functions/` on 127.0.0.1 through
+ * Netlify's own emulator, so headers, redirects, the 404 page, the functions and the database
+ * behave locally as they do on Netlify. `--no-build` serves the existing `dist/`.
+ */
+import { spawnSync } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { NetlifyDev } from '@netlify/dev';
+
+const HOST = process.env.HOST ?? '127.0.0.1';
+const PORT = Number(process.env.PORT ?? 8888);
+const root = process.cwd();
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+// Edge functions, the AI gateway and the image CDN need the network; this site uses none.
+const netlify = new NetlifyDev({
+  projectRoot: root,
+  edgeFunctions: { enabled: false },
+  aiGateway: { enabled: false },
+  images: { enabled: false },
+  geolocation: { enabled: false },
+  serverAddress: null,
+});
+await netlify.start();
+
+if (netlify.db) {
+  const applied = await netlify.db.applyMigrations(`${root}/netlify/database/migrations`);
+  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+} else {
+  console.warn('The local database did not start: the forms will answer 503.');
+}
+
+const notFoundPage = await readFile(`${root}/dist/404.html`).catch(() => null);
+
+async function send(response: Response, res: ServerResponse) {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === 'set-cookie') return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) return res.end();
+  Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse) {
+  try {
+    const collected = new Map<string, string>();
+    const result = await netlify.handleAndIntrospectNodeRequest(req, {
+      headersCollector: (key, value) => collected.set(key, value),
+    });
+    if (result) {
+      const headers = new Headers(result.response.headers);
+      for (const [key, value] of collected) if (!headers.has(key)) headers.set(key, value);
+      const response = new Response(result.response.body, {
+        status: result.response.status,
+        statusText: result.response.statusText,
+        headers,
+      });
+      return await send(response, res);
+    }
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
+    for (const [key, value] of collected) headers[key] = value;
+    res.writeHead(404, headers);
+    res.end(notFoundPage ?? 'Not found');
+  } catch (error) {
+    console.error('Request failed:', req.method, req.url, error);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('Internal error');
+  }
+}
+
+const server = createServer((req, res) => void handle(req, res));
+server.listen(PORT, HOST, () => {
+  console.log(`Serving the studio site on http://${HOST}:${PORT}`);
+});
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  await netlify.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,29 @@
+/**
+ * `npm test`: type checks, lint and format, unit and function tests, then the browser tests
+ * against the built site. Stops at the first failing step.
+ */
+import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './chromium.ts';
+
+const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+const bin = (name: string) => `node_modules/.bin/${name}`;
+
+const steps: [string, string, string[]][] = [
+  ['type check', bin('astro'), ['check']],
+  ['lint', bin('eslint'), ['.']],
+  ['format', bin('prettier'), ['--check', '.']],
+  ['unit and function tests', bin('vitest'), ['run']],
+  ['build', bin('astro'), ['build']],
+  ['browser tests', bin('playwright'), ['test']],
+];
+
+env.CHROMIUM_PATH = ensureChromium();
+for (const [name, command, args] of steps) {
+  console.log(`\n▶ ${name}: ${[command, ...args].join(' ')}`);
+  const run = spawnSync(command, args, { stdio: 'inherit', env });
+  if (run.status !== 0) {
+    console.error(`\n✘ ${name} failed`);
+    process.exit(run.status ?? 1);
+  }
+}
+console.log('\n✔ every check passed');

@@ -1,0 +1,94 @@
+import { defineCollection } from 'astro:content';
+import { file, glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+import { parse as parseYaml } from 'yaml';
+
+// Files whose name starts with `_` are drafts: they stay in the folder but not on the site.
+const markdown = (folder: string) => glob({ base: `./content/${folder}`, pattern: '**/[^_]*.md' });
+
+const site = defineCollection({
+  loader: file('./content/site.yaml', { parser: (text) => ({ site: parseYaml(text) }) }),
+  schema: z.object({
+    name: z.string().min(1),
+    tagline: z.string().min(1),
+    description: z.string().min(1),
+    instructor: z.string().min(1),
+    email: z.email(),
+    location: z.string().min(1),
+    hours: z
+      .array(
+        z.object({
+          label: z.string().min(1),
+          days: z.array(z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])).min(1),
+          opens: z.string().regex(/^\d{2}:\d{2}$/, 'use 24-hour HH:MM, e.g. 06:00'),
+          closes: z.string().regex(/^\d{2}:\d{2}$/, 'use 24-hour HH:MM, e.g. 20:00'),
+        }),
+      )
+      .min(1),
+    social: z.object({
+      instagram: z.url(),
+      instagramHandle: z.string().min(1),
+      facebook: z.url(),
+    }),
+  }),
+});
+
+const sessions = defineCollection({
+  loader: markdown('sessions'),
+  schema: z.object({
+    title: z.string().min(1),
+    price: z.number().positive(),
+    unit: z.string().min(1),
+    note: z.string().optional(),
+    order: z.number().int(),
+  }),
+});
+
+const services = defineCollection({
+  loader: markdown('services'),
+  schema: z.object({
+    title: z.string().min(1),
+    duration: z.string().min(1),
+    price: z.string().min(1).default('Inquire'),
+    features: z.array(z.string().min(1)).default([]),
+    order: z.number().int(),
+  }),
+});
+
+const programs = defineCollection({
+  loader: markdown('programs'),
+  schema: ({ image }) =>
+    z.object({
+      title: z.string().min(1),
+      description: z.string().min(1),
+      image: image(),
+      imageAlt: z.string().min(1),
+      order: z.number().int(),
+    }),
+});
+
+const testimonials = defineCollection({
+  loader: markdown('testimonials'),
+  schema: z.object({
+    name: z.string().min(1),
+    rating: z.number().int().min(1).max(5),
+    order: z.number().int(),
+  }),
+});
+
+const pages = defineCollection({
+  loader: glob({ base: './content', pattern: '[^_]*.md' }),
+  schema: ({ image }) =>
+    z.object({
+      title: z.string().min(1),
+      description: z.string().min(1),
+      heroImage: image().optional(),
+      heroImageAlt: z.string().optional(),
+      values: z.array(z.object({ title: z.string().min(1), text: z.string().min(1) })).optional(),
+      certifications: z.array(z.string().min(1)).optional(),
+      continuingEducation: z.array(z.string().min(1)).optional(),
+      version: z.string().optional(),
+    }),
+});
+
+export const collections = { site, sessions, services, programs, testimonials, pages };

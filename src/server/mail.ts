@@ -1,0 +1,87 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { siteFacts } from './site';
+
+export interface Attachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  replyTo?: string;
+  attachments?: Attachment[];
+}
+
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+}
+
+export function mailSettings(): MailSettings {
+  return {
+    smtpUrl: process.env.SMTP_URL || undefined,
+    from: process.env.MAIL_FROM || `"${siteFacts().name} website" <no-reply@localhost>`,
+    outboxDir: process.env.MAIL_OUTBOX_DIR || resolve(process.cwd(), '.netlify/outbox'),
+  };
+}
+
+/** The studio's inbox: `CONTACT_TO`, else the e-mail in content/site.yaml. */
+export function contactRecipient(): string {
+  return process.env.CONTACT_TO || siteFacts().email;
+}
+
+/** Where signed waivers are filed: `WAIVER_RECORDS_TO`, else the contact inbox. */
+export function waiverRecordsRecipient(): string {
+  return process.env.WAIVER_RECORDS_TO || contactRecipient();
+}
+
+let smtp: { url: string; transport: Transporter } | undefined;
+
+function smtpTransport(url: string): Transporter {
+  if (smtp?.url !== url) {
+    smtp = { url, transport: nodemailer.createTransport(url) };
+  }
+  return smtp.transport;
+}
+
+/**
+ * Sends through SMTP when `SMTP_URL` is set; otherwise writes the message as an .eml file to
+ * the local outbox, so a fresh clone works with no mail account. Throws when it cannot send.
+ */
+export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: string }> {
+  const settings = mailSettings();
+  const message = { ...mail, from: settings.from };
+  if (settings.smtpUrl) {
+    const info = await smtpTransport(settings.smtpUrl).sendMail(message);
+    return { messageId: info.messageId };
+  }
+  const info = await nodemailer
+    .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+    .sendMail(message);
+  await mkdir(settings.outboxDir, { recursive: true });
+  const file = resolve(
+    settings.outboxDir,
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
+  );
+  await writeFile(file, info.message as Buffer);
+  console.info(`No SMTP_URL set: wrote the e-mail to ${file}`);
+  return { messageId: info.messageId, file };
+}
+
+/** Escapes a visitor's text for HTML. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
