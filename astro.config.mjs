@@ -13,7 +13,11 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
-  integrations: [react(), sitemap(), interactionDirective()],
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !/\/404\/?$/.test(page) }),
+    interactionDirective(),
+  ],
   vite: {
     plugins: [
       tailwindcss(),
