@@ -25,6 +25,7 @@ export default defineConfig({
         edgeFunctions: { enabled: false },
         images: { enabled: false },
         aiGateway: { enabled: false },
+        geolocation: { enabled: false },
       }),
     ],
   },
