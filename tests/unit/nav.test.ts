@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest';
+import { NAV_ITEMS, FOOTER_LINKS, cleanPath, isCurrent } from '../../src/lib/nav';
+
+describe('navigation', () => {
+  test('lists the six pages of the spec in order', () => {
+    expect(NAV_ITEMS.map((i) => `${i.label} ${i.href}`)).toEqual([
+      'Home /',
+      'About /about',
+      'Services /services',
+      'Events /events',
+      'Contact /contact',
+      'Waiver /waiver',
+    ]);
+  });
+
+  test('puts Home, About, Services and Events in the footer', () => {
+    expect(FOOTER_LINKS.map((i) => i.label)).toEqual(['Home', 'About', 'Services', 'Events']);
+  });
+
+  test('treats built file names and trailing slashes as the same page', () => {
+    expect(cleanPath('/index.html')).toBe('/');
+    expect(cleanPath('/about.html')).toBe('/about');
+    expect(cleanPath('/about/')).toBe('/about');
+    expect(cleanPath('/')).toBe('/');
+  });
+
+  test('marks only the page being shown as current', () => {
+    expect(isCurrent('/', '/index.html')).toBe(true);
+    expect(isCurrent('/', '/about')).toBe(false);
+    expect(isCurrent('/about', '/about.html')).toBe(true);
+  });
+});
