@@ -2,6 +2,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { parse as parseYaml } from 'yaml';
+import { ICON_NAMES } from './lib/icons';
 
 // Files whose name starts with `_` are drafts: they stay in the folder but not on the site.
 const markdown = (folder: string) => glob({ base: `./content/${folder}`, pattern: '**/[^_]*.md' });
@@ -35,7 +36,7 @@ const site = defineCollection({
 
 const sessions = defineCollection({
   loader: markdown('sessions'),
-  schema: z.object({
+  schema: z.strictObject({
     title: z.string().min(1),
     price: z.number().positive(),
     unit: z.string().min(1),
@@ -46,7 +47,7 @@ const sessions = defineCollection({
 
 const services = defineCollection({
   loader: markdown('services'),
-  schema: z.object({
+  schema: z.strictObject({
     title: z.string().min(1),
     duration: z.string().min(1),
     price: z.string().min(1).default('Inquire'),
@@ -58,7 +59,7 @@ const services = defineCollection({
 const programs = defineCollection({
   loader: markdown('programs'),
   schema: ({ image }) =>
-    z.object({
+    z.strictObject({
       title: z.string().min(1),
       description: z.string().min(1),
       image: image(),
@@ -69,11 +70,17 @@ const programs = defineCollection({
 
 const testimonials = defineCollection({
   loader: markdown('testimonials'),
-  schema: z.object({
+  schema: z.strictObject({
     name: z.string().min(1),
     rating: z.number().int().min(1).max(5),
     order: z.number().int(),
   }),
+});
+
+const titledText = z.strictObject({
+  title: z.string().min(1),
+  text: z.string().min(1),
+  icon: z.enum(ICON_NAMES).optional(),
 });
 
 const pages = defineCollection({
@@ -82,9 +89,18 @@ const pages = defineCollection({
     z.object({
       title: z.string().min(1),
       description: z.string().min(1),
+      hero: z
+        .strictObject({
+          eyebrow: z.string().min(1).optional(),
+          title: z.string().min(1),
+          text: z.string().min(1),
+        })
+        .optional(),
       heroImage: image().optional(),
       heroImageAlt: z.string().optional(),
-      values: z.array(z.object({ title: z.string().min(1), text: z.string().min(1) })).optional(),
+      features: z.array(titledText).optional(),
+      closing: titledText.optional(),
+      values: z.array(titledText).optional(),
       certifications: z.array(z.string().min(1)).optional(),
       continuingEducation: z.array(z.string().min(1)).optional(),
       version: z.string().optional(),

@@ -24,6 +24,44 @@ export async function getPage(id: 'home' | 'about' | 'waiver') {
   return entry;
 }
 
+/** The page fields every page file may leave out, but this page needs: named in the error. */
+function required<T>(value: T | undefined, id: string, field: string): T {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+    throw new Error(`content/${id}.md: "${field}" is required for this page`);
+  }
+  return value;
+}
+
+export async function getHomePage() {
+  const { data } = await getPage('home');
+  return {
+    ...data,
+    hero: required(data.hero, 'home', 'hero'),
+    heroImage: required(data.heroImage, 'home', 'heroImage'),
+    heroImageAlt: required(data.heroImageAlt, 'home', 'heroImageAlt'),
+    features: required(data.features, 'home', 'features'),
+    closing: required(data.closing, 'home', 'closing'),
+  };
+}
+
+export async function getAboutPage() {
+  const entry = await getPage('about');
+  const { data } = entry;
+  return {
+    entry,
+    ...data,
+    hero: required(data.hero, 'about', 'hero'),
+    values: required(data.values, 'about', 'values'),
+    certifications: required(data.certifications, 'about', 'certifications'),
+    continuingEducation: required(data.continuingEducation, 'about', 'continuingEducation'),
+  };
+}
+
+/** "Maya" from "Maya Lindqvist". */
+export function firstName(fullName: string): string {
+  return fullName.trim().split(/\s+/)[0] ?? fullName;
+}
+
 /** "$120" from 120; whole dollars only, as the price cards show. */
 export function formatPrice(price: number): string {
   return `$${price.toLocaleString('en-US')}`;
