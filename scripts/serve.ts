@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { NetlifyDev } from '@netlify/dev';
@@ -32,10 +33,11 @@ const netlify = new NetlifyDev({
 });
 await netlify.start();
 
-if (netlify.db) {
-  const applied = await netlify.db.applyMigrations(`${root}/netlify/database/migrations`);
+const migrations = `${root}/netlify/database/migrations`;
+if (netlify.db && existsSync(migrations)) {
+  const applied = await netlify.db.applyMigrations(migrations);
   if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
-} else {
+} else if (!netlify.db) {
   console.warn('The local database did not start: the forms will answer 503.');
 }
 

@@ -236,3 +236,26 @@ test.describe('pages without forms load no JavaScript', () => {
     }
   }
 });
+
+test("the studio's structured data offers exactly the priced sessions shown on Home", async ({
+  page,
+}) => {
+  await page.goto('/');
+  const data = JSON.parse(
+    (await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}',
+  );
+  expect(data['@type']).toBe('ExerciseGym');
+  expect(data.openingHoursSpecification).toHaveLength(2);
+  const cards = page.getByRole('main').locator('article', { hasText: '$' });
+  const shown: string[] = [];
+  for (const card of await cards.all()) {
+    const title = (await card.getByRole('heading').first().textContent())?.trim();
+    const price = (await card.textContent())?.match(/\$(\d+)/)?.[1];
+    if (title && price) shown.push(`${title} ${price}`);
+  }
+  const offered = data.makesOffer.map(
+    (o: { name: string; price: string }) => `${o.name} ${Number(o.price)}`,
+  );
+  expect(shown).toHaveLength(3);
+  expect(offered).toEqual(shown);
+});
