@@ -47,7 +47,16 @@ let smtp: { url: string; transport: Transporter } | undefined;
 
 function smtpTransport(url: string): Transporter {
   if (smtp?.url !== url) {
-    smtp = { url, transport: nodemailer.createTransport(url) };
+    // A function has seconds, not nodemailer's default minutes, to find out the server is gone.
+    smtp = {
+      url,
+      transport: nodemailer.createTransport({
+        url,
+        connectionTimeout: 5_000,
+        greetingTimeout: 5_000,
+        socketTimeout: 15_000,
+      }),
+    };
   }
   return smtp.transport;
 }
