@@ -73,9 +73,8 @@ function transportCode(error: unknown): string {
 
 /** One line of header-safe text: CR, LF and other control characters become spaces. */
 export function oneLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return value
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
