@@ -1,11 +1,4 @@
-import {
-  useEffect,
-  useRef,
-  useState,
-  type ChangeEvent,
-  type SubmitEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
@@ -27,7 +20,6 @@ interface Props {
 
 const FORM_ID = 'contact-form';
 const FIELDS: readonly ContactField[] = ['name', 'email', 'service', 'message'];
-const EMPTY: Record<ContactField, string> = { name: '', email: '', service: '', message: '' };
 
 const controlId = (field: ContactField) => `contact-${field}`;
 const errorId = (field: ContactField) => `contact-${field}-error`;
@@ -78,9 +70,16 @@ function Field(props: {
   );
 }
 
+/** The fields as typed; the inputs are uncontrolled so that text typed before hydration stays. */
+function readValues(form: HTMLFormElement): Record<ContactField, string> {
+  const data = new FormData(form);
+  return Object.fromEntries(
+    FIELDS.map((field) => [field, String(data.get(field) ?? '')]),
+  ) as Record<ContactField, string>;
+}
+
 function Form({ studioEmail }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<ContactFieldErrors>({});
   const [sending, setSending] = useState(false);
   // Until hydration the button stays disabled: a native submit would go nowhere useful.
@@ -88,10 +87,15 @@ function Form({ studioEmail }: Props) {
 
   useEffect(() => {
     setHydrated(true);
+    const form = formRef.current;
+    if (!form) return;
     const service = new URLSearchParams(window.location.search).get('service');
-    if (isServiceValue(service)) setValues((current) => ({ ...current, service }));
+    const select = form.elements.namedItem('service');
+    if (isServiceValue(service) && select instanceof HTMLSelectElement && !select.value) {
+      select.value = service;
+    }
     if (window.location.hash === `#${FORM_ID}`) {
-      formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+      form.querySelector<HTMLElement>('input, select, textarea')?.focus();
     }
   }, []);
 
@@ -104,10 +108,7 @@ function Form({ studioEmail }: Props) {
   const control = (field: ContactField) => ({
     id: controlId(field),
     name: field,
-    value: values[field],
-    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
-      const { value } = event.target;
-      setValues((current) => ({ ...current, [field]: value }));
+    onChange: () => {
       if (errors[field]) setErrors(({ [field]: _fixed, ...rest }) => rest);
     },
     'aria-invalid': errors[field] ? true : undefined,
@@ -117,8 +118,9 @@ function Form({ studioEmail }: Props) {
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = event.currentTarget;
     if (sending) return;
-    const parsed = contactSchema.safeParse(values);
+    const parsed = contactSchema.safeParse(readValues(form));
     if (!parsed.success) {
       showErrors(contactFieldErrors(parsed.error));
       return;
@@ -136,7 +138,7 @@ function Form({ studioEmail }: Props) {
         showErrors(serverFieldErrors(answer));
         throw new Error(`The contact form was not accepted (HTTP ${response.status})`);
       }
-      setValues(EMPTY);
+      form.reset();
       toast.success('Message sent successfully!', {
         description: "Thank you for reaching out. I'll get back to you within 24 hours.",
       });

@@ -179,6 +179,36 @@ test('checks the fields with the shared schema before sending anything', async (
   expect(requests).toBe(0);
 });
 
+test('keeps what was typed before the form script arrived and sends it', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/ContactForm*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  let sent: unknown;
+  await page.route('**/api/send-email', (route) => {
+    sent = route.request().postDataJSON();
+    return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+  });
+  await page.goto('/contact', { waitUntil: 'domcontentloaded' });
+  const fields = contactForm(page);
+  await fillIn(fields, 'Early Visitor');
+  await expect(fields.submit).toBeDisabled();
+
+  release();
+  await expect(fields.submit).toBeEnabled();
+  await expect(fields.name).toHaveValue('Early Visitor');
+  await fields.submit.click();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+  expect(sent).toEqual({
+    name: 'Early Visitor',
+    email: 'visitor@example.test',
+    service: 'small-group',
+    message: 'Hello!\nDo you have room in a small group class?',
+  });
+});
+
 test('loads the contact form script on the contact page only', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
