@@ -6,9 +6,14 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   });
 }
 
+/** Whether the request says its body is JSON (`application/json`, any parameters). */
+export function isJsonRequest(req: Request): boolean {
+  const type = req.headers.get('content-type') ?? '';
+  return type.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
 /** Reads a JSON body; `undefined` when it is not JSON (the caller answers 400). */
 export async function readJson(req: Request): Promise<unknown> {
-  const type = req.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().includes('application/json')) return undefined;
+  if (!isJsonRequest(req)) return undefined;
   return req.json().catch(() => undefined);
 }

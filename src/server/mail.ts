@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { siteFacts } from './site';
+import { pathIn, projectPath, siteFacts } from './site';
 
 export interface Attachment {
   filename: string;
@@ -29,7 +28,7 @@ export function mailSettings(): MailSettings {
   return {
     smtpUrl: process.env.SMTP_URL || undefined,
     from: process.env.MAIL_FROM || `"${siteFacts().name} website" <no-reply@localhost>`,
-    outboxDir: process.env.MAIL_OUTBOX_DIR || resolve(process.cwd(), '.netlify/outbox'),
+    outboxDir: process.env.MAIL_OUTBOX_DIR || projectPath('.netlify/outbox'),
   };
 }
 
@@ -47,7 +46,16 @@ let smtp: { url: string; transport: Transporter } | undefined;
 
 function smtpTransport(url: string): Transporter {
   if (smtp?.url !== url) {
-    smtp = { url, transport: nodemailer.createTransport(url) };
+    // A function has seconds, not nodemailer's default minutes, to find out the server is gone.
+    smtp = {
+      url,
+      transport: nodemailer.createTransport({
+        url,
+        connectionTimeout: 5_000,
+        greetingTimeout: 5_000,
+        socketTimeout: 15_000,
+      }),
+    };
   }
   return smtp.transport;
 }
@@ -67,7 +75,7 @@ export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: 
     .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
     .sendMail(message);
   await mkdir(settings.outboxDir, { recursive: true });
-  const file = resolve(
+  const file = pathIn(
     settings.outboxDir,
     `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
   );

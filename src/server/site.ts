@@ -8,7 +8,28 @@ import { parse } from 'yaml';
  * so the e-mail on the site and the inbox the messages go to can never disagree.
  */
 export function contentDir(): string {
-  return process.env.CONTENT_DIR ?? resolve(process.cwd(), 'content');
+  return process.env.CONTENT_DIR ?? projectPath('content');
+}
+
+/** A file in the content folder, e.g. `contentPath('waiver.md')`. */
+export function contentPath(name: string): string {
+  return pathIn(contentDir(), name);
+}
+
+/** A path inside the folder the server runs in (the project root locally). */
+export function projectPath(relative: string): string {
+  return pathIn(process.cwd(), relative);
+}
+
+/**
+ * `resolve()` that the function bundler cannot read. Its tracer (nft) turns a `resolve()` call
+ * with a literal or `process.cwd()` argument into a glob and copies every match into the
+ * bundle: the local outbox's mail, and files of its own previous build, which it then fails to
+ * copy (ENOENT on every other `npm start`). Called with parameters only, it traces nothing;
+ * the files the functions read ship through `included_files` in netlify.toml.
+ */
+export function pathIn(base: string, relative: string): string {
+  return resolve(base, relative);
 }
 
 export interface SiteFacts {
@@ -20,9 +41,7 @@ let facts: SiteFacts | undefined;
 
 export function siteFacts(): SiteFacts {
   if (!facts) {
-    const data = parse(
-      readFileSync(resolve(contentDir(), 'site.yaml'), 'utf8'),
-    ) as Partial<SiteFacts>;
+    const data = parse(readFileSync(contentPath('site.yaml'), 'utf8')) as Partial<SiteFacts>;
     if (typeof data?.name !== 'string' || typeof data.email !== 'string') {
       throw new Error('content/site.yaml needs a name and an email');
     }

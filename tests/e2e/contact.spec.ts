@@ -1,0 +1,220 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_SMTP_PORT } from '../../playwright.config';
+import { startSmtp, type TestSmtp } from '../functions/harness';
+
+const STUDIO_INBOX = 'studio-inbox@example.test';
+const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
+
+let smtp: TestSmtp;
+
+test.beforeAll(async () => {
+  smtp = await startSmtp(E2E_SMTP_PORT);
+});
+
+test.afterAll(async () => {
+  await smtp?.stop();
+});
+
+function contactForm(page: Page) {
+  const form = page.locator('form#contact-form');
+  return {
+    form,
+    name: form.getByRole('textbox', { name: 'Name' }),
+    email: form.getByRole('textbox', { name: 'Email' }),
+    service: form.getByRole('combobox', { name: 'Service Interest' }),
+    message: form.getByRole('textbox', { name: 'Message' }),
+    submit: form.getByRole('button', { name: /Send Message|Sending\.\.\./ }),
+  };
+}
+
+async function openForm(page: Page) {
+  await page.goto('/contact');
+  const fields = contactForm(page);
+  // The button is enabled once the island has hydrated.
+  await expect(fields.submit).toBeEnabled();
+  return fields;
+}
+
+async function fillIn(fields: ReturnType<typeof contactForm>, name: string) {
+  await fields.name.fill(name);
+  await fields.email.fill('visitor@example.test');
+  await fields.service.selectOption('small-group');
+  await fields.message.fill('Hello!\nDo you have room in a small group class?');
+}
+
+test('sends a filled-in message: success notice, cleared fields and the mail in the studio inbox', async ({
+  page,
+}) => {
+  const fields = await openForm(page);
+  const name = `Playwright Visitor ${Date.now()}`;
+  await fillIn(fields, name);
+  await fields.submit.click();
+
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+  await expect(
+    page.getByText("Thank you for reaching out. I'll get back to you within 24 hours."),
+  ).toBeVisible();
+  for (const field of [fields.name, fields.email, fields.service, fields.message]) {
+    await expect(field).toHaveValue('');
+  }
+  await expect(fields.submit).toHaveText('Send Message');
+
+  await expect
+    .poll(() => smtp.mails.find((mail) => mail.subject === `New Inquiry from ${name}`))
+    .toBeTruthy();
+  const mail = smtp.mails.find((m) => m.subject === `New Inquiry from ${name}`)!;
+  expect(mail.envelope.to).toEqual([STUDIO_INBOX]);
+  expect(mail.replyTo?.text).toBe('visitor@example.test');
+  expect(mail.html).toContain('Small Group Class');
+  expect(mail.html).toContain('Hello!<br>Do you have room');
+});
+
+for (const [failure, fail] of [
+  ['the server answers 500', { status: 500, body: '{"ok":false,"error":"Something broke"}' }],
+  ['the network fails', null],
+] as const) {
+  test(`shows the error notice with the studio e-mail and keeps the fields when ${failure}`, async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route('**/api/send-email', (route) =>
+      fail ? route.fulfill({ ...fail, contentType: 'application/json' }) : route.abort('failed'),
+    );
+    const fields = await openForm(page);
+    await fillIn(fields, 'Kept Visitor');
+    await fields.submit.click();
+
+    await expect(page.getByText('Error sending message')).toBeVisible();
+    await expect(
+      page.getByText(`Please try again or contact me directly at ${STUDIO_EMAIL}`),
+    ).toBeVisible();
+    await expect(fields.name).toHaveValue('Kept Visitor');
+    await expect(fields.email).toHaveValue('visitor@example.test');
+    await expect(fields.service).toHaveValue('small-group');
+    await expect(fields.message).toHaveValue('Hello!\nDo you have room in a small group class?');
+    await expect(fields.submit).toBeEnabled();
+    expect(errors.some((text) => text.includes('Error sending message'))).toBe(true);
+  });
+}
+
+test("reads 'Sending...' with the button disabled while the request is pending", async ({
+  page,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/send-email', async (route) => {
+    await held;
+    await route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+  });
+  const fields = await openForm(page);
+  await fillIn(fields, 'Patient Visitor');
+  await fields.submit.click();
+
+  await expect(fields.submit).toHaveText('Sending...');
+  await expect(fields.submit).toBeDisabled();
+  release();
+  await expect(fields.submit).toHaveText('Send Message');
+  await expect(fields.submit).toBeEnabled();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+});
+
+test("'Book Free Consultation' opens the form with Consultation selected and the focus in it", async ({
+  page,
+}) => {
+  await page.goto('/contact');
+  await page.getByRole('link', { name: 'Book Free Consultation' }).click();
+  await expect(page).toHaveURL(/\/contact\?service=consultation#contact-form$/);
+  const fields = contactForm(page);
+  await expect(fields.service).toHaveValue('consultation');
+  await expect(fields.name).toBeFocused();
+  await expect(fields.form).toBeInViewport();
+});
+
+test('shows a field error from the server at the field, marked invalid and described', async ({
+  page,
+}) => {
+  await page.route('**/api/send-email', (route) =>
+    route.fulfill({
+      status: 422,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        ok: false,
+        error: 'Please check the highlighted fields.',
+        fieldErrors: { email: 'Please enter a valid e-mail address, like name@example.com' },
+      }),
+    }),
+  );
+  const fields = await openForm(page);
+  await fillIn(fields, 'Typo Visitor');
+  await fields.submit.click();
+
+  await expect(fields.email).toHaveAttribute('aria-invalid', 'true');
+  await expect(fields.email).toHaveAccessibleDescription(
+    'Please enter a valid e-mail address, like name@example.com',
+  );
+  await expect(fields.email).toBeFocused();
+  await expect(fields.name).not.toHaveAttribute('aria-invalid');
+  await expect(page.getByText('Error sending message')).toBeVisible();
+
+  await fields.email.fill('visitor@example.org');
+  await expect(fields.email).not.toHaveAttribute('aria-invalid');
+});
+
+test('checks the fields with the shared schema before sending anything', async ({ page }) => {
+  let requests = 0;
+  await page.route('**/api/send-email', (route) => {
+    requests += 1;
+    return route.abort();
+  });
+  const fields = await openForm(page);
+  await fillIn(fields, '   ');
+  await fields.submit.click();
+
+  await expect(fields.name).toHaveAttribute('aria-invalid', 'true');
+  await expect(fields.name).toHaveAccessibleDescription('Please enter your name');
+  await expect(fields.name).toBeFocused();
+  expect(requests).toBe(0);
+});
+
+test('keeps what was typed before the form script arrived and sends it', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/ContactForm*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  let sent: unknown;
+  await page.route('**/api/send-email', (route) => {
+    sent = route.request().postDataJSON();
+    return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+  });
+  await page.goto('/contact', { waitUntil: 'domcontentloaded' });
+  const fields = contactForm(page);
+  await fillIn(fields, 'Early Visitor');
+  await expect(fields.submit).toBeDisabled();
+
+  release();
+  await expect(fields.submit).toBeEnabled();
+  await expect(fields.name).toHaveValue('Early Visitor');
+  await fields.submit.click();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+  expect(sent).toEqual({
+    name: 'Early Visitor',
+    email: 'visitor@example.test',
+    service: 'small-group',
+    message: 'Hello!\nDo you have room in a small group class?',
+  });
+});
+
+test('loads the contact form script on the contact page only', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((url) => url.includes('ContactForm'))).toEqual([]);
+});

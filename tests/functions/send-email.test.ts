@@ -1,0 +1,340 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import sendEmail, { config } from '../../functions/send-email';
+import { closeDatabase } from '../../src/server/db';
+import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+
+const STUDIO = 'studio-inbox@example.test';
+
+let database: TestDatabase;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
+});
+
+beforeEach(() => {
+  process.env.SMTP_URL = smtp.url;
+  process.env.CONTACT_TO = STUDIO;
+  smtp.setFailing(false);
+});
+
+afterEach(async () => {
+  await database.clear();
+  smtp.mails.length = 0;
+  vi.restoreAllMocks();
+});
+
+afterAll(async () => {
+  await database?.stop();
+  await smtp?.stop();
+});
+
+const valid = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.test',
+  service: 'private-session',
+  message: 'Hello!\nI would like to start with private sessions.',
+};
+
+function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return sendEmail(
+    new Request('http://localhost/api/send-email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+interface Row {
+  id: string;
+  name: string;
+  email: string;
+  service: string | null;
+  message: string;
+  created_at: Date;
+  mail_sent_at: Date | null;
+  mail_attempts: number;
+  mail_last_error: string | null;
+}
+
+async function rows(): Promise<Row[]> {
+  const { rows } = await database.db.query<Row>('SELECT * FROM contact_messages ORDER BY id');
+  return rows;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+test('is served at /api/send-email', () => {
+  expect(config.path).toBe('/api/send-email');
+});
+
+describe('a valid message', () => {
+  test('is stored once with the server time and marked as e-mailed', async () => {
+    const before = Date.now();
+    const response = await post(valid);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+
+    const stored = await rows();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      name: valid.name,
+      email: valid.email,
+      service: 'private-session',
+      message: valid.message,
+      mail_attempts: 1,
+      mail_last_error: null,
+    });
+    expect(stored[0].created_at.getTime()).toBeGreaterThanOrEqual(before - 5_000);
+    expect(stored[0].mail_sent_at).toBeInstanceOf(Date);
+  });
+
+  test('reaches the studio inbox with the exact subject and Reply-To the visitor', async () => {
+    await post(valid);
+    await smtp.waitForMails(1);
+    const [mail] = smtp.mails;
+    expect(mail.envelope.to).toEqual([STUDIO]);
+    expect(mail.subject).toBe('New Inquiry from Ada Lovelace');
+    expect(mail.replyTo?.value).toEqual([{ address: 'ada@example.test', name: '' }]);
+    expect(mail.html).toContain('Private Session');
+    expect(mail.html).toMatch(/repl/i);
+  });
+
+  test('lists the message with its line breaks as <br> and has a plain-text part', async () => {
+    await post({ ...valid, message: 'Line one\nLine two\r\nLine three' });
+    await smtp.waitForMails(1);
+    const [mail] = smtp.mails;
+    expect(mail.html).toContain('Line one<br>Line two<br>Line three');
+    expect(mail.text).toContain('Name: Ada Lovelace');
+    expect(mail.text).toContain('Email: ada@example.test');
+    expect(mail.text).toContain('Service Interest: Private Session');
+    expect(mail.text).toContain('Line one\nLine two');
+  });
+
+  test("says 'Not specified' when no service was chosen", async () => {
+    const response = await post({ ...valid, service: '' });
+    expect(response.status).toBe(200);
+    await smtp.waitForMails(1);
+    expect(smtp.mails[0].html).toContain('Not specified');
+    expect(smtp.mails[0].text).toContain('Service Interest: Not specified');
+    expect((await rows())[0].service).toBeNull();
+  });
+
+  test('may leave out the service field altogether', async () => {
+    const { service: _service, ...withoutService } = valid;
+    expect((await post(withoutService)).status).toBe(200);
+    await smtp.waitForMails(1);
+    expect(smtp.mails[0].html).toContain('Not specified');
+  });
+
+  test('has every visitor value HTML-escaped', async () => {
+    await post({
+      name: '<script>alert(1)</script>',
+      email: 'ada@example.test',
+      service: '',
+      message: 'Hi <img src=x onerror=alert(2)> & "bye"',
+    });
+    await smtp.waitForMails(1);
+    const { html } = smtp.mails[0];
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('Hi &lt;img src=x onerror=alert(2)&gt; &amp; &quot;bye&quot;');
+    expect(smtp.mails[0].subject).toBe('New Inquiry from <script>alert(1)</script>');
+  });
+
+  test('goes to the e-mail in content/site.yaml when CONTACT_TO is not set', async () => {
+    delete process.env.CONTACT_TO;
+    await post(valid);
+    await smtp.waitForMails(1);
+    expect(smtp.mails[0].envelope.to).toEqual(['hello@stillpointpilates.studio']);
+  });
+
+  test('is written to the local outbox as an .eml file when SMTP_URL is not set', async () => {
+    const outbox = await mkdtemp(join(tmpdir(), 'outbox-'));
+    delete process.env.SMTP_URL;
+    process.env.MAIL_OUTBOX_DIR = outbox;
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    try {
+      expect((await post(valid)).status).toBe(200);
+      const files = await readdir(outbox);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/\.eml$/);
+      expect(await readFile(join(outbox, files[0]), 'utf8')).toContain(
+        'Subject: New Inquiry from Ada Lovelace',
+      );
+      expect((await rows())[0].mail_sent_at).toBeInstanceOf(Date);
+    } finally {
+      delete process.env.MAIL_OUTBOX_DIR;
+      await rm(outbox, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bad input', () => {
+  const invalid: [string, unknown, string][] = [
+    ['a missing name', { ...valid, name: undefined }, 'name'],
+    ['a blank name', { ...valid, name: '   ' }, 'name'],
+    ['a missing e-mail', { ...valid, email: undefined }, 'email'],
+    ['a malformed e-mail', { ...valid, email: 'ada-at-example' }, 'email'],
+    ['a missing message', { ...valid, message: undefined }, 'message'],
+    ['an unknown service', { ...valid, service: 'trapeze' }, 'service'],
+    ['an overlong message', { ...valid, message: 'x'.repeat(5001) }, 'message'],
+    ['a name that is not text', { ...valid, name: 42 }, 'name'],
+  ];
+
+  test.each(invalid)(
+    '%s gets 422 with the field error, no row and no mail',
+    async (_, body, field) => {
+      const response = await post(body);
+      expect(response.status).toBe(422);
+      const answer = await response.json();
+      expect(answer).toMatchObject({ ok: false, error: expect.any(String) });
+      expect(answer.fieldErrors[field]).toEqual(expect.any(String));
+      expect(await rows()).toEqual([]);
+      expect(smtp.mails).toEqual([]);
+    },
+  );
+
+  test('names every missing required field at once, in words for people', async () => {
+    const answer = await (await post({})).json();
+    expect(answer.fieldErrors).toEqual({
+      name: 'Please enter your name',
+      email: 'Please enter your e-mail address',
+      message: 'Please enter your message',
+    });
+  });
+
+  const malformed: [string, number, () => Promise<Response>][] = [
+    ['a body that is not JSON', 400, () => post('{"name": "Ada",')],
+    ['a JSON array', 400, () => post([valid])],
+    ['JSON null', 400, () => post('null')],
+    [
+      'a form-encoded body',
+      415,
+      () =>
+        post(new URLSearchParams(valid).toString(), {
+          'content-type': 'application/x-www-form-urlencoded',
+        }),
+    ],
+    [
+      'a body without a content type',
+      415,
+      () => post(JSON.stringify(valid), { 'content-type': '' }),
+    ],
+  ];
+
+  test.each(malformed)('%s gets %i JSON, no row and no mail', async (_, status, send) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toMatchObject({ ok: false, error: expect.any(String) });
+    expect(await rows()).toEqual([]);
+    expect(smtp.mails).toEqual([]);
+  });
+
+  test.each(['GET', 'PUT', 'DELETE'])('%s gets 405 JSON with Allow: POST', async (method) => {
+    const response = await sendEmail(new Request('http://localhost/api/send-email', { method }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await response.json()).toMatchObject({ ok: false });
+    expect(await rows()).toEqual([]);
+    expect(smtp.mails).toEqual([]);
+  });
+});
+
+describe('a client that tries to pick the mail', () => {
+  test('cannot choose the recipient, subject or HTML: the injected address receives nothing', async () => {
+    const response = await post({
+      ...valid,
+      to: 'victim@example.test',
+      cc: 'victim@example.test',
+      subject: 'You won a prize',
+      html: '<a href="https://evil.example">claim</a>',
+    });
+    expect(response.status).toBe(200);
+    await smtp.waitForMails(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.mails).toHaveLength(1);
+    const [mail] = smtp.mails;
+    expect(mail.envelope.to).toEqual([STUDIO]);
+    expect(mail.subject).toBe('New Inquiry from Ada Lovelace');
+    expect(mail.html).not.toContain('evil.example');
+    expect(mail.headers.has('cc')).toBe(false);
+  });
+
+  test('cannot add a header with CR/LF in the name', async () => {
+    const response = await post({
+      ...valid,
+      name: 'Eve\r\nBcc: victim@example.test\r\nX-Injected: yes',
+    });
+    expect(response.status).toBe(200);
+    await smtp.waitForMails(1);
+    const [mail] = smtp.mails;
+    expect(mail.envelope.to).toEqual([STUDIO]);
+    expect(mail.subject).toBe('New Inquiry from Eve Bcc: victim@example.test X-Injected: yes');
+    expect(mail.headers.has('bcc')).toBe(false);
+    expect(mail.headers.has('x-injected')).toBe(false);
+  });
+});
+
+describe('when a backing service is down', () => {
+  test('answers 503 JSON and sends nothing when the database is unavailable', async () => {
+    const workingUrl = process.env.NETLIFY_DB_URL;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await closeDatabase();
+    process.env.NETLIFY_DB_URL = `postgres://postgres:postgres@127.0.0.1:${await closedPort()}/postgres`;
+    try {
+      const response = await post(valid);
+      expect(response.status).toBe(503);
+      const answer = await response.json();
+      expect(answer).toEqual({ ok: false, error: expect.stringMatching(/try again/i) });
+      expect(JSON.stringify(answer)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|at /);
+      expect(smtp.mails).toEqual([]);
+    } finally {
+      await closeDatabase();
+      process.env.NETLIFY_DB_URL = workingUrl;
+    }
+    expect((await post(valid)).status).toBe(200);
+  });
+
+  test('keeps the message, marked unsent, when the mail server refuses it', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    smtp.setFailing(true);
+    const response = await post({ ...valid, message: 'A secret about my knee' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+
+    const [row] = await rows();
+    expect(row.message).toBe('A secret about my knee');
+    expect(row.mail_sent_at).toBeNull();
+    expect(row.mail_attempts).toBe(1);
+    expect(row.mail_last_error).toMatch(/451/);
+    expect(smtp.mails).toEqual([]);
+
+    const logged = JSON.stringify(errors.mock.calls);
+    expect(logged).toContain(`Contact message ${row.id}`);
+    expect(logged).not.toContain('knee');
+    expect(logged).not.toContain(valid.email);
+  });
+
+  test('keeps the message, marked unsent, when the mail server cannot be reached', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
+    expect((await post(valid)).status).toBe(200);
+    const [row] = await rows();
+    expect(row.mail_sent_at).toBeNull();
+    expect(row.mail_last_error).toMatch(/^E[A-Z]+/);
+  });
+});

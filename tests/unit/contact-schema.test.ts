@@ -1,0 +1,126 @@
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import {
+  CONTACT_LIMITS,
+  SERVICE_OPTIONS,
+  SERVICE_PLACEHOLDER,
+  contactFieldErrors,
+  contactSchema,
+  serviceLabel,
+} from '../../src/lib/contact';
+
+const valid = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.test',
+  service: 'consultation',
+  message: 'I would like to try pilates.',
+};
+
+function errorsOf(input: unknown) {
+  const result = contactSchema.safeParse(input);
+  if (result.success) throw new Error('expected the input to be rejected');
+  return contactFieldErrors(result.error);
+}
+
+describe('service options', () => {
+  test('are the seven services of the spec, values and labels letter for letter', () => {
+    expect(SERVICE_OPTIONS).toEqual([
+      { value: 'private-session', label: 'Private Session' },
+      { value: 'small-group', label: 'Small Group Class' },
+      { value: 'in-home', label: 'In-Home Session' },
+      { value: 'prenatal', label: 'Prenatal Pilates' },
+      { value: 'injury-recovery', label: 'Injury Recovery' },
+      { value: 'consultation', label: 'Consultation' },
+      { value: 'other', label: 'Other' },
+    ]);
+    expect(SERVICE_PLACEHOLDER).toBe('Select a service...');
+  });
+
+  test('map a value to its label and the empty choice to none', () => {
+    expect(serviceLabel('in-home')).toBe('In-Home Session');
+    expect(serviceLabel('')).toBeUndefined();
+  });
+});
+
+describe('the contact schema', () => {
+  test('accepts a complete message and trims the text fields', () => {
+    expect(contactSchema.parse({ ...valid, name: '  Ada  ', email: ' ada@example.test ' })).toEqual(
+      { ...valid, name: 'Ada' },
+    );
+  });
+
+  test('accepts every listed service, the empty choice and no service at all', () => {
+    for (const { value } of SERVICE_OPTIONS) {
+      expect(contactSchema.parse({ ...valid, service: value }).service).toBe(value);
+    }
+    expect(contactSchema.parse({ ...valid, service: '' }).service).toBe('');
+    const { service: _service, ...withoutService } = valid;
+    expect(contactSchema.parse(withoutService).service).toBe('');
+  });
+
+  test('drops fields it does not know, such as a recipient or a subject', () => {
+    const parsed = contactSchema.parse({ ...valid, to: 'x@example.test', subject: 'Hi', html: '' });
+    expect(Object.keys(parsed).sort()).toEqual(['email', 'message', 'name', 'service']);
+  });
+
+  test('asks for each missing required field in words for people', () => {
+    expect(errorsOf({})).toEqual({
+      name: 'Please enter your name',
+      email: 'Please enter your e-mail address',
+      message: 'Please enter your message',
+    });
+  });
+
+  test('rejects blank text as missing', () => {
+    expect(errorsOf({ ...valid, name: ' \t ', message: '\n\n' })).toEqual({
+      name: 'Please enter your name',
+      message: 'Please enter your message',
+    });
+  });
+
+  test.each([
+    'ada',
+    'ada@',
+    '@example.test',
+    'ada@example',
+    'a b@example.test',
+    'ada@ex\r\nample.test',
+  ])('rejects the e-mail address %j', (email) => {
+    expect(errorsOf({ ...valid, email }).email).toMatch(/valid e-mail/);
+  });
+
+  test('rejects a service that is not listed', () => {
+    expect(errorsOf({ ...valid, service: 'trapeze' }).service).toBe(
+      'Please choose one of the listed services',
+    );
+  });
+
+  test('rejects text longer than the limits', () => {
+    const errors = errorsOf({
+      ...valid,
+      name: 'n'.repeat(CONTACT_LIMITS.name + 1),
+      message: 'm'.repeat(CONTACT_LIMITS.message + 1),
+    });
+    expect(errors.name).toMatch(/under 100 characters/);
+    expect(errors.message).toMatch(/under 5000 characters/);
+    expect(
+      contactSchema.safeParse({ ...valid, message: 'm'.repeat(CONTACT_LIMITS.message) }).success,
+    ).toBe(true);
+  });
+
+  test('rejects values that are not text', () => {
+    expect(Object.keys(errorsOf({ name: 1, email: true, service: 3, message: [] })).sort()).toEqual(
+      ['email', 'message', 'name', 'service'],
+    );
+  });
+
+  test('accepts any non-blank name and message within the limits', () => {
+    const text = (max: number) =>
+      fc.string({ minLength: 1, maxLength: max }).filter((s) => s.trim().length > 0);
+    fc.assert(
+      fc.property(text(CONTACT_LIMITS.name), text(CONTACT_LIMITS.message), (name, message) => {
+        expect(contactSchema.safeParse({ ...valid, name, message }).success).toBe(true);
+      }),
+    );
+  });
+});
