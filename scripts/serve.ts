@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { NetlifyDev } from '@netlify/dev';
 
@@ -21,6 +21,10 @@ if (!process.argv.includes('--no-build')) {
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+
+// A functions build left by an earlier run makes the emulator's next build look for the
+// function's included files inside that old build (ENOENT on content/site.yaml): start clean.
+await rm(`${root}/.netlify/functions-serve`, { recursive: true, force: true });
 
 // Edge functions, the AI gateway and the image CDN need the network; this site uses none.
 const netlify = new NetlifyDev({

@@ -1,0 +1,290 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startSmtp, type TestSmtp } from '../functions/harness';
+
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
+const STUDIO_INBOX = 'studio-inbox@example.test';
+
+let smtp: TestSmtp;
+
+test.beforeAll(async () => {
+  smtp = await startSmtp(SMTP_PORT);
+});
+
+test.afterAll(async () => {
+  await smtp?.stop();
+});
+
+test.beforeEach(() => {
+  smtp.mails.length = 0;
+});
+
+const pad = (page: Page) => page.getByRole('img', { name: /signature pad/i });
+const hint = (page: Page) => page.getByText('Please provide your electronic signature above');
+const submitButton = (page: Page) => page.getByRole('button', { name: /Submit Waiver|Processing/ });
+const terms = (page: Page) => page.getByRole('checkbox', { name: /agree to the liability waiver/ });
+const photos = (page: Page) => page.getByRole('checkbox', { name: /promotional/ });
+
+async function openWaiver(page: Page) {
+  await page.goto('/waiver');
+  await page.locator('#waiver-form').scrollIntoViewIfNeeded();
+  // client:visible: wait until React has taken over the server-rendered form.
+  await expect(page.locator('astro-island[component-url*="WaiverForm"]')).not.toHaveAttribute(
+    'ssr',
+  );
+  await pad(page).scrollIntoViewIfNeeded();
+}
+
+async function fillFields(page: Page, email = 'ingrid@example.test') {
+  await page.getByLabel('First Name').fill('Ingrid');
+  await page.getByLabel('Last Name').fill('Okonkwo');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('503-555-0142');
+  await page.getByLabel('Emergency Contact Name').fill('Tomas Okonkwo');
+  await page.getByLabel('Emergency Contact Phone').fill('503-555-0199');
+  await page.getByLabel('Medical Conditions or Injuries').fill('Old knee injury');
+  await page.getByLabel('Current Medications').fill('None');
+}
+
+async function drawWithMouse(page: Page) {
+  await pad(page).scrollIntoViewIfNeeded();
+  const box = (await pad(page).boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i++) {
+    await page.mouse.move(
+      box.x + box.width * (0.15 + 0.035 * i),
+      box.y + box.height * (0.6 - 0.25 * Math.sin(i / 2)),
+      { steps: 2 },
+    );
+  }
+  await page.mouse.up();
+}
+
+/** Dark pixels on the canvas: 0 for a blank (white) pad. */
+function inkPixels(page: Page) {
+  return pad(page).evaluate((canvas: HTMLCanvasElement) => {
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    let dark = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i]! < 128 && data[i + 3]! > 128) dark++;
+    return dark;
+  });
+}
+
+function toast(page: Page, title: string) {
+  return page.locator('[data-sonner-toast]').filter({ hasText: title });
+}
+
+test.describe('the waiver form on a computer', () => {
+  test('draws a signature with the mouse, clears it and draws again', async ({ page }) => {
+    await openWaiver(page);
+    const box = (await pad(page).boundingBox())!;
+    expect(box.width).toBe(400);
+    expect(box.height).toBe(200);
+    await expect(hint(page)).toBeVisible();
+    expect(await inkPixels(page)).toBe(0);
+
+    await drawWithMouse(page);
+    await expect(hint(page)).toBeHidden();
+    expect(await inkPixels(page)).toBeGreaterThan(50);
+
+    await page.getByRole('button', { name: 'Clear Signature' }).click();
+    await expect(hint(page)).toBeVisible();
+    expect(await inkPixels(page)).toBe(0);
+
+    await drawWithMouse(page);
+    await expect(hint(page)).toBeHidden();
+    expect(await inkPixels(page)).toBeGreaterThan(50);
+  });
+
+  test('signs by typing a name instead of drawing', async ({ page }) => {
+    await openWaiver(page);
+    await page.getByRole('button', { name: 'Type your name instead' }).click();
+    await page.getByLabel('Type your full name to sign').fill('Ingrid Okonkwo');
+    await expect(hint(page)).toBeHidden();
+    expect(await inkPixels(page)).toBeGreaterThan(50);
+
+    await page.getByRole('button', { name: 'Clear Signature' }).click();
+    await expect(hint(page)).toBeVisible();
+    await expect(page.getByLabel('Type your full name to sign')).toHaveValue('');
+  });
+
+  test('asks to agree to the terms, then to sign, before sending anything', async ({ page }) => {
+    let calls = 0;
+    await page.route('**/api/submit-waiver', (route) => {
+      calls++;
+      return route.continue();
+    });
+    await openWaiver(page);
+    await fillFields(page);
+    await expect(submitButton(page)).toBeDisabled();
+
+    await page.getByLabel('First Name').press('Enter');
+    await expect(toast(page, 'Agreement Required')).toContainText(
+      'Please read and agree to the liability waiver terms.',
+    );
+
+    await terms(page).check();
+    await expect(submitButton(page)).toBeEnabled();
+    await submitButton(page).click();
+    await expect(toast(page, 'Signature Required')).toContainText(
+      'Please provide your electronic signature.',
+    );
+    expect(calls).toBe(0);
+  });
+
+  test('shows the problem next to a field that needs fixing', async ({ page }) => {
+    await openWaiver(page);
+    await fillFields(page);
+    await page.getByLabel('Email').fill('ingrid@');
+    await terms(page).check();
+    await drawWithMouse(page);
+    await submitButton(page).click();
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(
+      page.locator('form').getByText('Please enter a valid e-mail address'),
+    ).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeFocused();
+  });
+
+  test('reads Processing Waiver... while sending, then resets everything and mails the PDFs', async ({
+    page,
+  }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/submit-waiver', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openWaiver(page);
+    await fillFields(page);
+    await terms(page).check();
+    await photos(page).check();
+    await drawWithMouse(page);
+
+    const request = page.waitForRequest('**/api/submit-waiver');
+    await submitButton(page).click();
+    const body = (await request).postDataJSON();
+    expect(body.waiver).toMatchObject({
+      firstName: 'Ingrid',
+      agreedToTerms: true,
+      agreedToPhotos: true,
+      signature: expect.stringMatching(/^data:image\/png;base64,/),
+    });
+    await expect(submitButton(page)).toHaveText('Processing Waiver...');
+    await expect(submitButton(page)).toBeDisabled();
+
+    release();
+    await expect(toast(page, 'Waiver submitted successfully!')).toContainText(
+      'Your liability waiver has been processed and saved. A copy has been sent to our records.',
+    );
+    await expect(submitButton(page)).toHaveText('Submit Waiver');
+    for (const label of ['First Name', 'Last Name', 'Email', 'Emergency Contact Name']) {
+      await expect(page.getByLabel(label)).toHaveValue('');
+    }
+    await expect(page.getByLabel('Medical Conditions or Injuries')).toHaveValue('');
+    await expect(terms(page)).not.toBeChecked();
+    await expect(photos(page)).not.toBeChecked();
+    await expect(hint(page)).toBeVisible();
+    expect(await inkPixels(page)).toBe(0);
+
+    await smtp.waitForMails(2);
+    const recipients = smtp.mails.flatMap((mail) => mail.envelope.to).sort();
+    expect(recipients).toEqual(['ingrid@example.test', STUDIO_INBOX]);
+    for (const mail of smtp.mails) {
+      expect(mail.attachments[0]?.contentType).toBe('application/pdf');
+    }
+  });
+
+  test('keeps everything entered when the server refuses the waiver', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route('**/api/submit-waiver', (route) =>
+      route.fulfill({
+        status: 503,
+        json: { success: false, error: 'We could not save your waiver right now.' },
+      }),
+    );
+    await openWaiver(page);
+    await fillFields(page);
+    await terms(page).check();
+    await drawWithMouse(page);
+    await submitButton(page).click();
+
+    await expect(toast(page, 'Error submitting waiver')).toContainText(
+      'We could not save your waiver right now.',
+    );
+    await expect(page.getByLabel('First Name')).toHaveValue('Ingrid');
+    await expect(page.getByLabel('Medical Conditions or Injuries')).toHaveValue('Old knee injury');
+    await expect(terms(page)).toBeChecked();
+    await expect(hint(page)).toBeHidden();
+    expect(await inkPixels(page)).toBeGreaterThan(50);
+    await expect(submitButton(page)).toBeEnabled();
+    expect(errors.some((text) => text.includes('Error submitting waiver'))).toBe(true);
+    expect(errors.join('\n')).not.toContain('knee');
+  });
+
+  test('offers a general message when the connection fails', async ({ page }) => {
+    await page.route('**/api/submit-waiver', (route) => route.abort('connectionfailed'));
+    await openWaiver(page);
+    await fillFields(page);
+    await terms(page).check();
+    await drawWithMouse(page);
+    await submitButton(page).click();
+    await expect(toast(page, 'Error submitting waiver')).toContainText(
+      'Please try again or contact us directly.',
+    );
+    await expect(page.getByLabel('Last Name')).toHaveValue('Okonkwo');
+  });
+
+  test('lets the waiver text be scrolled with the keyboard', async ({ page }) => {
+    await openWaiver(page);
+    const text = page.getByRole('region', { name: 'Liability waiver text' });
+    await text.focus();
+    await expect(text).toBeFocused();
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => text.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    await expect(text).toContainText('I agree to sign this waiver electronically');
+  });
+});
+
+test.describe('the waiver form on a phone', () => {
+  test.use({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
+
+  test('draws with a finger and keeps the drawing through resizes and rotation', async ({
+    page,
+  }) => {
+    await openWaiver(page);
+    const box = (await pad(page).boundingBox())!;
+    expect(box.width).toBeLessThan(375);
+    expect(box.height).toBeCloseTo(box.width / 2, 0);
+
+    const cdp = await page.context().newCDPSession(page);
+    const at = (fx: number, fy: number) => [
+      { x: box.x + box.width * fx, y: box.y + box.height * fy },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0.2, 0.5) });
+    for (let i = 1; i <= 15; i++) {
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: at(0.2 + i * 0.04, 0.5 + 0.2 * Math.sin(i / 2)),
+      });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(hint(page)).toBeHidden();
+    const drawn = await inkPixels(page);
+    expect(drawn).toBeGreaterThan(30);
+
+    // The address bar appearing: only the height changes, and nothing is redrawn.
+    await page.setViewportSize({ width: 375, height: 560 });
+    await page.waitForTimeout(100);
+    expect(await inkPixels(page)).toBe(drawn);
+
+    // Rotation: the pad grows back to 400x200 and the drawing is scaled with it.
+    await page.setViewportSize({ width: 667, height: 375 });
+    await expect.poll(async () => (await pad(page).boundingBox())!.width).toBe(400);
+    await expect.poll(() => inkPixels(page)).toBeGreaterThan(30);
+    await expect(hint(page)).toBeHidden();
+  });
+});
