@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { NetlifyDev } from '@netlify/dev';
 
@@ -85,6 +85,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
     res.end('Internal error');
   }
+}
+
+// The emulator bundles each function on its first call; do that now, not on a visitor's submit.
+for (const file of await readdir(`${root}/functions`).catch(() => [])) {
+  const source = await readFile(`${root}/functions/${file}`, 'utf8');
+  const path = source.match(/path:\s*['"](\/api\/[^'"]+)['"]/)?.[1];
+  if (path)
+    await netlify.handle(new Request(`http://${HOST}:${PORT}${path}`)).catch(() => undefined);
 }
 
 const server = createServer((req, res) => void handle(req, res));
