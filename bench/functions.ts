@@ -216,12 +216,14 @@ export async function benchFunctions(options: {
   root: string;
   port: number;
   smtpPort: number;
-  requests: number;
+  /** Timed requests per function, by name. */
+  requests: Record<string, number>;
   coldRuns: number;
 }): Promise<FunctionsReport> {
   const { root, port, smtpPort, requests, coldRuns } = options;
-  const present = endpoints().filter((e) => existsSync(join(root, e.file)));
-  const results: FunctionResult[] = endpoints().map((e) => ({
+  const all = endpoints();
+  const present = all.filter((e) => existsSync(join(root, e.file)));
+  const results: FunctionResult[] = all.map((e) => ({
     name: e.name,
     file: e.file,
     skipped: present.includes(e) ? undefined : `${e.file} does not exist yet`,
@@ -271,8 +273,9 @@ export async function benchFunctions(options: {
     await waitFor(`${origin}/`, server, 120_000);
     for (const endpoint of present) {
       const result = results.find((r) => r.name === endpoint.name)!;
-      console.log(`  ${endpoint.name}: ${requests} requests, one at a time...`);
-      result.latency = await timeRequests(origin, endpoint, requests);
+      const count = requests[endpoint.name] ?? 100;
+      console.log(`  ${endpoint.name}: ${count} requests, one at a time...`);
+      result.latency = await timeRequests(origin, endpoint, count);
     }
     // Mail may leave through an outbox after the answer: give it a moment to arrive.
     const expected = results.reduce((n, r) => n + (r.latency?.ok ?? 0), 0);

@@ -3,13 +3,13 @@
  * (mobile, simulated throttling) on every screen and on a hand-written baseline page, times the
  * two functions, prints medians and the targets met or missed, and writes bench/results.json.
  *
- * Flags: --runs=N (Lighthouse runs per page, default 3), --requests=N (per function, default
- * 200), --cold-runs=N (default 7), --pages=/,/about (a subset), --skip-build, --no-lighthouse,
- * --no-functions, --out=FILE. Environment: CHROME_PATH (default /usr/bin/chromium),
+ * Flags: --runs=N (Lighthouse runs per page, default 3), --requests=N (send-email, default
+ * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF), --cold-runs=N
+ * (default 7), --pages=/,/about (a subset), --skip-build, --no-lighthouse, --no-functions,
+ * --out=FILE. Environment: CHROME_PATH (default /usr/bin/chromium),
  * BENCH_PORT (first of four ports, default 8950).
  */
-import { spawnSync } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,8 @@ const root = resolve(import.meta.dirname, '..');
 const { values: flags } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
-    requests: { type: 'string', default: '200' },
+    requests: { type: 'string', default: '150' },
+    'waiver-requests': { type: 'string', default: '60' },
     'cold-runs': { type: 'string', default: '7' },
     pages: { type: 'string' },
     'skip-build': { type: 'boolean', default: false },
@@ -305,7 +306,10 @@ async function main() {
       root,
       port: basePort + 2,
       smtpPort: basePort + 3,
-      requests: Number(flags.requests),
+      requests: {
+        'send-email': Number(flags.requests),
+        'submit-waiver': Number(flags['waiver-requests']),
+      },
       coldRuns: Number(flags['cold-runs']),
     });
   }
@@ -315,8 +319,10 @@ async function main() {
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 
-  console.log(`\n${chromium}; Lighthouse mobile preset, simulated throttling; medians of ${runs}`);
   if (results.baseline) {
+    console.log(
+      `\n${chromium}; Lighthouse mobile preset, simulated throttling; medians of ${runs}`,
+    );
     console.log(`\n${table([results.baseline, ...results.pages])}`);
     console.log('\nTargets:');
     for (const t of results.targets) {
