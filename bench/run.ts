@@ -150,8 +150,9 @@ interface Target {
   detail: string;
 }
 
-function checkTargets(pages: PageSummary[]): Target[] {
+function checkTargets(pages: PageSummary[], baseline: PageSummary): Target[] {
   const targets: Target[] = [];
+  const baseTbt = `baseline's own TBT: ${baseline.median.tbt.toFixed(0)} ms`;
   for (const p of pages) {
     if (p.name === 'baseline') continue;
     const m = p.median;
@@ -161,7 +162,10 @@ function checkTargets(pages: PageSummary[]): Target[] {
       target: 'all four scores 100',
       met: low.length === 0,
       detail: low.length
-        ? `${low.map((c) => `${c} ${m.scores[c]}`).join(', ')}; lost on: ${p.failed.join('; ')}`
+        ? `${low.map((c) => `${c} ${m.scores[c]}`).join(', ')}; lost on: ${p.failed.join('; ')}` +
+          (p.name === '404'
+            ? ' (by design: a 404 page answers 404, is noindex, and the spec has it log the path with console.error)'
+            : '')
         : 'yes',
     });
     if (p.lcpRatio !== undefined) {
@@ -173,7 +177,12 @@ function checkTargets(pages: PageSummary[]): Target[] {
       });
     }
     targets.push({ page: p.name, target: 'CLS 0', met: m.cls === 0, detail: m.cls.toFixed(3) });
-    targets.push({ page: p.name, target: 'TBT 0', met: m.tbt === 0, detail: `${m.tbt} ms` });
+    targets.push({
+      page: p.name,
+      target: 'TBT 0',
+      met: m.tbt === 0,
+      detail: `${m.tbt.toFixed(0)} ms (${baseTbt})`,
+    });
     if (p.name === 'Home') {
       targets.push({
         page: p.name,
@@ -293,7 +302,7 @@ async function main() {
       for (const s of summaries) s.lcpRatio = s.median.lcp / base.median.lcp;
       results.baseline = base;
       results.pages = summaries.slice(1);
-      results.targets = checkTargets(results.pages);
+      results.targets = checkTargets(results.pages, base);
     } finally {
       await site.close();
       await baseline.close();
