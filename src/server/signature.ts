@@ -1,0 +1,71 @@
+import { PNG } from 'pngjs';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX } from '../lib/waiver';
+
+export const SIGNATURE_LIMITS = {
+  maxBytes: MAX_SIGNATURE_BYTES,
+  minWidth: 50,
+  minHeight: 25,
+  maxWidth: 2000,
+  maxHeight: 1000,
+} as const;
+
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export type SignatureCheck =
+  { ok: true; png: Buffer; width: number; height: number } | { ok: false; error: string };
+
+const SIGN_AGAIN = 'Please clear the signature and sign again.';
+
+/**
+ * The schema only sees a string; this makes sure it is a real PNG of a plausible size that
+ * someone actually drew on, before anything is stored. The header is read before decoding
+ * so a tiny file that claims enormous dimensions is refused without allocating them.
+ */
+export function checkSignature(dataUrl: string): SignatureCheck {
+  if (!dataUrl.startsWith(SIGNATURE_PREFIX)) {
+    return { ok: false, error: `Your signature must be a PNG image. ${SIGN_AGAIN}` };
+  }
+  const png = Buffer.from(dataUrl.slice(SIGNATURE_PREFIX.length), 'base64');
+  if (png.length > SIGNATURE_LIMITS.maxBytes) {
+    return { ok: false, error: `Your signature image is too large. ${SIGN_AGAIN}` };
+  }
+  if (png.length < 33 || !png.subarray(0, 8).equals(PNG_MAGIC)) {
+    return { ok: false, error: `Your signature is not a PNG image. ${SIGN_AGAIN}` };
+  }
+  if (png.toString('latin1', 12, 16) !== 'IHDR') {
+    return { ok: false, error: `Your signature image is damaged. ${SIGN_AGAIN}` };
+  }
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  const { minWidth, minHeight, maxWidth, maxHeight } = SIGNATURE_LIMITS;
+  if (width < minWidth || height < minHeight || width > maxWidth || height > maxHeight) {
+    return {
+      ok: false,
+      error: `Your signature image must be between ${minWidth}x${minHeight} and ${maxWidth}x${maxHeight} pixels. ${SIGN_AGAIN}`,
+    };
+  }
+  let image: PNG;
+  try {
+    image = PNG.sync.read(png);
+  } catch {
+    return { ok: false, error: `Your signature image is damaged. ${SIGN_AGAIN}` };
+  }
+  if (!hasInk(image)) {
+    return {
+      ok: false,
+      error: 'Your signature is empty. Please sign in the box before submitting.',
+    };
+  }
+  return { ok: true, png, width, height };
+}
+
+// Ink is any visible pixel that is not (nearly) white; a blank pad is all white or transparent.
+function hasInk({ data }: PNG): boolean {
+  let inked = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const visible = data[i + 3]! > 32;
+    const dark = data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200;
+    if (visible && dark && ++inked >= 10) return true;
+  }
+  return false;
+}

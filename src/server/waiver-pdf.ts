@@ -1,0 +1,162 @@
+import PDFDocument from 'pdfkit';
+import { waiverBlocks } from '../lib/waiver-text';
+import type { WaiverRecord } from './waiver';
+
+export type PdfCopy = 'records' | 'participant';
+
+/** What the participant's copy shows instead of their health details. */
+export const HEALTH_ON_FILE = 'On file with the studio';
+
+const INK = '#1e2a23';
+const MUTED = '#4a5650';
+const RULE = '#c4d7ca';
+const ACCENT = '#3b5747';
+
+/** "2026-11-22 04:15:02 UTC" */
+export function formatUtc(date: Date): string {
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The signed waiver as a PDF: who signed, what they declared, the exact text they agreed to,
+ * their signature and the audit trail that ties them together. The participant's copy leaves
+ * out the health details, which only the studio's records hold.
+ */
+export function renderWaiverPdf(
+  record: WaiverRecord,
+  studioName: string,
+  copy: PdfCopy,
+): Promise<Buffer> {
+  const fullName = `${record.firstName} ${record.lastName}`;
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margins: { top: 56, bottom: 64, left: 60, right: 60 },
+    bufferPages: true,
+    info: {
+      Title: `Liability waiver - ${fullName}`,
+      Author: studioName,
+      Subject: `Signed liability waiver ${record.id}`,
+      CreationDate: record.createdAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  const left = doc.page.margins.left;
+
+  const section = (title: string) => {
+    if (doc.y > doc.page.height - doc.page.margins.bottom - 80) doc.addPage();
+    doc.moveDown(0.9);
+    doc.font('Helvetica-Bold').fontSize(12).fillColor(ACCENT).text(title.toUpperCase(), left);
+    const y = doc.y + 2;
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(0.75)
+      .strokeColor(RULE)
+      .stroke();
+    doc.y = y + 6;
+  };
+  const row = (label: string, value: string) => {
+    doc.font('Helvetica-Bold').fontSize(10).fillColor(MUTED).text(`${label}: `, left, doc.y, {
+      continued: true,
+    });
+    doc
+      .font('Helvetica')
+      .fillColor(INK)
+      .text(value || '-');
+    doc.moveDown(0.2);
+  };
+
+  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(studioName, left);
+  doc
+    .font('Helvetica')
+    .fontSize(13)
+    .fillColor(MUTED)
+    .text(
+      copy === 'records'
+        ? 'Participant Information & Liability Waiver - studio record'
+        : 'Participant Information & Liability Waiver - participant copy',
+    );
+  doc.fontSize(10).text(`Signed electronically on ${formatUtc(record.createdAt)}`);
+
+  section('Participant');
+  row('Name', fullName);
+  row('E-mail', record.email);
+  row('Phone', record.phone);
+
+  section('Emergency Contact');
+  row('Name', record.emergencyName);
+  row('Phone', record.emergencyPhone);
+
+  section('Health Information');
+  if (copy === 'records') {
+    row('Medical conditions', record.medicalConditions || 'None stated');
+    row('Medications', record.medications || 'None stated');
+  } else {
+    doc.font('Helvetica').fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
+  }
+
+  section(`Waiver Text (version ${record.waiverText.version})`);
+  for (const block of waiverBlocks(record.waiverText.text)) {
+    if (block.kind === 'heading') {
+      doc.moveDown(0.4).font('Helvetica-Bold').fontSize(10).fillColor(INK);
+      doc.text(block.text, left, doc.y, { width });
+    } else {
+      doc.font('Helvetica').fontSize(9.5).fillColor(INK);
+      doc.text(block.text, left, doc.y, { width, align: 'justify', lineGap: 1.5 });
+      doc.moveDown(0.35);
+    }
+  }
+
+  section('Consents');
+  row('Agreed to the liability waiver terms', record.agreedToTerms ? 'Yes' : 'No');
+  row('Consents to promotional photos', record.agreedToPhotos ? 'Yes' : 'No');
+
+  section('Signature');
+  const boxHeight = 110;
+  if (doc.y + boxHeight + 30 > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  const boxTop = doc.y + 4;
+  doc.rect(left, boxTop, 240, boxHeight).lineWidth(0.75).strokeColor(RULE).stroke();
+  doc.image(record.signaturePng, left + 10, boxTop + 5, {
+    fit: [220, boxHeight - 10],
+    align: 'center',
+    valign: 'center',
+  });
+  doc.y = boxTop + boxHeight + 6;
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+  doc.text(`Signed electronically by ${fullName}`, left);
+
+  section('Audit Trail');
+  row('Record ID', record.id);
+  row('Signed at (UTC)', formatUtc(record.createdAt));
+  row('IP address', record.clientIp ?? 'Not available');
+  row('User agent', record.userAgent ?? 'Not available');
+  row('Waiver text version', record.waiverText.version);
+  row('Waiver text SHA-256', record.waiverText.sha256);
+
+  const pages = doc.bufferedPageRange();
+  for (let i = 0; i < pages.count; i++) {
+    doc.switchToPage(pages.start + i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(
+        `${studioName} - waiver ${record.id} - page ${i + 1} of ${pages.count}`,
+        left,
+        doc.page.height - 40,
+        { width, align: 'center', lineBreak: false },
+      );
+    doc.page.margins.bottom = bottom;
+  }
+  doc.end();
+  return done;
+}

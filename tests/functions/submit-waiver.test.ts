@@ -1,0 +1,349 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { Context } from '@netlify/functions';
+import submitWaiver from '../../functions/submit-waiver';
+import { closeDatabase } from '../../src/server/db';
+import { currentWaiverText, sha256 } from '../../src/server/waiver';
+import { deliverWaiver } from '../../src/server/waiver-mail';
+import { waiverBlocks } from '../../src/lib/waiver-text';
+import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+import { noisyPng, signaturePng } from '../fixtures/signatures';
+import { pdfText } from '../fixtures/pdf-text';
+
+const RECORDS = 'waiver-records@example.test';
+const IP = '203.0.113.7';
+const AGENT = 'Mozilla/5.0 (test) WaiverTest/1.0';
+
+let database: TestDatabase;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
+  process.env.SMTP_URL = smtp.url;
+  process.env.WAIVER_RECORDS_TO = RECORDS;
+});
+
+afterAll(async () => {
+  await smtp?.stop();
+  await database?.stop();
+});
+
+beforeEach(async () => {
+  await database.clear();
+  smtp.mails.length = 0;
+  smtp.setFailing(false);
+});
+
+const SIGNATURE = signaturePng();
+
+function validWaiver(overrides: Record<string, unknown> = {}) {
+  return {
+    firstName: 'Ingrid',
+    lastName: 'Okonkwo',
+    email: 'ingrid@example.test',
+    phone: '+1 (503) 555-0142',
+    emergencyName: 'Tomas Okonkwo',
+    emergencyPhone: '503-555-0199',
+    medicalConditions: 'Mild scoliosis, left knee surgery in 2021',
+    medications: 'Ibuprofen as needed',
+    agreedToTerms: true,
+    agreedToPhotos: true,
+    signature: SIGNATURE,
+    ...overrides,
+  };
+}
+
+function post(body: unknown, init: RequestInit = {}) {
+  return new Request('http://127.0.0.1/api/submit-waiver', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': AGENT },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+const context = { ip: IP } as Context;
+
+async function count(table: string) {
+  const { rows } = await database.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table}`,
+  );
+  return rows[0]!.n;
+}
+
+const squash = (text: string) => text.replace(/\s+/g, '');
+
+describe('POST /api/submit-waiver', () => {
+  test('stores a valid waiver once with its audit trail and the hash of the text signed', async () => {
+    const response = await submitWaiver(post({ waiver: validWaiver() }), context);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toEqual({ success: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+
+    const { rows } = await database.db.query<Record<string, unknown>>('SELECT * FROM waivers');
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    const text = currentWaiverText();
+    expect(row).toMatchObject({
+      id: body.id,
+      first_name: 'Ingrid',
+      last_name: 'Okonkwo',
+      email: 'ingrid@example.test',
+      emergency_name: 'Tomas Okonkwo',
+      medical_conditions: 'Mild scoliosis, left knee surgery in 2021',
+      agreed_to_terms: true,
+      agreed_to_photos: true,
+      client_ip: IP,
+      user_agent: AGENT,
+      waiver_text_sha256: text.sha256,
+    });
+    const png = Buffer.from(SIGNATURE.split(',')[1]!, 'base64');
+    expect(Buffer.from(row.signature_png as Uint8Array).equals(png)).toBe(true);
+    expect(Date.now() - new Date(row.created_at as string).getTime()).toBeLessThan(60_000);
+    expect(row.records_mailed_at).not.toBeNull();
+    expect(row.participant_mailed_at).not.toBeNull();
+
+    const texts = await database.db.query<{ sha256: string; version: string; text: string }>(
+      'SELECT sha256, version, text FROM waiver_texts',
+    );
+    expect(texts.rows).toHaveLength(1);
+    expect(texts.rows[0]!.version).toBe(text.version);
+    expect(sha256(texts.rows[0]!.text)).toBe(text.sha256);
+  });
+
+  test('keeps each waiver text once however many people sign it', async () => {
+    await submitWaiver(post({ waiver: validWaiver() }), context);
+    await submitWaiver(post({ waiver: validWaiver({ firstName: 'Ana' }) }), context);
+    expect(await count('waivers')).toBe(2);
+    expect(await count('waiver_texts')).toBe(1);
+  });
+
+  test('mails the full PDF to the records inbox and a copy without health details to the participant', async () => {
+    const response = await submitWaiver(post({ waiver: validWaiver() }), context);
+    const { id } = await response.json();
+    await smtp.waitForMails(2);
+
+    const records = smtp.mails.find((m) => m.envelope.to.includes(RECORDS))!;
+    const participant = smtp.mails.find((m) => m.envelope.to.includes('ingrid@example.test'))!;
+    expect(records).toBeDefined();
+    expect(participant).toBeDefined();
+    expect(records.subject).toContain('Ingrid Okonkwo');
+    expect(records.replyTo?.text).toContain('ingrid@example.test');
+
+    const text = currentWaiverText();
+    const blocks = waiverBlocks(text.text).map((block) => squash(block.text));
+    for (const mail of [records, participant]) {
+      expect(mail.attachments).toHaveLength(1);
+      expect(mail.attachments[0]!.contentType).toBe('application/pdf');
+      // Page footers land between the lines of a paragraph that spans two pages.
+      const pdf = (await pdfText(mail.attachments[0]!.content)).replace(
+        / ?Still Point Pilates - waiver \S+ - page \d+ of \d+ ?/g,
+        ' ',
+      );
+      for (const expected of [
+        'Still Point Pilates',
+        'Ingrid Okonkwo',
+        'ingrid@example.test',
+        'Tomas Okonkwo',
+        '503-555-0199',
+        id,
+        IP,
+        AGENT,
+        text.sha256,
+        text.version,
+      ]) {
+        expect(squash(pdf)).toContain(squash(expected));
+      }
+      expect(pdf).toMatch(/Signed at \(UTC\): \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+      expect(pdf).toContain('promotional photos: Yes');
+      for (const block of blocks) expect(squash(pdf)).toContain(block);
+    }
+
+    const full = await pdfText(records.attachments[0]!.content);
+    expect(full).toContain('Mild scoliosis');
+    expect(full).toContain('Ibuprofen');
+
+    const copy = await pdfText(participant.attachments[0]!.content);
+    expect(copy).toContain('On file with the studio');
+    expect(copy).not.toContain('scoliosis');
+    expect(copy).not.toContain('Ibuprofen');
+    for (const part of [participant.text, participant.html, participant.subject]) {
+      expect(String(part)).not.toContain('scoliosis');
+    }
+  });
+
+  test('keeps the waiver and answers success when the mail server is down, for a later retry', async () => {
+    smtp.setFailing(true);
+    const response = await submitWaiver(post({ waiver: validWaiver() }), context);
+    expect(response.status).toBe(200);
+    const { id } = await response.json();
+    const before = await database.db.query<Record<string, unknown>>(
+      'SELECT records_mailed_at, participant_mailed_at, mail_attempts FROM waivers WHERE id = $1',
+      [id],
+    );
+    expect(before.rows[0]).toMatchObject({ records_mailed_at: null, participant_mailed_at: null });
+    expect(before.rows[0]!.mail_attempts).toBeGreaterThan(0);
+
+    smtp.setFailing(false);
+    expect(await deliverWaiver(id)).toBe(true);
+    await smtp.waitForMails(2);
+    expect(await deliverWaiver(id)).toBe(true);
+    expect(smtp.mails).toHaveLength(2);
+  });
+
+  const bad: [string, () => Request, number, RegExp][] = [
+    [
+      'terms not agreed',
+      () => post({ waiver: validWaiver({ agreedToTerms: false }) }),
+      422,
+      /agree/i,
+    ],
+    [
+      'a missing first name',
+      () => post({ waiver: validWaiver({ firstName: undefined }) }),
+      422,
+      /first name/i,
+    ],
+    [
+      'a blank emergency phone',
+      () => post({ waiver: validWaiver({ emergencyPhone: '  ' }) }),
+      422,
+      /emergency contact's phone/i,
+    ],
+    [
+      'an invalid e-mail',
+      () => post({ waiver: validWaiver({ email: 'not-an-email' }) }),
+      422,
+      /e-mail/i,
+    ],
+    [
+      'a missing signature',
+      () => post({ waiver: validWaiver({ signature: '' }) }),
+      422,
+      /signature/i,
+    ],
+    [
+      'a signature that is not a PNG',
+      () =>
+        post({
+          waiver: validWaiver({
+            signature: `data:image/png;base64,${Buffer.from('GIF89a not really a png at all, just text').toString('base64')}`,
+          }),
+        }),
+      422,
+      /not a PNG/i,
+    ],
+    [
+      'a JPEG data URL',
+      () =>
+        post({
+          waiver: validWaiver({
+            signature: 'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBD',
+          }),
+        }),
+      422,
+      /PNG/,
+    ],
+    [
+      'a blank PNG',
+      () => post({ waiver: validWaiver({ signature: signaturePng(400, 200, { blank: true }) }) }),
+      422,
+      /empty/i,
+    ],
+    [
+      'a PNG with oversized dimensions',
+      () => post({ waiver: validWaiver({ signature: signaturePng(3000, 1500) }) }),
+      422,
+      /pixels/i,
+    ],
+    [
+      'a PNG too tiny to be a signature',
+      () => post({ waiver: validWaiver({ signature: signaturePng(40, 20) }) }),
+      422,
+      /pixels/i,
+    ],
+    [
+      'a signature over 512 KB',
+      () => post({ waiver: validWaiver({ signature: noisyPng(600, 300) }) }),
+      422,
+      /too large/i,
+    ],
+    [
+      'a truncated PNG',
+      () => post({ waiver: validWaiver({ signature: SIGNATURE.slice(0, 200) }) }),
+      422,
+      /damaged/i,
+    ],
+    ['broken JSON', () => post('{"waiver": {"firstName": "Ingrid",'), 400, /JSON/],
+    ['a body without the waiver field', () => post({ firstName: 'Ingrid' }), 422, /waiver/i],
+    [
+      'a form-encoded body',
+      () =>
+        post('firstName=Ingrid', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      415,
+      /JSON/,
+    ],
+    ['a GET', () => new Request('http://127.0.0.1/api/submit-waiver'), 405, /POST/],
+    [
+      'a waiver signed under an older text',
+      () => post({ waiver: validWaiver({ waiverVersion: '1999-01' }) }),
+      409,
+      /reload/i,
+    ],
+  ];
+
+  test.each(bad)(
+    'refuses %s with a clear error, storing and sending nothing',
+    async (_, request, status, message) => {
+      const response = await submitWaiver(request(), context);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toContain('application/json');
+      const body = await response.json();
+      expect(body.success).toBe(false);
+      expect(body.error).toMatch(message);
+      expect(await count('waivers')).toBe(0);
+      expect(await count('waiver_texts')).toBe(0);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(smtp.mails).toHaveLength(0);
+    },
+  );
+
+  test('names every field to fix when several are wrong', async () => {
+    const response = await submitWaiver(
+      post({ waiver: validWaiver({ firstName: '', phone: '12', agreedToTerms: false }) }),
+      context,
+    );
+    const { error } = await response.json();
+    expect(error).toMatch(/first name/);
+    expect(error).toMatch(/phone number/);
+    expect(error).toMatch(/agree/);
+  });
+
+  test('falls back to the forwarded client address when the platform gives none', async () => {
+    const request = post({ waiver: validWaiver() });
+    request.headers.set('x-forwarded-for', '198.51.100.9, 10.0.0.1');
+    await submitWaiver(request, {} as Context);
+    const { rows } = await database.db.query<{ client_ip: string }>(
+      'SELECT client_ip FROM waivers',
+    );
+    expect(rows[0]!.client_ip).toBe('198.51.100.9');
+  });
+
+  test('answers 503 with a clear error when the database is unavailable', async () => {
+    const url = process.env.NETLIFY_DB_URL;
+    await closeDatabase();
+    process.env.NETLIFY_DB_URL = 'postgres://postgres@127.0.0.1:1/postgres';
+    try {
+      const response = await submitWaiver(post({ waiver: validWaiver() }), context);
+      expect(response.status).toBe(503);
+      const body = await response.json();
+      expect(body.success).toBe(false);
+      expect(body.error).toMatch(/could not save your waiver/);
+      expect(smtp.mails).toHaveLength(0);
+    } finally {
+      await closeDatabase();
+      process.env.NETLIFY_DB_URL = url;
+    }
+  });
+});
