@@ -4,7 +4,9 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { Waiver } from '../lib/waiver';
 import { contentDir } from './site';
+import { decryptField, encryptField } from './crypto';
 import { query, transaction } from './db';
+import type { SpamReason } from './spam';
 
 export interface WaiverText {
   version: string;
@@ -58,13 +60,20 @@ export function currentWaiverText(): WaiverText {
   return cached.text;
 }
 
-/** Stores the waiver, its audit trail and (once) the text it was signed under, atomically. */
+/**
+ * Stores the waiver, its audit trail and (once) the text it was signed under, atomically. The
+ * health fields are encrypted first (AES-256-GCM, see crypto.ts): the database never holds them
+ * in clear. `spam` marks a waiver caught by the form's spam checks, kept for review, never mailed.
+ */
 export async function storeWaiver(
   waiver: Waiver,
   signaturePng: Buffer,
   audit: AuditTrail,
   text: WaiverText = currentWaiverText(),
+  spam: SpamReason | null = null,
 ): Promise<string> {
+  const medicalConditions = encryptField(waiver.medicalConditions, 'medicalConditions');
+  const medications = encryptField(waiver.medications, 'medications');
   const id = randomUUID();
   await transaction(async (tx) => {
     await tx.query(
@@ -75,8 +84,8 @@ export async function storeWaiver(
     await tx.query(
       `INSERT INTO waivers (id, first_name, last_name, email, phone, emergency_name,
          emergency_phone, medical_conditions, medications, agreed_to_terms, agreed_to_photos,
-         signature_png, signature_sha256, waiver_text_sha256, client_ip, user_agent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+         signature_png, signature_sha256, waiver_text_sha256, client_ip, user_agent, spam_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
       [
         id,
         waiver.firstName,
@@ -85,8 +94,8 @@ export async function storeWaiver(
         waiver.phone,
         waiver.emergencyName,
         waiver.emergencyPhone,
-        waiver.medicalConditions,
-        waiver.medications,
+        medicalConditions,
+        medications,
         waiver.agreedToTerms,
         waiver.agreedToPhotos,
         signaturePng,
@@ -94,6 +103,7 @@ export async function storeWaiver(
         text.sha256,
         audit.clientIp?.slice(0, 100) ?? null,
         audit.userAgent?.slice(0, 1000) ?? null,
+        spam,
       ],
     );
   });
@@ -140,8 +150,8 @@ export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> 
     phone: row.phone,
     emergencyName: row.emergency_name,
     emergencyPhone: row.emergency_phone,
-    medicalConditions: row.medical_conditions,
-    medications: row.medications,
+    medicalConditions: decryptField(row.medical_conditions, 'medicalConditions'),
+    medications: decryptField(row.medications, 'medications'),
     agreedToTerms: row.agreed_to_terms,
     agreedToPhotos: row.agreed_to_photos,
     signaturePng: Buffer.from(row.signature_png),
@@ -158,7 +168,7 @@ export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> 
 export async function unmailedWaiverIds(limit = 50): Promise<string[]> {
   const rows = await query<{ id: string }>(
     `SELECT id FROM waivers
-      WHERE records_mailed_at IS NULL OR participant_mailed_at IS NULL
+      WHERE (records_mailed_at IS NULL OR participant_mailed_at IS NULL) AND spam_reason IS NULL
       ORDER BY created_at LIMIT $1`,
     [limit],
   );
