@@ -5,6 +5,17 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
+/** Chromium's flags here: no sandbox as root, and no calls to Google's services (no network). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export function findChromium(): string | undefined {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   for (const path of candidates) if (path && existsSync(path)) return path;
