@@ -45,12 +45,14 @@ async function fillIn(fields: ReturnType<typeof contactForm>, name: string) {
 test('sends a filled-in message: success notice, cleared fields and the mail in the studio inbox', async ({
   page,
 }) => {
+  test.slow();
   const fields = await openForm(page);
   const name = `Playwright Visitor ${Date.now()}`;
   await fillIn(fields, name);
   await fields.submit.click();
 
-  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+  // The first message to a fresh server also starts its database connection.
+  await expect(page.getByText('Message sent successfully!')).toBeVisible({ timeout: 45_000 });
   await expect(
     page.getByText("Thank you for reaching out. I'll get back to you within 24 hours."),
   ).toBeVisible();

@@ -149,6 +149,7 @@ test.describe('the waiver form on a computer', () => {
   test('reads Processing Waiver... while sending, then resets everything and mails the PDFs', async ({
     page,
   }) => {
+    test.slow();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/submit-waiver', async (route) => {
@@ -174,8 +175,10 @@ test.describe('the waiver form on a computer', () => {
     await expect(submitButton(page)).toBeDisabled();
 
     release();
+    // The first waiver of a fresh server also starts the database and loads the PDF fonts.
     await expect(toast(page, 'Waiver submitted successfully!')).toContainText(
       'Your liability waiver has been processed and saved. A copy has been sent to our records.',
+      { timeout: 45_000 },
     );
     await expect(submitButton(page)).toHaveText('Submit Waiver');
     for (const label of ['First Name', 'Last Name', 'Email', 'Emergency Contact Name']) {
