@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { Waiver } from '../lib/waiver';
-import { contentDir } from './site';
+import { contentPath } from './site';
 import { query, transaction } from './db';
 
 export interface WaiverText {
@@ -45,7 +44,7 @@ let cached: { file: string; text: WaiverText } | undefined;
 
 /** The waiver text in force: content/waiver.md, shipped beside the functions. */
 export function currentWaiverText(): WaiverText {
-  const file = resolve(contentDir(), 'waiver.md');
+  const file = contentPath('waiver.md');
   if (cached?.file === file) return cached.text;
   const source = readFileSync(file, 'utf8').replace(/\r\n?/g, '\n');
   const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source);
