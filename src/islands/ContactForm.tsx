@@ -1,4 +1,11 @@
-import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type SubmitEvent,
+  type ReactNode,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
@@ -70,6 +77,10 @@ function Field(props: {
   );
 }
 
+function focusFirstField(form: HTMLFormElement) {
+  form.querySelector<HTMLElement>('input, select, textarea')?.focus();
+}
+
 /** The fields as typed; the inputs are uncontrolled so that text typed before hydration stays. */
 function readValues(form: HTMLFormElement): Record<ContactField, string> {
   const data = new FormData(form);
@@ -94,10 +105,16 @@ function Form({ studioEmail }: Props) {
     if (isServiceValue(service) && select instanceof HTMLSelectElement && !select.value) {
       select.value = service;
     }
-    if (window.location.hash === `#${FORM_ID}`) {
-      form.querySelector<HTMLElement>('input, select, textarea')?.focus();
-    }
+    if (window.location.hash === `#${FORM_ID}`) focusFirstField(form);
   }, []);
+
+  // The form is the target of `#contact-form` links. Chromium applies a fragment's focus step
+  // once the page has rendered, which may be after hydration: it focuses the target when it is
+  // focusable (hence tabIndex -1) and clears the focus otherwise. Pass that focus on to the
+  // first field, so the visitor lands where they type whichever comes first.
+  const onFocus = (event: FocusEvent<HTMLFormElement>) => {
+    if (event.target === event.currentTarget) focusFirstField(event.currentTarget);
+  };
 
   const showErrors = (next: ContactFieldErrors) => {
     flushSync(() => setErrors(next));
@@ -159,8 +176,10 @@ function Form({ studioEmail }: Props) {
         id={FORM_ID}
         method="post"
         onSubmit={onSubmit}
+        onFocus={onFocus}
+        tabIndex={-1}
         aria-label="Send a message"
-        className="flex scroll-mt-20 flex-col gap-5"
+        className="flex scroll-mt-20 flex-col gap-5 outline-none"
       >
         <div className="grid gap-5 sm:grid-cols-2">
           <Field field="name" label="Name" required error={errors.name}>
