@@ -1,6 +1,7 @@
 import { serviceLabel, type ContactMessage } from '../lib/contact';
 import { query } from './db';
 import { contactRecipient, escapeHtml, sendMail, type Mail } from './mail';
+import type { SpamReason } from './spam';
 
 export interface StoredContactMessage extends ContactMessage {
   id: string;
@@ -10,22 +11,30 @@ export interface StoredContactMessage extends ContactMessage {
 /**
  * Stores a validated message, then e-mails it to the studio. Throws (DatabaseUnavailableError)
  * only when the message could not be stored; a mail failure leaves the row marked unsent for
- * a retry and is reported as `delivered: false`.
+ * a retry and is reported as `delivered: false`. Spam is stored, marked, and never mailed.
  */
 export async function receiveContactMessage(
   input: ContactMessage,
+  spam: SpamReason | null = null,
 ): Promise<{ id: string; delivered: boolean }> {
-  const stored = await storeContactMessage(input);
+  const stored = await storeContactMessage(input, spam);
+  if (spam) {
+    console.info(`Contact message ${stored.id} kept as spam (${spam}) for review, not e-mailed`);
+    return { id: stored.id, delivered: false };
+  }
   const delivered = await deliverContactMessage(stored);
   return { id: stored.id, delivered };
 }
 
-export async function storeContactMessage(input: ContactMessage): Promise<StoredContactMessage> {
+export async function storeContactMessage(
+  input: ContactMessage,
+  spam: SpamReason | null = null,
+): Promise<StoredContactMessage> {
   const [row] = await query<{ id: string; created_at: Date }>(
-    `INSERT INTO contact_messages (name, email, service, message)
-     VALUES ($1, $2, $3, $4)
+    `INSERT INTO contact_messages (name, email, service, message, spam_reason)
+     VALUES ($1, $2, $3, $4, $5)
      RETURNING id, created_at`,
-    [input.name, input.email, input.service || null, input.message],
+    [input.name, input.email, input.service || null, input.message, spam],
   );
   return { ...input, id: String(row.id), createdAt: row.created_at };
 }

@@ -44,6 +44,31 @@ export async function startDatabase(): Promise<TestDatabase> {
   };
 }
 
+/**
+ * A JSON POST as the site's own page sends it: `Origin` is the URL's own origin (browsers send it
+ * with every POST), so the origin check lets it through. `body` is sent as is when a string.
+ */
+export function jsonPost(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { origin: new URL(url).origin, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** A body that produces `next()` chunk after chunk, never ending: streamed, with no length. */
+export function streamOf(next: () => Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    pull(controller) {
+      controller.enqueue(next());
+    },
+  });
+}
+
 export interface Envelope {
   from: string | undefined;
   to: string[];

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail, { config } from '../../functions/send-email';
 import { closeDatabase } from '../../src/server/db';
-import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+import {
+  jsonPost,
+  startDatabase,
+  startSmtp,
+  type TestDatabase,
+  type TestSmtp,
+} from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 
@@ -33,21 +39,18 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
+// The form also sends its two invisible anti-spam fields: an empty honeypot and the time it was open.
 const valid = {
   name: 'Ada Lovelace',
   email: 'ada@example.test',
   service: 'private-session',
   message: 'Hello!\nI would like to start with private sessions.',
+  website: '',
+  fillTimeMs: 12_000,
 };
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return sendEmail(
-    new Request('http://localhost/api/send-email', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  );
+  return sendEmail(jsonPost('http://localhost/api/send-email', body, headers));
 }
 
 interface Row {
@@ -140,6 +143,7 @@ describe('a valid message', () => {
 
   test('has every visitor value HTML-escaped', async () => {
     await post({
+      ...valid,
       name: '<script>alert(1)</script>',
       email: 'ada@example.test',
       service: '',

@@ -1,0 +1,147 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { projectPath } from './site';
+
+/**
+ * Application-level encryption of health data (AES-256-GCM). The key comes from
+ * `WAIVER_ENCRYPTION_KEY` (32 bytes, base64 or hex). Without it, a local run creates a random
+ * key once in `.netlify/waiver-encryption.key` and keeps using it, so `npm start` and the tests
+ * work on a fresh clone; a hosted function refuses instead, because a key made on a throwaway
+ * serverless instance would leave the data it encrypted unreadable.
+ */
+export class EncryptionKeyMissingError extends Error {
+  constructor() {
+    super('WAIVER_ENCRYPTION_KEY is not set');
+    this.name = 'EncryptionKeyMissingError';
+  }
+}
+
+export const LOCAL_KEY_FILE = '.netlify/waiver-encryption.key';
+const FORMAT = 'enc1';
+
+let cached: { source: string; key: Buffer } | undefined;
+
+/** Reads a 32-byte key written as base64 (44 characters) or hex (64 characters). */
+export function parseKey(text: string): Buffer {
+  const value = text.trim();
+  const key = /^[0-9a-f]{64}$/i.test(value)
+    ? Buffer.from(value, 'hex')
+    : Buffer.from(value, 'base64');
+  if (key.length !== 32) {
+    throw new Error('WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex');
+  }
+  return key;
+}
+
+function isHostedFunction(): boolean {
+  return Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.LAMBDA_TASK_ROOT);
+}
+
+function localKey(): Buffer {
+  const file = projectPath(LOCAL_KEY_FILE);
+  try {
+    return parseKey(readFileSync(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  try {
+    // 'wx': two processes starting at once must not each write (and use) a different key.
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    console.info(`No WAIVER_ENCRYPTION_KEY set: created a local key in ${LOCAL_KEY_FILE}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return parseKey(readFileSync(file, 'utf8'));
+}
+
+/** The 32-byte data key. Throws EncryptionKeyMissingError on a host with no key configured. */
+export function encryptionKey(): Buffer {
+  const source = process.env.WAIVER_ENCRYPTION_KEY ?? '';
+  if (cached?.source !== source) {
+    if (source) cached = { source, key: parseKey(source) };
+    else if (isHostedFunction()) throw new EncryptionKeyMissingError();
+    else cached = { source, key: localKey() };
+  }
+  return cached.key;
+}
+
+/** A short fingerprint naming the key a value was sealed with (not a secret). */
+function keyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/**
+ * Seals `plaintext` as `enc1:<key id>:<iv>:<ciphertext>:<tag>` (base64url parts). `field` is
+ * bound in as associated data, so a value moved to another column no longer decrypts.
+ */
+export function encryptField(plaintext: string, field: string): string {
+  const key = encryptionKey();
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(field, 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  const parts = [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url'));
+  return [FORMAT, keyId(key), ...parts].join(':');
+}
+
+/** Opens a value sealed by `encryptField` for the same field. Throws if it was tampered with. */
+export function decryptField(sealed: string, field: string): string {
+  const [format, id, iv, body, tag, ...rest] = sealed.split(':');
+  if (format !== FORMAT || rest.length > 0 || !iv || tag === undefined) {
+    throw new Error(`Not an encrypted ${field} value`);
+  }
+  const key = encryptionKey();
+  if (id !== keyId(key)) {
+    throw new Error(`The ${field} value was encrypted with another key (${id})`);
+  }
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(field, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([
+    decipher.update(Buffer.from(body, 'base64url')),
+    decipher.final(),
+  ]).toString('utf8');
+}
+
+export function isEncrypted(value: string): boolean {
+  return value.startsWith(`${FORMAT}:`);
+}
+
+/**
+ * A keyed hash of the visitor's IP address for the rate-limit table, which never stores the
+ * address itself. Keyed (HMAC), because a plain hash of the 4 billion IPv4 addresses is undone in
+ * minutes. The key is derived from the data key; if none is configured on a host, the contact
+ * form must keep working, so it falls back to an unkeyed hash and says so once.
+ */
+export function clientFingerprint(ip: string): string {
+  return createHmac('sha256', fingerprintKey()).update(ip).digest('base64url');
+}
+
+let fingerprintSecret: { source: string; key: Buffer } | undefined;
+let warned = false;
+
+function fingerprintKey(): Buffer {
+  const source = process.env.WAIVER_ENCRYPTION_KEY ?? '';
+  if (fingerprintSecret?.source !== source) {
+    let key: Buffer;
+    try {
+      key = Buffer.from(hkdfSync('sha256', encryptionKey(), '', 'client-ip-fingerprint', 32));
+    } catch (error) {
+      if (!(error instanceof EncryptionKeyMissingError)) throw error;
+      if (!warned) console.warn('No WAIVER_ENCRYPTION_KEY: client IPs are hashed without a key');
+      warned = true;
+      key = Buffer.from('still-point-pilates/client-ip', 'utf8');
+    }
+    fingerprintSecret = { source, key };
+  }
+  return fingerprintSecret.key;
+}

@@ -1,0 +1,74 @@
+import { clientFingerprint } from './crypto';
+import { query } from './db';
+
+export interface RateLimit {
+  /** Requests allowed per window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+const UNITS = { s: 1, m: 60, h: 3_600 } as const;
+
+/**
+ * Reads a limit written as `<count>/<window>`, e.g. `5/10m` (five per ten minutes), `20/1h`,
+ * `100/30s`. Anything else falls back to the default, with a warning.
+ */
+export function parseRateLimit(value: string | undefined, fallback: RateLimit): RateLimit {
+  if (!value) return fallback;
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*([smh])\s*$/.exec(value);
+  const limit = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]) * UNITS[(match?.[3] ?? 's') as keyof typeof UNITS];
+  if (!match || limit < 1 || windowSeconds < 1) {
+    console.warn(`Ignoring the rate limit "${value}": write it like 5/10m`);
+    return fallback;
+  }
+  return { limit, windowSeconds };
+}
+
+export interface RateLimitVerdict {
+  allowed: boolean;
+  /** Seconds until the current window ends and the client may send again. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one request of `clientIp` in `bucket` and says whether it is within `rule`. A fixed
+ * window counted by one atomic upsert: concurrent requests on any instance cannot both slip
+ * through as the last allowed one. Rejected requests count too, so a flood stays shut out.
+ */
+export async function countRequest(
+  bucket: string,
+  clientIp: string,
+  rule: RateLimit,
+): Promise<RateLimitVerdict> {
+  const [row] = await query<{ hits: number; retry_after: number }>(
+    `INSERT INTO rate_limit_hits AS r (bucket, client_hash, window_start)
+     VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3::int) * $3::int))
+     ON CONFLICT (bucket, client_hash, window_start) DO UPDATE SET hits = r.hits + 1
+     RETURNING r.hits,
+       ceil(extract(epoch FROM r.window_start + make_interval(secs => $3::int) - now()))::int
+         AS retry_after`,
+    [bucket, clientFingerprint(clientIp), rule.windowSeconds],
+  );
+  if (row.hits === 1) {
+    // A new window opened: a good moment to forget windows that closed a day ago.
+    await query(`DELETE FROM rate_limit_hits WHERE window_start < now() - interval '1 day'`).catch(
+      () => undefined,
+    );
+  }
+  return {
+    allowed: row.hits <= rule.limit,
+    retryAfterSeconds: Math.max(1, Number(row.retry_after)),
+  };
+}
+
+/** "2 minutes", "1 hour", "30 seconds": how long a visitor has to wait, for people. */
+export function waitInWords(seconds: number): string {
+  const [amount, unit] =
+    seconds >= 5_400
+      ? [Math.ceil(seconds / 3_600), 'hour']
+      : seconds >= 90
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.max(1, Math.ceil(seconds)), 'second'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+}
