@@ -5,6 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import netlify from '@netlify/vite-plugin';
 import interactionDirective from './src/integrations/interaction-directive.ts';
+import securityHeaders from './src/integrations/security-headers.ts';
 
 const site = process.env.SITE_URL ?? process.env.URL ?? 'http://127.0.0.1:8888';
 
@@ -17,6 +18,7 @@ export default defineConfig({
     react(),
     sitemap({ filter: (page) => !/\/404\/?$/.test(page) }),
     interactionDirective(),
+    securityHeaders(),
   ],
   vite: {
     plugins: [

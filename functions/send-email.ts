@@ -23,7 +23,10 @@ const guard: Omit<GuardOptions, 'rateLimit'> = {
 
 /** The contact form: the visitor's fields in, the studio's inbox out (see DESIGN.md). */
 export default async (req: Request, context?: Context): Promise<Response> => {
-  const rateLimit = parseRateLimit(process.env.CONTACT_RATE_LIMIT, { limit: 5, windowSeconds: 600 });
+  const rateLimit = parseRateLimit(process.env.CONTACT_RATE_LIMIT, {
+    limit: 5,
+    windowSeconds: 600,
+  });
   const checked = await guardPost(req, context, { ...guard, rateLimit });
   if (checked.response) return checked.response;
 

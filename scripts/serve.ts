@@ -76,8 +76,13 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
       });
       return await send(response, res);
     }
-    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
+    // Nothing matched: the 404 page, with the headers Netlify gives every path (the `/*` rule).
+    await netlify.handle(new Request(new URL('/404', `http://${HOST}:${PORT}`)), {
+      headersCollector: (key, value) => collected.set(key, value),
+    });
+    const headers: Record<string, string> = {};
     for (const [key, value] of collected) headers[key] = value;
+    headers['content-type'] = 'text/html; charset=utf-8';
     res.writeHead(404, headers);
     res.end(notFoundPage ?? 'Not found');
   } catch (error) {

@@ -9,6 +9,8 @@ import {
 import { flushSync } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
+import { HoneypotField, refusalText } from './FormProtection';
+import { antiSpamFields } from '../lib/anti-spam';
 import {
   CONTACT_LIMITS,
   SERVICE_OPTIONS,
@@ -144,15 +146,18 @@ function Form({ studioEmail }: Props) {
     }
     setErrors({});
     setSending(true);
+    // Why the server refused (rate limit, size, origin), in words for the visitor.
+    let refusal: string | undefined;
     try {
       const response = await fetch('/api/send-email', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(parsed.data),
+        body: JSON.stringify({ ...parsed.data, ...antiSpamFields(form) }),
       });
       const answer: unknown = await response.json().catch(() => null);
       if (!response.ok || (answer as { ok?: unknown } | null)?.ok !== true) {
         showErrors(serverFieldErrors(answer));
+        refusal = refusalText(response, 'messages');
         throw new Error(`The contact form was not accepted (HTTP ${response.status})`);
       }
       form.reset();
@@ -162,7 +167,9 @@ function Form({ studioEmail }: Props) {
     } catch (error) {
       console.error('Error sending message:', error);
       toast.error('Error sending message', {
-        description: `Please try again or contact me directly at ${studioEmail}`,
+        description: refusal
+          ? `${refusal} You can also contact me directly at ${studioEmail}`
+          : `Please try again or contact me directly at ${studioEmail}`,
       });
     } finally {
       setSending(false);
@@ -223,6 +230,7 @@ function Form({ studioEmail }: Props) {
             className={`${CONTROL} min-h-[120px] resize-y`}
           />
         </Field>
+        <HoneypotField idPrefix="contact" />
         <button
           type="submit"
           disabled={!hydrated || sending}

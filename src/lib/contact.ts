@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** The services a visitor can ask about (spec section 3): values are stored, labels shown. */
 export const SERVICE_OPTIONS = [

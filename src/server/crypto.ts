@@ -41,8 +41,11 @@ export function parseKey(text: string): Buffer {
   return key;
 }
 
+// Netlify's emulator runs functions as Lambdas too, but says it is local (NETLIFY_LOCAL, CONTEXT).
 function isHostedFunction(): boolean {
-  return Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.LAMBDA_TASK_ROOT);
+  const { AWS_LAMBDA_FUNCTION_NAME, LAMBDA_TASK_ROOT, NETLIFY_LOCAL, CONTEXT } = process.env;
+  const lambda = Boolean(AWS_LAMBDA_FUNCTION_NAME || LAMBDA_TASK_ROOT);
+  return lambda && NETLIFY_LOCAL !== 'true' && CONTEXT !== 'dev';
 }
 
 function localKey(): Buffer {

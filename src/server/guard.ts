@@ -1,6 +1,7 @@
 import { DatabaseUnavailableError } from './db';
 import { isJsonRequest } from './http';
-import { countRequest, waitInWords, type RateLimit } from './rate-limit';
+import { waitInWords } from '../lib/anti-spam';
+import { countRequest, type RateLimit } from './rate-limit';
 
 /** The part of Netlify's function context the guard reads (absent when tests call a handler). */
 export interface ClientContext {

@@ -61,14 +61,3 @@ export async function countRequest(
     retryAfterSeconds: Math.max(1, Number(row.retry_after)),
   };
 }
-
-/** "2 minutes", "1 hour", "30 seconds": how long a visitor has to wait, for people. */
-export function waitInWords(seconds: number): string {
-  const [amount, unit] =
-    seconds >= 5_400
-      ? [Math.ceil(seconds / 3_600), 'hour']
-      : seconds >= 90
-        ? [Math.ceil(seconds / 60), 'minute']
-        : [Math.max(1, Math.ceil(seconds)), 'second'];
-  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
-}

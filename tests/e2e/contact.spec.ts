@@ -35,6 +35,11 @@ async function openForm(page: Page) {
   return fields;
 }
 
+/** People take seconds to fill in the form; the time trap takes anything faster for a bot. */
+async function pastTimeTrap(page: Page) {
+  await page.waitForFunction(() => performance.now() > 3_500);
+}
+
 async function fillIn(fields: ReturnType<typeof contactForm>, name: string) {
   await fields.name.fill(name);
   await fields.email.fill('visitor@example.test');
@@ -49,6 +54,7 @@ test('sends a filled-in message: success notice, cleared fields and the mail in 
   const fields = await openForm(page);
   const name = `Playwright Visitor ${Date.now()}`;
   await fillIn(fields, name);
+  await pastTimeTrap(page);
   await fields.submit.click();
 
   // The first message to a fresh server also starts its database connection.
@@ -208,6 +214,8 @@ test('keeps what was typed before the form script arrived and sends it', async (
     email: 'visitor@example.test',
     service: 'small-group',
     message: 'Hello!\nDo you have room in a small group class?',
+    website: '',
+    fillTimeMs: expect.any(Number),
   });
 });
 
@@ -219,4 +227,85 @@ test('loads the contact form script on the contact page only', async ({ page }) 
   await page.goto('/');
   await page.waitForLoadState('networkidle');
   expect(scripts.filter((url) => url.includes('ContactForm'))).toEqual([]);
+});
+
+test.describe('when the server refuses the form for a reason of its own', () => {
+  for (const [status, headers, words] of [
+    [
+      429,
+      { 'retry-after': '120' },
+      'Too many messages have been sent from your connection. Please try again in 2 minutes.',
+    ],
+    [413, {}, 'Your message is too long to send. Please shorten it and try again.'],
+    [403, {}, 'The form could not be sent from this page. Please reload the page and try again.'],
+  ] as const) {
+    test(`${status}: says what happened and keeps the fields`, async ({ page }) => {
+      await page.route('**/api/send-email', (route) =>
+        route.fulfill({
+          status,
+          headers,
+          contentType: 'application/json',
+          body: JSON.stringify({ ok: false, error: 'Refused' }),
+        }),
+      );
+      const fields = await openForm(page);
+      await fillIn(fields, 'Refused Visitor');
+      await fields.submit.click();
+      await expect(page.getByText('Error sending message')).toBeVisible();
+      await expect(
+        page.getByText(`${words} You can also contact me directly at ${STUDIO_EMAIL}`),
+      ).toBeVisible();
+      await expect(fields.name).toHaveValue('Refused Visitor');
+      await expect(fields.submit).toBeEnabled();
+    });
+  }
+});
+
+test.describe('the honeypot', () => {
+  test('is hidden from people, screen readers, Tab and autofill, and sent empty', async ({
+    page,
+  }) => {
+    let sent: Record<string, unknown> = {};
+    await page.route('**/api/send-email', (route) => {
+      sent = route.request().postDataJSON();
+      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+    });
+    const fields = await openForm(page);
+    const trap = fields.form.locator('input[name="website"]');
+    await expect(trap).toHaveAttribute('tabindex', '-1');
+    await expect(trap).toHaveAttribute('autocomplete', 'off');
+    const hidden = trap.locator('xpath=ancestor::*[@aria-hidden="true"]');
+    await expect(hidden).toHaveCount(1);
+    // Clipped to a single transparent pixel: nothing of it shows.
+    const box = await hidden.boundingBox();
+    expect((box?.width ?? 0) * (box?.height ?? 0)).toBeLessThanOrEqual(1);
+    await expect(hidden).toHaveCSS('overflow', 'hidden');
+    await expect(fields.form.getByRole('textbox', { name: /leave this field/i })).toHaveCount(0);
+
+    await fields.message.focus();
+    await page.keyboard.press('Tab');
+    await expect(fields.submit).toBeFocused();
+
+    await fillIn(fields, 'Honest Visitor');
+    await fields.submit.click();
+    await expect(page.getByText('Message sent successfully!')).toBeVisible();
+    expect(sent.website).toBe('');
+    expect(sent.fillTimeMs).toBeGreaterThan(0);
+  });
+
+  test('a bot that fills it in is told the message was sent, but no mail goes out', async ({
+    page,
+  }) => {
+    const fields = await openForm(page);
+    const name = `Bot ${Date.now()}`;
+    await fillIn(fields, name);
+    await fields.form
+      .locator('input[name="website"]')
+      .evaluate((input: HTMLInputElement) => (input.value = 'https://spam.example'));
+    await pastTimeTrap(page);
+    await fields.submit.click();
+    await expect(page.getByText('Message sent successfully!')).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(smtp.mails.some((mail) => mail.subject === `New Inquiry from ${name}`)).toBe(false);
+  });
 });

@@ -199,7 +199,9 @@ describe('rate limits per client', () => {
     expect(retryAfter).toBeLessThanOrEqual(600);
     expect(await limited.json()).toEqual({
       ok: false,
-      error: expect.stringMatching(/^Too many messages .* Please try again in \d+ (second|minute)s?\.$/),
+      error: expect.stringMatching(
+        /^Too many messages .* Please try again in \d+ (second|minute)s?\.$/,
+      ),
     });
     expect(await messages()).toHaveLength(3);
 
@@ -242,17 +244,20 @@ describe('spam', () => {
     ['the form was sent within 3 seconds', { fillTimeMs: 800 }, 'too-fast'],
     ['the time trap is missing', { fillTimeMs: undefined }, 'no-timer'],
     ['the time trap is not a number', { fillTimeMs: '9000' }, 'no-timer'],
-  ])('when %s it is answered as sent, stored marked as spam, and not mailed', async (_, change, reason) => {
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-    const response = await post({ ...valid, ...change });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
-    const [row] = await messages();
-    expect(row).toMatchObject({ spam_reason: reason, mail_sent_at: null, mail_attempts: 0 });
-    expect(row.message).toBe(valid.message);
-    await settle();
-    expect(smtp.mails).toEqual([]);
-  });
+  ])(
+    'when %s it is answered as sent, stored marked as spam, and not mailed',
+    async (_, change, reason) => {
+      vi.spyOn(console, 'info').mockImplementation(() => undefined);
+      const response = await post({ ...valid, ...change });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true });
+      const [row] = await messages();
+      expect(row).toMatchObject({ spam_reason: reason, mail_sent_at: null, mail_attempts: 0 });
+      expect(row.message).toBe(valid.message);
+      await settle();
+      expect(smtp.mails).toEqual([]);
+    },
+  );
 
   test('a message sent after 3 seconds with an empty honeypot is not spam', async () => {
     expect((await post({ ...valid, fillTimeMs: 3_000 })).status).toBe(200);

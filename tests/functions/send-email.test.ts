@@ -5,13 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail, { config } from '../../functions/send-email';
 import { closeDatabase } from '../../src/server/db';
-import {
-  jsonPost,
-  startDatabase,
-  startSmtp,
-  type TestDatabase,
-  type TestSmtp,
-} from './harness';
+import { jsonPost, startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 
@@ -228,7 +222,7 @@ describe('bad input', () => {
       'a form-encoded body',
       415,
       () =>
-        post(new URLSearchParams(valid).toString(), {
+        post(new URLSearchParams({ ...valid, fillTimeMs: String(valid.fillTimeMs) }).toString(), {
           'content-type': 'application/x-www-form-urlencoded',
         }),
     ],

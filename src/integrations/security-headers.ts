@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+
+/**
+ * Writes the site's Content-Security-Policy into `dist/_headers` once the pages are built.
+ *
+ * Scripts and styles may come from the site itself and, inline, only as the exact blocks Astro
+ * wrote into the pages (island loaders, the `client:interaction` directive, inlined CSS): each is
+ * allowed by its SHA-256, so no `'unsafe-inline'` is needed and an injected script runs nowhere.
+ * A header, unlike Astro's `<meta>` policy, can also forbid framing (`frame-ancestors`).
+ *
+ * One policy for the whole site (the union of every page's hashes) rather than one per page:
+ * Netlify joins the values of every rule that matches a path, and two policies on one response
+ * both apply, so a per-page rule beside the `/*` rule the 404 page needs would block its scripts.
+ */
+export default function securityHeaders(): AstroIntegration {
+  return {
+    name: 'security-headers',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const root = fileURLToPath(dir);
+        const pages = await htmlFiles(root);
+        const found = { scripts: new Set<string>(), styles: new Set<string>(), attributes: 0 };
+        for (const page of pages) {
+          const inline = inlineCode(await readFile(page, 'utf8'));
+          inline.scripts.forEach((code) => found.scripts.add(sha256(code)));
+          inline.styles.forEach((code) => found.styles.add(sha256(code)));
+          inline.attributes.forEach((code) => found.styles.add(sha256(code)));
+          found.attributes += inline.attributes.length;
+        }
+        for (const css of await runtimeStyles(root)) found.styles.add(sha256(css));
+        const policy = contentSecurityPolicy({
+          scriptHashes: [...found.scripts].sort(),
+          styleHashes: [...found.styles].sort(),
+          styleAttributes: found.attributes > 0,
+        });
+        await addToHeaders(join(root, '_headers'), policy);
+        logger.info(
+          `Content-Security-Policy: ${found.scripts.size} script and ${found.styles.size} style hashes from ${pages.length} pages`,
+        );
+      },
+    },
+  };
+}
+
+export interface PolicyParts {
+  scriptHashes: string[];
+  styleHashes: string[];
+  /** The pages carry `style="..."` attributes, allowed by hash through `'unsafe-hashes'`. */
+  styleAttributes: boolean;
+}
+
+export function contentSecurityPolicy({
+  scriptHashes,
+  styleHashes,
+  styleAttributes,
+}: PolicyParts): string {
+  const quoted = (hashes: string[]) => hashes.map((hash) => `'${hash}'`);
+  return [
+    "default-src 'none'",
+    ['script-src', "'self'", ...quoted(scriptHashes)].join(' '),
+    [
+      'style-src',
+      "'self'",
+      ...(styleAttributes ? ["'unsafe-hashes'"] : []),
+      ...quoted(styleHashes),
+    ].join(' '),
+    // data: for the signature pad, which draws a saved signature from a PNG data URL.
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function sha256(code: string): string {
+  return `sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}`;
+}
+
+async function htmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+const DATA_BLOCK = /\btype\s*=\s*["']?application\/(ld\+)?json/i;
+
+/** The inline scripts (not data blocks), `<style>` blocks and style attributes of a page. */
+export function inlineCode(html: string) {
+  const scripts: string[] = [];
+  for (const [, attributes, code] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(attributes) || DATA_BLOCK.test(attributes)) continue;
+    scripts.push(code);
+  }
+  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(([, code]) => code);
+  const attributes = [...html.matchAll(/\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)].map(
+    ([, double, single]) => decodeEntities(double ?? single),
+  );
+  return { scripts, styles, attributes };
+}
+
+function decodeEntities(value: string): string {
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * Style sheets a library adds at run time. sonner (the notices) appends one `<style>` to the
+ * head, empty first and then filled, so both states are allowed by hash — only when the built
+ * scripts contain it.
+ */
+async function runtimeStyles(root: string): Promise<string[]> {
+  const assets = await readdir(join(root, '_astro')).catch(() => [] as string[]);
+  let usesSonner = false;
+  for (const name of assets.filter((file) => file.endsWith('.js'))) {
+    if ((await readFile(join(root, '_astro', name), 'utf8')).includes('data-sonner-toaster')) {
+      usesSonner = true;
+      break;
+    }
+  }
+  if (!usesSonner) return [];
+  const source = await readFile(createRequire(import.meta.url).resolve('sonner'), 'utf8');
+  const literal = /__insertCSS\(("(?:[^"\\]|\\.)*")\)/.exec(source)?.[1];
+  if (!literal) throw new Error('security-headers: cannot find the style sheet sonner injects');
+  return ['', JSON.parse(literal) as string];
+}
+
+/** Puts the policy in the `/*` rule of `_headers` (creating the rule if there is none). */
+async function addToHeaders(file: string, policy: string): Promise<void> {
+  const current = await readFile(file, 'utf8').catch(() => '');
+  const line = `  Content-Security-Policy: ${policy}`;
+  const lines = current.split('\n').filter((text) => !/^\s+Content-Security-Policy:/i.test(text));
+  const rule = lines.findIndex((text) => text.trim() === '/*');
+  if (rule === -1) lines.unshift('/*', line, '');
+  else lines.splice(rule + 1, 0, line);
+  await writeFile(file, lines.join('\n'));
+}

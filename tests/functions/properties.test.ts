@@ -1,0 +1,176 @@
+/**
+ * Hostile input, generated: whatever a client throws at a form's function, the answer is never
+ * a 5xx, always JSON, and invalid input leaves nothing stored and nothing sent.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import sendEmail from '../../functions/send-email';
+import { contactSchema } from '../../src/lib/contact';
+import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+
+let database: TestDatabase;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
+  process.env.SMTP_URL = smtp.url;
+  process.env.CONTACT_TO = 'studio-inbox@example.test';
+  // The limit has its own tests; here it would only turn every later run into a 429.
+  process.env.CONTACT_RATE_LIMIT = '1000000/1h';
+});
+
+beforeEach(async () => {
+  await database.clear();
+  smtp.mails.length = 0;
+});
+
+afterAll(async () => {
+  delete process.env.CONTACT_RATE_LIMIT;
+  await database?.stop();
+  await smtp?.stop();
+});
+
+const FIELDS = ['name', 'email', 'service', 'message', 'website', 'fillTimeMs'] as const;
+
+/** Strings of any kind: unicode, lone surrogates, control characters, long runs. */
+const anyString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ unit: 'grapheme', maxLength: 100 }),
+  fc.constantFrom('', ' ', '\u0000', '\r\nBcc: x@example.test', '🧘‍♀️', '\ud800', '<script>'),
+  fc.nat({ max: 40_000 }).map((n) => 'x'.repeat(n)),
+);
+
+/** Nested arrays and objects as JSON text, `max` levels deep at most. */
+const deep = (max: number) =>
+  fc
+    .tuple(fc.nat({ max }), fc.boolean())
+    .map(([depth, asObject]) =>
+      asObject
+        ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+        : `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    );
+
+/** A field's value: right or wrong type, anything JSON can carry. */
+const anyValue = fc.oneof(
+  anyString,
+  fc.jsonValue({ maxDepth: 4 }),
+  fc.constant(undefined),
+  deep(1_000).map((text) => JSON.parse(text) as unknown),
+);
+
+/** Objects that look like the form, with each field present or not, of any type. */
+const formLike = fc.record(Object.fromEntries(FIELDS.map((field) => [field, anyValue])), {
+  requiredKeys: [],
+});
+
+/** A nearly valid form: right shape, arbitrary text in the fields. */
+const nearlyValid = fc.record({
+  name: anyString,
+  email: fc.oneof(fc.emailAddress(), anyString),
+  service: fc.oneof(fc.constantFrom('', 'consultation', 'other'), anyString),
+  message: anyString,
+  website: fc.constantFrom('', undefined),
+  fillTimeMs: fc.constantFrom(10_000, 0, undefined),
+});
+
+/** Raw bodies: JSON of anything, broken JSON, random bytes, deep nesting. */
+const body = fc.oneof(
+  formLike.map((value) => JSON.stringify(value)),
+  nearlyValid.map((value) => JSON.stringify(value)),
+  fc.jsonValue().map((value) => JSON.stringify(value) ?? 'null'),
+  anyString,
+  deep(30_000),
+  fc.uint8Array({ maxLength: 2_000 }),
+);
+
+const contentType = fc.oneof(
+  fc.constant('application/json'),
+  fc.constant('application/json; charset=utf-8'),
+  fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', '', 'APPLICATION/JSON'),
+  fc.string({ maxLength: 40 }),
+);
+
+async function counts() {
+  const { rows } = await database.db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM contact_messages',
+  );
+  return rows[0].n;
+}
+
+describe('the contact function under arbitrary input', () => {
+  test('never answers 5xx, always answers JSON, and stores and sends only valid messages', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        body,
+        contentType,
+        fc.constantFrom('POST', 'POST', 'PUT'),
+        async (raw, type, method) => {
+          const before = await counts();
+          const mailsBefore = smtp.mails.length;
+          const headers = new Headers({ origin: 'http://localhost' });
+          // A header value cannot hold every string; such a request could not be sent at all.
+          try {
+            headers.set('content-type', type);
+          } catch {
+            return;
+          }
+          const response = await sendEmail(
+            new Request('http://localhost/api/send-email', { method, headers, body: raw }),
+          );
+          expect(response.status).toBeLessThan(500);
+          expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+          const answer = (await response.json()) as { ok: boolean; error?: unknown };
+
+          if (response.status === 200) {
+            expect(answer).toEqual({ ok: true });
+            const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
+            expect(contactSchema.safeParse(JSON.parse(text)).success).toBe(true);
+            expect(await counts()).toBe(before + 1);
+          } else {
+            expect(answer.ok).toBe(false);
+            expect(typeof answer.error).toBe('string');
+            expect(await counts()).toBe(before);
+            expect(smtp.mails.length).toBe(mailsBefore);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('stores and mails any valid message once, its unicode text intact', async () => {
+    const text = (max: number) =>
+      fc
+        .string({ unit: 'grapheme', minLength: 1, maxLength: max })
+        .filter((value) => value.trim().length > 0);
+    const validForm = fc.record({
+      name: text(100),
+      email: fc.emailAddress().filter((email) => email.length <= 254),
+      service: fc.constantFrom('', 'private-session', 'prenatal', 'other'),
+      message: text(600),
+    });
+    await fc.assert(
+      fc.asyncProperty(validForm, async (form) => {
+        fc.pre(contactSchema.safeParse(form).success);
+        await database.clear();
+        smtp.mails.length = 0;
+        const response = await sendEmail(
+          new Request('http://localhost/api/send-email', {
+            method: 'POST',
+            headers: { origin: 'http://localhost', 'content-type': 'application/json' },
+            body: JSON.stringify({ ...form, website: '', fillTimeMs: 8_000 }),
+          }),
+        );
+        expect(response.status).toBe(200);
+        const { rows } = await database.db.query<{ message: string }>(
+          'SELECT message FROM contact_messages',
+        );
+        expect(rows).toEqual([{ message: form.message.trim() }]);
+        expect(smtp.mails).toHaveLength(1);
+      }),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+  });
+});
