@@ -69,10 +69,9 @@ function localKey(): Buffer {
 /** The 32-byte data key. Throws EncryptionKeyMissingError on a host with no key configured. */
 export function encryptionKey(): Buffer {
   const source = process.env.WAIVER_ENCRYPTION_KEY ?? '';
+  if (!source && isHostedFunction()) throw new EncryptionKeyMissingError();
   if (cached?.source !== source) {
-    if (source) cached = { source, key: parseKey(source) };
-    else if (isHostedFunction()) throw new EncryptionKeyMissingError();
-    else cached = { source, key: localKey() };
+    cached = { source, key: source ? parseKey(source) : localKey() };
   }
   return cached.key;
 }
