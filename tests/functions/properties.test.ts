@@ -49,7 +49,7 @@ const deep = (max: number) =>
     .map(([depth, asObject]) =>
       asObject
         ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
-        : `${'['.repeat(depth)}${']'.repeat(depth)}`,
+        : `${'['.repeat(depth)}0${']'.repeat(depth)}`,
     );
 
 /** A field's value: right or wrong type, anything JSON can carry. */
