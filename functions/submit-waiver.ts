@@ -1,17 +1,31 @@
 import type { Config, Context } from '@netlify/functions';
 import { describeProblems, waiverRequestSchema } from '../src/lib/waiver';
 import { DatabaseUnavailableError } from '../src/server/db';
+import { MIN_FILL_MS } from '../src/lib/anti-spam';
+import { guardPost, type GuardOptions } from '../src/server/guard';
 import { json } from '../src/server/http';
+import { parseRateLimit } from '../src/server/rate-limit';
+import { spamReason } from '../src/server/spam';
 import { checkSignature } from '../src/server/signature';
 import { currentWaiverText, storeWaiver } from '../src/server/waiver';
 import { deliverWaiver } from '../src/server/waiver-mail';
 
 export const config: Config = { path: '/api/submit-waiver' };
 
-const MAX_BODY_BYTES = 1024 * 1024;
+const UNAVAILABLE =
+  'We could not save your waiver right now, so nothing was recorded. Please try again in a few minutes, or contact us directly.';
 
 const fail = (status: number, error: string, headers: HeadersInit = {}) =>
   json({ success: false, error }, status, headers);
+
+const guard: Omit<GuardOptions, 'rateLimit'> = {
+  bucket: 'waiver',
+  maxBytes: 1024 * 1024,
+  noun: 'waivers',
+  tooLarge: 'The waiver is too large. Please clear the signature and sign again.',
+  unavailable: UNAVAILABLE,
+  reject: fail,
+};
 
 function clientIp(req: Request, context: Partial<Context> | undefined): string | null {
   const forwarded = req.headers.get('x-forwarded-for')?.split(',')[0];
@@ -20,19 +34,13 @@ function clientIp(req: Request, context: Partial<Context> | undefined): string |
 }
 
 export default async function submitWaiver(req: Request, context?: Context): Promise<Response> {
-  if (req.method !== 'POST') {
-    return fail(405, 'Please submit the waiver with POST.', { allow: 'POST' });
-  }
-  if (!(req.headers.get('content-type') ?? '').toLowerCase().includes('application/json')) {
-    return fail(415, 'Please send the waiver as JSON (Content-Type: application/json).');
-  }
-  if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-    return fail(413, 'The waiver is too large. Please clear the signature and sign again.');
-  }
-  const body = await req.json().catch(() => undefined);
-  if (body === undefined) {
-    return fail(400, 'The request body is not valid JSON. Please send {"waiver": {...}}.');
-  }
+  const rateLimit = parseRateLimit(process.env.WAIVER_RATE_LIMIT, {
+    limit: 20,
+    windowSeconds: 3_600,
+  });
+  const checked = await guardPost(req, context, { ...guard, rateLimit });
+  if (checked.response) return checked.response;
+  const body = checked.body;
 
   const parsed = waiverRequestSchema.safeParse(body);
   if (!parsed.success) return fail(422, describeProblems(parsed.error));
@@ -48,6 +56,8 @@ export default async function submitWaiver(req: Request, context?: Context): Pro
     );
   }
 
+  // Spam is stored for review and answered like any waiver, but never mailed.
+  const spam = spamReason(body, MIN_FILL_MS.waiver);
   let id: string;
   try {
     id = await storeWaiver(
@@ -55,16 +65,18 @@ export default async function submitWaiver(req: Request, context?: Context): Pro
       signature.png,
       { clientIp: clientIp(req, context), userAgent: req.headers.get('user-agent') },
       text,
+      spam,
     );
   } catch (error) {
     const outage = error instanceof DatabaseUnavailableError;
     console.error(
       `submit-waiver: could not store a waiver (${outage ? 'database unavailable' : (error as Error)?.name})`,
     );
-    return fail(
-      outage ? 503 : 500,
-      'We could not save your waiver right now, so nothing was recorded. Please try again in a few minutes, or contact us directly.',
-    );
+    return fail(outage ? 503 : 500, UNAVAILABLE);
+  }
+  if (spam) {
+    console.info(`Waiver ${id} kept as spam (${spam}) for review, not e-mailed`);
+    return json({ success: true, id });
   }
 
   // The waiver is stored: a mail failure leaves it marked unsent for a retry, not lost.

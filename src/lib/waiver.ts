@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** The prefix every signature must carry: the pad exports PNG and nothing else. */
 export const SIGNATURE_PREFIX = 'data:image/png;base64,';

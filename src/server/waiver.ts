@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { Waiver } from '../lib/waiver';
 import { contentPath } from './site';
+import { decryptField, encryptField, isEncrypted } from './crypto';
 import { query, transaction } from './db';
+import type { SpamReason } from './spam';
 
 export interface WaiverText {
   version: string;
@@ -57,13 +59,20 @@ export function currentWaiverText(): WaiverText {
   return cached.text;
 }
 
-/** Stores the waiver, its audit trail and (once) the text it was signed under, atomically. */
+/**
+ * Stores the waiver, its audit trail and (once) the text it was signed under, atomically. The
+ * health fields are encrypted first (AES-256-GCM, see crypto.ts): the database never holds them
+ * in clear. `spam` marks a waiver caught by the form's spam checks, kept for review, never mailed.
+ */
 export async function storeWaiver(
   waiver: Waiver,
   signaturePng: Buffer,
   audit: AuditTrail,
   text: WaiverText = currentWaiverText(),
+  spam: SpamReason | null = null,
 ): Promise<string> {
+  const medicalConditions = encryptField(waiver.medicalConditions, 'medicalConditions');
+  const medications = encryptField(waiver.medications, 'medications');
   const id = randomUUID();
   await transaction(async (tx) => {
     await tx.query(
@@ -74,8 +83,8 @@ export async function storeWaiver(
     await tx.query(
       `INSERT INTO waivers (id, first_name, last_name, email, phone, emergency_name,
          emergency_phone, medical_conditions, medications, agreed_to_terms, agreed_to_photos,
-         signature_png, signature_sha256, waiver_text_sha256, client_ip, user_agent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+         signature_png, signature_sha256, waiver_text_sha256, client_ip, user_agent, spam_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
       [
         id,
         waiver.firstName,
@@ -84,8 +93,8 @@ export async function storeWaiver(
         waiver.phone,
         waiver.emergencyName,
         waiver.emergencyPhone,
-        waiver.medicalConditions,
-        waiver.medications,
+        medicalConditions,
+        medications,
         waiver.agreedToTerms,
         waiver.agreedToPhotos,
         signaturePng,
@@ -93,6 +102,7 @@ export async function storeWaiver(
         text.sha256,
         audit.clientIp?.slice(0, 100) ?? null,
         audit.userAgent?.slice(0, 1000) ?? null,
+        spam,
       ],
     );
   });
@@ -139,8 +149,8 @@ export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> 
     phone: row.phone,
     emergencyName: row.emergency_name,
     emergencyPhone: row.emergency_phone,
-    medicalConditions: row.medical_conditions,
-    medications: row.medications,
+    medicalConditions: openHealthField(row.medical_conditions, 'medicalConditions'),
+    medications: openHealthField(row.medications, 'medications'),
     agreedToTerms: row.agreed_to_terms,
     agreedToPhotos: row.agreed_to_photos,
     signaturePng: Buffer.from(row.signature_png),
@@ -153,11 +163,16 @@ export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> 
   };
 }
 
+/** A waiver stored before health data was encrypted (migration 0011) still reads as it was. */
+function openHealthField(value: string, field: 'medicalConditions' | 'medications'): string {
+  return isEncrypted(value) ? decryptField(value, field) : value;
+}
+
 /** Waivers whose mail has not gone out yet, oldest first (for a retry job). */
 export async function unmailedWaiverIds(limit = 50): Promise<string[]> {
   const rows = await query<{ id: string }>(
     `SELECT id FROM waivers
-      WHERE records_mailed_at IS NULL OR participant_mailed_at IS NULL
+      WHERE (records_mailed_at IS NULL OR participant_mailed_at IS NULL) AND spam_reason IS NULL
       ORDER BY created_at LIMIT $1`,
     [limit],
   );

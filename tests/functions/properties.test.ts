@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import sendEmail from '../../functions/send-email';
+import submitWaiver from '../../functions/submit-waiver';
 import { contactSchema } from '../../src/lib/contact';
+import { signaturePng } from '../fixtures/signatures';
 import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
@@ -19,6 +21,7 @@ beforeAll(async () => {
   process.env.CONTACT_TO = 'studio-inbox@example.test';
   // The limit has its own tests; here it would only turn every later run into a 429.
   process.env.CONTACT_RATE_LIMIT = '1000000/1h';
+  process.env.WAIVER_RATE_LIMIT = '1000000/1h';
 });
 
 beforeEach(async () => {
@@ -28,6 +31,7 @@ beforeEach(async () => {
 
 afterAll(async () => {
   delete process.env.CONTACT_RATE_LIMIT;
+  delete process.env.WAIVER_RATE_LIMIT;
   await database?.stop();
   await smtp?.stop();
 });
@@ -92,9 +96,9 @@ const contentType = fc.oneof(
   fc.string({ maxLength: 40 }),
 );
 
-async function counts() {
+async function counts(table = 'contact_messages') {
   const { rows } = await database.db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM contact_messages',
+    `SELECT count(*)::int AS n FROM ${table}`,
   );
   return rows[0].n;
 }
@@ -171,6 +175,86 @@ describe('the contact function under arbitrary input', () => {
         expect(smtp.mails).toHaveLength(1);
       }),
       { numRuns: Math.ceil(RUNS / 3) },
+    );
+  });
+});
+
+describe('the waiver function under arbitrary input', () => {
+  const SIGNATURE = signaturePng();
+  const WAIVER_FIELDS = [
+    'firstName',
+    'lastName',
+    'email',
+    'phone',
+    'emergencyName',
+    'emergencyPhone',
+    'medicalConditions',
+    'medications',
+    'agreedToTerms',
+    'agreedToPhotos',
+    'signature',
+  ] as const;
+  const good: Record<string, unknown> = {
+    firstName: 'Ingrid',
+    lastName: 'Okonkwo',
+    email: 'ingrid@example.test',
+    phone: '+1 (503) 555-0142',
+    emergencyName: 'Tomas Okonkwo',
+    emergencyPhone: '503-555-0199',
+    medicalConditions: '',
+    medications: '',
+    agreedToTerms: true,
+    agreedToPhotos: false,
+    signature: SIGNATURE,
+  };
+
+  /** A waiver with some fields replaced by anything at all. */
+  const mangled = fc
+    .record(Object.fromEntries(WAIVER_FIELDS.map((field) => [field, anyValue])), {
+      requiredKeys: [],
+    })
+    .map((changes) => ({ waiver: { ...good, ...changes }, website: '', fillTimeMs: 9_000 }));
+
+  const waiverBody = fc.oneof(
+    mangled.map((value) => JSON.stringify(value)),
+    formLike.map((value) => JSON.stringify({ waiver: value })),
+    fc.jsonValue().map((value) => JSON.stringify({ waiver: value })),
+    fc.jsonValue().map((value) => JSON.stringify(value) ?? 'null'),
+    anyString,
+    deep(30_000),
+    fc.uint8Array({ maxLength: 2_000 }),
+  );
+
+  test('never answers 5xx, always answers JSON, and stores nothing it refuses', async () => {
+    await fc.assert(
+      fc.asyncProperty(waiverBody, contentType, async (raw, type) => {
+        const before = await counts('waivers');
+        const textsBefore = await counts('waiver_texts');
+        const mailsBefore = smtp.mails.length;
+        const headers = new Headers({ origin: 'http://localhost' });
+        try {
+          headers.set('content-type', type);
+        } catch {
+          return;
+        }
+        const response = await submitWaiver(
+          new Request('http://localhost/api/submit-waiver', { method: 'POST', headers, body: raw }),
+        );
+        expect(response.status).toBeLessThan(500);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        const answer = (await response.json()) as { success: boolean; error?: unknown };
+        if (response.status === 200) {
+          expect(answer.success).toBe(true);
+          expect(await counts('waivers')).toBe(before + 1);
+        } else {
+          expect(answer.success).toBe(false);
+          expect(typeof answer.error).toBe('string');
+          expect(await counts('waivers')).toBe(before);
+          expect(await counts('waiver_texts')).toBe(textsBefore);
+          expect(smtp.mails.length).toBe(mailsBefore);
+        }
+      }),
+      { numRuns: RUNS },
     );
   });
 });
