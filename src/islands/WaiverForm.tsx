@@ -8,7 +8,9 @@ import {
 } from 'react';
 import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
+import { HoneypotField, refusalText } from './FormProtection';
 import SignaturePad from './SignaturePad';
+import { antiSpamFields } from '../lib/anti-spam';
 import { EMPTY_WAIVER, fieldErrors, waiverSchema, type WaiverFields } from '../lib/waiver';
 import type { WaiverBlock } from '../lib/waiver-text';
 
@@ -96,17 +98,21 @@ function Form({ blocks, version }: Props) {
 
     setProcessing(true);
     try {
+      const spamChecks = formRef.current ? antiSpamFields(formRef.current) : {};
       const response = await fetch('/api/submit-waiver', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ waiver: result.data }),
+        body: JSON.stringify({ waiver: result.data, ...spamChecks }),
       });
       const body = (await response.json().catch(() => null)) as {
         success?: boolean;
         error?: string;
       } | null;
       if (!response.ok || !body?.success) {
-        throw new SubmitError(body?.error || 'Failed to submit waiver');
+        // The server's own words first; a refusal that came without them (a proxy's 413, say)
+        // is still explained: too many waivers, too large, or not sent from this page.
+        const why = body?.error || refusalText(response, 'waivers');
+        throw new SubmitError(why || 'Failed to submit waiver');
       }
       setFields(EMPTY_WAIVER);
       setErrors({});
@@ -329,6 +335,7 @@ function Form({ blocks, version }: Props) {
           />
         </div>
 
+        <HoneypotField idPrefix="waiver" />
         <div className="border-t border-sand-200 pt-6">
           <button
             type="submit"

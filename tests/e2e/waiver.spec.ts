@@ -45,6 +45,11 @@ async function fillFields(page: Page, email = 'ingrid@example.test') {
   await page.getByLabel('Current Medications').fill('None');
 }
 
+/** People take a while over a waiver; the time trap takes anything under 5 s for a bot. */
+async function pastTimeTrap(page: Page) {
+  await page.waitForFunction(() => performance.now() > 5_500);
+}
+
 async function drawWithMouse(page: Page) {
   await pad(page).scrollIntoViewIfNeeded();
   const box = (await pad(page).boundingBox())!;
@@ -161,6 +166,7 @@ test.describe('the waiver form on a computer', () => {
     await terms(page).check();
     await photos(page).check();
     await drawWithMouse(page);
+    await pastTimeTrap(page);
 
     const request = page.waitForRequest('**/api/submit-waiver');
     await submitButton(page).click();
@@ -171,6 +177,8 @@ test.describe('the waiver form on a computer', () => {
       agreedToPhotos: true,
       signature: expect.stringMatching(/^data:image\/png;base64,/),
     });
+    expect(body).toMatchObject({ website: '', fillTimeMs: expect.any(Number) });
+    expect(body.fillTimeMs).toBeGreaterThan(5_000);
     await expect(submitButton(page)).toHaveText('Processing Waiver...');
     await expect(submitButton(page)).toBeDisabled();
 
@@ -239,6 +247,110 @@ test.describe('the waiver form on a computer', () => {
       'Please try again or contact us directly.',
     );
     await expect(page.getByLabel('Last Name')).toHaveValue('Okonkwo');
+  });
+
+  test.describe('when the server refuses the waiver for a reason of its own', () => {
+    for (const [status, headers, serverWords, words] of [
+      [
+        429,
+        { 'retry-after': '120' },
+        'Too many waivers from your connection. Please try again in 2 minutes.',
+        'Too many waivers have been sent from your connection. Please try again in 2 minutes.',
+      ],
+      [
+        413,
+        {},
+        'The waiver is too large. Please clear the signature and sign again.',
+        'The waiver is too large to send. Please clear the signature, sign again and resubmit.',
+      ],
+      [
+        403,
+        {},
+        'This form only accepts submissions from the studio website.',
+        'The form could not be sent from this page. Please reload the page and try again.',
+      ],
+    ] as const) {
+      test(`${status}: shows the server's words and keeps everything entered`, async ({ page }) => {
+        await page.route('**/api/submit-waiver', (route) =>
+          route.fulfill({ status, headers, json: { success: false, error: serverWords } }),
+        );
+        await openWaiver(page);
+        await fillFields(page);
+        await terms(page).check();
+        await drawWithMouse(page);
+        await submitButton(page).click();
+        await expect(toast(page, 'Error submitting waiver')).toContainText(serverWords);
+        await expect(page.getByLabel('First Name')).toHaveValue('Ingrid');
+        await expect(terms(page)).toBeChecked();
+        expect(await inkPixels(page)).toBeGreaterThan(50);
+        await expect(submitButton(page)).toBeEnabled();
+      });
+
+      test(`${status} without a JSON answer (from a proxy): still says what happened`, async ({
+        page,
+      }) => {
+        await page.route('**/api/submit-waiver', (route) =>
+          route.fulfill({ status, headers, contentType: 'text/html', body: '<h1>Refused</h1>' }),
+        );
+        await openWaiver(page);
+        await fillFields(page);
+        await terms(page).check();
+        await drawWithMouse(page);
+        await submitButton(page).click();
+        await expect(toast(page, 'Error submitting waiver')).toContainText(words);
+        await expect(page.getByLabel('Last Name')).toHaveValue('Okonkwo');
+      });
+    }
+  });
+
+  test.describe('the honeypot', () => {
+    test('is hidden from people, screen readers, Tab and autofill, and sent empty', async ({
+      page,
+    }) => {
+      let sent: Record<string, unknown> = {};
+      await page.route('**/api/submit-waiver', (route) => {
+        sent = route.request().postDataJSON();
+        return route.fulfill({ status: 200, json: { success: true, id: 'test' } });
+      });
+      await openWaiver(page);
+      const form = page.locator('#waiver-form form');
+      const trap = form.locator('input[name="website"]');
+      await expect(trap).toHaveAttribute('tabindex', '-1');
+      await expect(trap).toHaveAttribute('autocomplete', 'off');
+      const hidden = trap.locator('xpath=ancestor::*[@aria-hidden="true"]');
+      await expect(hidden).toHaveCount(1);
+      const box = await hidden.boundingBox();
+      expect((box?.width ?? 0) * (box?.height ?? 0)).toBeLessThanOrEqual(1);
+      await expect(hidden).toHaveCSS('overflow', 'hidden');
+      await expect(form.getByRole('textbox', { name: /leave this field/i })).toHaveCount(0);
+
+      await fillFields(page);
+      await terms(page).check();
+      await drawWithMouse(page);
+      await submitButton(page).click();
+      await expect(toast(page, 'Waiver submitted successfully!')).toBeVisible();
+      expect(sent.website).toBe('');
+      expect(sent.fillTimeMs).toBeGreaterThan(0);
+    });
+
+    test('a bot that fills it in is told the waiver was saved, but no mail goes out', async ({
+      page,
+    }) => {
+      await openWaiver(page);
+      await fillFields(page, `bot-${Date.now()}@example.test`);
+      await page
+        .locator('#waiver-form input[name="website"]')
+        .evaluate((input: HTMLInputElement) => (input.value = 'https://spam.example'));
+      await terms(page).check();
+      await drawWithMouse(page);
+      await pastTimeTrap(page);
+      await submitButton(page).click();
+      await expect(toast(page, 'Waiver submitted successfully!')).toBeVisible({
+        timeout: 45_000,
+      });
+      await page.waitForTimeout(500);
+      expect(smtp.mails).toEqual([]);
+    });
   });
 
   test('lets the waiver text be scrolled with the keyboard', async ({ page }) => {
