@@ -112,6 +112,29 @@ describe('health data at rest', () => {
     expect(text.replace(/\s+/g, '')).toContain(MEDICATIONS.replace(/\s+/g, ''));
   });
 
+  test('a waiver stored before health data was encrypted still reads as it was', async () => {
+    const { id } = await (await post(form())).json();
+    await database.db.query(
+      'UPDATE waivers SET medical_conditions = $1, medications = $2 WHERE id = $3',
+      [CONDITIONS, '', id],
+    );
+    const record = await loadWaiver(id);
+    expect(record?.medicalConditions).toBe(CONDITIONS);
+    expect(record?.medications).toBe('');
+  });
+
+  test('a tampered encrypted value is refused, not read', async () => {
+    const { id } = await (await post(form())).json();
+    const [row] = await rows();
+    const parts = (row.medications as string).split(':');
+    parts[3] = Buffer.from('Something else').toString('base64url');
+    await database.db.query('UPDATE waivers SET medications = $1 WHERE id = $2', [
+      parts.join(':'),
+      id,
+    ]);
+    await expect(loadWaiver(id)).rejects.toThrow();
+  });
+
   test('no log line holds health data or the form, whatever happens to the waiver', async () => {
     const lines: unknown[][] = [];
     for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
