@@ -84,3 +84,40 @@ test.describe('the contact form', () => {
     expect(violations).toEqual([]);
   });
 });
+
+test.describe('the waiver form', () => {
+  let smtp: TestSmtp;
+  test.beforeAll(async () => {
+    smtp = await startSmtp(E2E_SMTP_PORT);
+  });
+  test.afterAll(async () => {
+    await smtp?.stop();
+  });
+
+  test('still signs, sends and shows its notice under the policy', async ({ page }) => {
+    test.slow();
+    const violations = await watchViolations(page);
+    await page.goto('/waiver');
+    await page.locator('#waiver-form').scrollIntoViewIfNeeded();
+    await expect(page.locator('astro-island[component-url*="WaiverForm"]')).not.toHaveAttribute(
+      'ssr',
+    );
+    const email = `csp-${Date.now()}@example.test`;
+    await page.getByLabel('First Name').fill('Csp');
+    await page.getByLabel('Last Name').fill('Visitor');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('503-555-0142');
+    await page.getByLabel('Emergency Contact Name').fill('Emergency Contact');
+    await page.getByLabel('Emergency Contact Phone').fill('503-555-0199');
+    await page.getByRole('checkbox', { name: /agree to the liability waiver/ }).check();
+    await page.getByRole('button', { name: 'Type your name instead' }).click();
+    await page.getByLabel('Type your full name to sign').fill('Csp Visitor');
+    await page.waitForFunction(() => performance.now() > 5_500);
+    await page.getByRole('button', { name: 'Submit Waiver' }).click();
+    await expect(
+      page.locator('[data-sonner-toast]').filter({ hasText: 'Waiver submitted successfully!' }),
+    ).toBeVisible({ timeout: 45_000 });
+    await expect.poll(() => smtp.mails.some((mail) => mail.envelope.to.includes(email))).toBe(true);
+    expect(violations).toEqual([]);
+  });
+});

@@ -80,47 +80,48 @@ test('static files carry the headers too', async ({ request }) => {
   }
 });
 
-test.describe('the functions', () => {
-  const answers: [string, (request: APIRequestContext, origin: string) => Promise<APIResponse>][] =
-    [
-      ['a GET', (request) => request.get('/api/send-email')],
+for (const endpoint of ['/api/send-email', '/api/submit-waiver']) {
+  test.describe(`the function at ${endpoint}`, () => {
+    const answers: [
+      string,
+      (request: APIRequestContext, origin: string) => Promise<APIResponse>,
+    ][] = [
+      ['a GET', (request) => request.get(endpoint)],
       [
         'a cross-origin POST',
         (request) =>
-          request.post('/api/send-email', {
-            headers: { origin: 'https://evil.example' },
-            data: {},
-          }),
+          request.post(endpoint, { headers: { origin: 'https://evil.example' }, data: {} }),
       ],
       [
         'a same-origin POST with bad fields',
-        (request, origin) => request.post('/api/send-email', { headers: { origin }, data: {} }),
+        (request, origin) => request.post(endpoint, { headers: { origin }, data: {} }),
       ],
     ];
 
-  for (const [what, send] of answers) {
-    test(`answer ${what} with JSON and the security headers`, async ({ request, baseURL }) => {
-      const response = await send(request, new URL(baseURL!).origin);
-      expect(response.status()).toBeGreaterThanOrEqual(400);
-      expect(response.status()).toBeLessThan(500);
-      expect(response.headers()['content-type']).toMatch(/application\/json/);
-      expectSecurityHeaders(response);
-    });
-  }
+    for (const [what, send] of answers) {
+      test(`answers ${what} with JSON and the security headers`, async ({ request, baseURL }) => {
+        const response = await send(request, new URL(baseURL!).origin);
+        expect(response.status()).toBeGreaterThanOrEqual(400);
+        expect(response.status()).toBeLessThan(500);
+        expect(response.headers()['content-type']).toMatch(/application\/json/);
+        expectSecurityHeaders(response);
+      });
+    }
 
-  test('refuse a cross-origin POST with 403 but read a same-origin one', async ({
-    request,
-    baseURL,
-  }) => {
-    const evil = await request.post('/api/send-email', {
-      headers: { origin: 'https://evil.example' },
-      data: {},
+    test('refuses a cross-origin POST with 403 but reads a same-origin one', async ({
+      request,
+      baseURL,
+    }) => {
+      const evil = await request.post(endpoint, {
+        headers: { origin: 'https://evil.example' },
+        data: {},
+      });
+      expect(evil.status()).toBe(403);
+      const own = await request.post(endpoint, {
+        headers: { origin: new URL(baseURL!).origin },
+        data: {},
+      });
+      expect(own.status()).toBe(422);
     });
-    expect(evil.status()).toBe(403);
-    const own = await request.post('/api/send-email', {
-      headers: { origin: new URL(baseURL!).origin },
-      data: {},
-    });
-    expect(own.status()).toBe(422);
   });
-});
+}
