@@ -19,6 +19,7 @@ import {
   type ContactField,
   type ContactFieldErrors,
 } from '../lib/contact';
+import { newSubmissionId } from '../lib/submission';
 
 interface Props {
   /** The studio's address from content/site.yaml, offered when sending fails. */
@@ -89,8 +90,30 @@ function readValues(form: HTMLFormElement): Record<ContactField, string> {
   ) as Record<ContactField, string>;
 }
 
+/**
+ * The id of the submission being sent: made when the visitor first sends, kept while the same
+ * fields are sent again after a failure (so a retry whose first try was in fact stored makes no
+ * second message), and renewed after a success or once the visitor changes what they send.
+ */
+function useSubmissionId() {
+  const current = useRef<{ id: string; fields: string } | null>(null);
+  return {
+    for(fields: object): string {
+      const key = JSON.stringify(fields);
+      if (current.current?.fields !== key) {
+        current.current = { id: newSubmissionId(), fields: key };
+      }
+      return current.current.id;
+    },
+    done() {
+      current.current = null;
+    },
+  };
+}
+
 function Form({ studioEmail }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
+  const submission = useSubmissionId();
   const [errors, setErrors] = useState<ContactFieldErrors>({});
   const [sending, setSending] = useState(false);
   // Until hydration the button stays disabled: a native submit would go nowhere useful.
@@ -148,13 +171,14 @@ function Form({ studioEmail }: Props) {
       const response = await fetch('/api/send-email', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(parsed.data),
+        body: JSON.stringify({ ...parsed.data, submissionId: submission.for(parsed.data) }),
       });
       const answer: unknown = await response.json().catch(() => null);
       if (!response.ok || (answer as { ok?: unknown } | null)?.ok !== true) {
         showErrors(serverFieldErrors(answer));
         throw new Error(`The contact form was not accepted (HTTP ${response.status})`);
       }
+      submission.done();
       form.reset();
       toast.success('Message sent successfully!', {
         description: "Thank you for reaching out. I'll get back to you within 24 hours.",
