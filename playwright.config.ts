@@ -31,6 +31,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
       CONTACT_TO: 'studio-inbox@example.test',
+      // The local mail retry runs often and waits little, so an outage test ends in seconds.
+      OUTBOX_INTERVAL_MS: '2000',
+      OUTBOX_BASE_DELAY_MS: '1000',
     },
   },
 });

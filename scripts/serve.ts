@@ -100,10 +100,38 @@ server.listen(PORT, HOST, () => {
   console.log(`Serving the studio site on http://${HOST}:${PORT}`);
 });
 
+// The mail outbox: on Netlify the scheduled function `retry-mail` runs every five minutes; here
+// the emulator runs the very same function every OUTBOX_INTERVAL_MS (30 s; 0 turns it off).
+const OUTBOX_INTERVAL_MS = Number(process.env.OUTBOX_INTERVAL_MS ?? 30_000);
+let draining = false;
+async function drainOutbox() {
+  if (draining || !netlify.db) return;
+  draining = true;
+  try {
+    const response = await netlify.handle(
+      new Request(`http://${HOST}:${PORT}/.netlify/functions/retry-mail`, { method: 'POST' }),
+    );
+    if (response && !response.ok) {
+      console.warn(`The mail retry run answered ${response.status}; trying again later.`);
+    }
+    await response?.body?.cancel();
+  } catch (error) {
+    console.warn('The mail retry run failed; trying again later:', (error as Error)?.message);
+  } finally {
+    draining = false;
+  }
+}
+const outboxTimer =
+  OUTBOX_INTERVAL_MS > 0 ? setInterval(() => void drainOutbox(), OUTBOX_INTERVAL_MS) : undefined;
+outboxTimer?.unref();
+// Mail left owed while the server was stopped goes out soon after it starts.
+if (OUTBOX_INTERVAL_MS > 0) setTimeout(() => void drainOutbox(), 2_000).unref();
+
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
+  clearInterval(outboxTimer);
   server.close();
   await netlify.stop();
   process.exit(0);
