@@ -6,9 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { NetlifyDev } from '@netlify/dev';
+import { startSessionLock, type SessionLock } from './db-session-lock.ts';
 
 const HOST = process.env.HOST ?? '127.0.0.1';
 const PORT = Number(process.env.PORT ?? 8888);
@@ -45,6 +47,15 @@ if (netlify.db && existsSync(migrations)) {
   console.warn('The local database did not start: the forms will answer 503.');
 }
 
+// The embedded database is one Postgres session shared by every connection; the functions reach
+// it through a proxy that gives it to one connection (one transaction) at a time.
+let sessionLock: SessionLock | undefined;
+if (netlify.db && process.env.NETLIFY_DB_URL) {
+  sessionLock = await startSessionLock(process.env.NETLIFY_DB_URL);
+  process.env.NETLIFY_DB_URL = sessionLock.url;
+  console.log(`Local database (one session at a time): ${sessionLock.url}`);
+}
+
 const notFoundPage = await readFile(`${root}/dist/404.html`).catch(() => null);
 
 async function send(response: Response, res: ServerResponse) {
@@ -60,7 +71,33 @@ async function send(response: Response, res: ServerResponse) {
   Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
 }
 
+// The emulator runs every function call in a new worker thread that loads the function afresh
+// (about a second of CPU). Hundreds at once on a small machine would each crawl past the 30 s
+// function time limit; like a real server, run a few at a time and queue the rest.
+const FUNCTION_CONCURRENCY = Math.max(
+  1,
+  Number(process.env.FUNCTION_CONCURRENCY) || 2 * availableParallelism(),
+);
+let functionsRunning = 0;
+const functionQueue: (() => void)[] = [];
+async function functionTurn(): Promise<() => void> {
+  if (functionsRunning >= FUNCTION_CONCURRENCY) {
+    await new Promise<void>((resolve) => functionQueue.push(resolve));
+  } else {
+    functionsRunning += 1;
+  }
+  return () => {
+    const next = functionQueue.shift();
+    if (next) next();
+    else functionsRunning -= 1;
+  };
+}
+const isFunctionPath = (url: string | undefined) =>
+  /^\/(api|\.netlify\/functions)\//.test(url ?? '');
+
 async function handle(req: IncomingMessage, res: ServerResponse) {
+  const done = isFunctionPath(req.url) ? await functionTurn() : undefined;
+  res.once('close', () => done?.());
   try {
     const collected = new Map<string, string>();
     const result = await netlify.handleAndIntrospectNodeRequest(req, {
@@ -133,6 +170,7 @@ async function stop() {
   stopping = true;
   clearInterval(outboxTimer);
   server.close();
+  await sessionLock?.close();
   await netlify.stop();
   process.exit(0);
 }

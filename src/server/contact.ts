@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { serviceLabel, type ContactMessage } from '../lib/contact';
-import { query, transaction } from './db';
+import { query } from './db';
 import { contactRecipient, escapeHtml, type Mail } from './mail';
-import { deliverNow, enqueueMail, registerComposer, type AttemptOutcome } from './outbox';
+import { deliverNow, registerComposer, type AttemptOutcome } from './outbox';
 
 export interface StoredContactMessage extends ContactMessage {
   id: string;
@@ -19,7 +19,7 @@ export interface ReceivedContactMessage {
 }
 
 /**
- * Stores a validated message and queues its e-mail in one transaction, then tries to send the
+ * Stores a validated message and queues its e-mail atomically, then tries to send the
  * e-mail at once. Throws (DatabaseUnavailableError) only when the message could not be stored;
  * once it is stored, a mail failure only leaves the mail in the outbox for a retry.
  *
@@ -30,18 +30,22 @@ export async function receiveContactMessage(
   input: ContactMessage,
 ): Promise<ReceivedContactMessage> {
   const submissionId = input.submissionId ?? randomUUID();
-  const queued = await transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `INSERT INTO contact_messages (name, email, service, message, submission_id)
+  // One statement, so one round trip and atomic by itself: the message and its queued mail land
+  // together or not at all. A known submission id inserts nothing and queues nothing.
+  const [row] = await query<{ outbox_id: string | number | null }>(
+    `WITH message AS (
+       INSERT INTO contact_messages (name, email, service, message, submission_id)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT ON CONSTRAINT contact_messages_submission_once DO NOTHING
-       RETURNING id`,
-      [input.name, input.email, input.service || null, input.message, submissionId],
-    );
-    const row = rows[0] as { id: string | number } | undefined;
-    if (!row) return undefined;
-    return enqueueMail(tx, 'contact', String(row.id));
-  });
+       RETURNING id
+     ), queued AS (
+       INSERT INTO mail_outbox (kind, ref) SELECT 'contact', id::text FROM message
+       RETURNING id
+     )
+     SELECT (SELECT id FROM queued) AS outbox_id`,
+    [input.name, input.email, input.service || null, input.message, submissionId],
+  );
+  const queued = row?.outbox_id == null ? undefined : String(row.outbox_id);
   if (queued === undefined) return { submissionId, duplicate: true, delivered: false };
   const { sent } = await deliverNow([queued]);
   return { submissionId, duplicate: false, delivered: sent === 1 };
