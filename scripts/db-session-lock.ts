@@ -44,7 +44,7 @@ export async function startSessionLock(databaseUrl: string): Promise<SessionLock
     // The start-up handshake is answered by the gateway, not the session: it needs no turn.
     private started = false;
     private queued: Buffer[] = [];
-    private pending = Buffer.alloc(0);
+    private pending: Buffer = Buffer.alloc(0);
     private readonly backend: Socket;
     private readonly socket: Socket;
 
