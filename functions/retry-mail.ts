@@ -4,6 +4,7 @@ import { DatabaseUnavailableError } from '../src/server/db';
 import { json } from '../src/server/http';
 // Every kind of mail the outbox may hold registers its composer when its module loads.
 import '../src/server/contact';
+import '../src/server/waiver-mail';
 
 /**
  * Sends the mail still owed (see src/server/outbox.ts): every five minutes on Netlify, and

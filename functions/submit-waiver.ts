@@ -4,7 +4,9 @@ import { DatabaseUnavailableError } from '../src/server/db';
 import { json } from '../src/server/http';
 import { checkSignature } from '../src/server/signature';
 import { currentWaiverText, storeWaiver } from '../src/server/waiver';
-import { deliverWaiver } from '../src/server/waiver-mail';
+import { deliverNow } from '../src/server/outbox';
+// Registers the composers of the two waiver e-mails with the outbox.
+import '../src/server/waiver-mail';
 
 export const config: Config = { path: '/api/submit-waiver' };
 
@@ -48,9 +50,9 @@ export default async function submitWaiver(req: Request, context?: Context): Pro
     );
   }
 
-  let id: string;
+  let stored;
   try {
-    id = await storeWaiver(
+    stored = await storeWaiver(
       waiver,
       signature.png,
       { clientIp: clientIp(req, context), userAgent: req.headers.get('user-agent') },
@@ -64,14 +66,12 @@ export default async function submitWaiver(req: Request, context?: Context): Pro
     return fail(
       outage ? 503 : 500,
       'We could not save your waiver right now, so nothing was recorded. Please try again in a few minutes, or contact us directly.',
+      outage ? { 'retry-after': '30' } : {},
     );
   }
 
-  // The waiver is stored: a mail failure leaves it marked unsent for a retry, not lost.
-  try {
-    await deliverWaiver(id);
-  } catch (error) {
-    console.error(`Waiver ${id}: delivery failed (${(error as Error)?.name})`);
-  }
-  return json({ success: true, id });
+  // Stored means filed: an e-mail the mail server refuses now stays queued in the outbox and
+  // is retried (functions/retry-mail.ts). A repeated submission id answers like the first time.
+  await deliverNow(stored.outboxIds);
+  return json({ success: true, id: stored.id });
 }

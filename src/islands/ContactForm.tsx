@@ -19,7 +19,7 @@ import {
   type ContactField,
   type ContactFieldErrors,
 } from '../lib/contact';
-import { newSubmissionId } from '../lib/submission';
+import { useSubmissionId } from './useSubmissionId';
 
 interface Props {
   /** The studio's address from content/site.yaml, offered when sending fails. */
@@ -88,27 +88,6 @@ function readValues(form: HTMLFormElement): Record<ContactField, string> {
   return Object.fromEntries(
     FIELDS.map((field) => [field, String(data.get(field) ?? '')]),
   ) as Record<ContactField, string>;
-}
-
-/**
- * The id of the submission being sent: made when the visitor first sends, kept while the same
- * fields are sent again after a failure (so a retry whose first try was in fact stored makes no
- * second message), and renewed after a success or once the visitor changes what they send.
- */
-function useSubmissionId() {
-  const current = useRef<{ id: string; fields: string } | null>(null);
-  return {
-    for(fields: object): string {
-      const key = JSON.stringify(fields);
-      if (current.current?.fields !== key) {
-        current.current = { id: newSubmissionId(), fields: key };
-      }
-      return current.current.id;
-    },
-    done() {
-      current.current = null;
-    },
-  };
 }
 
 function Form({ studioEmail }: Props) {

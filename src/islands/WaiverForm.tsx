@@ -9,6 +9,7 @@ import {
 import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
 import SignaturePad from './SignaturePad';
+import { useSubmissionId } from './useSubmissionId';
 import { EMPTY_WAIVER, fieldErrors, waiverSchema, type WaiverFields } from '../lib/waiver';
 import type { WaiverBlock } from '../lib/waiver-text';
 
@@ -56,6 +57,7 @@ function Form({ blocks, version }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const [processing, setProcessing] = useState(false);
   const [padKey, setPadKey] = useState(0);
+  const submission = useSubmissionId();
 
   const set = <K extends keyof WaiverFields>(name: K, value: WaiverFields[K]) => {
     setFields((current) => ({ ...current, [name]: value }));
@@ -99,7 +101,9 @@ function Form({ blocks, version }: Props) {
       const response = await fetch('/api/submit-waiver', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ waiver: result.data }),
+        body: JSON.stringify({
+          waiver: { ...result.data, submissionId: submission.for(result.data) },
+        }),
       });
       const body = (await response.json().catch(() => null)) as {
         success?: boolean;
@@ -108,6 +112,7 @@ function Form({ blocks, version }: Props) {
       if (!response.ok || !body?.success) {
         throw new SubmitError(body?.error || 'Failed to submit waiver');
       }
+      submission.done();
       setFields(EMPTY_WAIVER);
       setErrors({});
       setPadKey((key) => key + 1);
