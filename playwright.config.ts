@@ -34,6 +34,9 @@ export default defineConfig({
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
+      // The local mail retry runs often and waits little, so an outage test ends in seconds.
+      OUTBOX_INTERVAL_MS: '2000',
+      OUTBOX_BASE_DELAY_MS: '1000',
     },
   },
 });

@@ -36,9 +36,13 @@ export default async (req: Request, context?: Context): Promise<Response> => {
     return json({ ok: false, error: 'Please check the highlighted fields.', fieldErrors }, 422);
   }
   try {
-    // Stored means it reaches the studio: an unsent e-mail stays queued in the database.
-    await receiveContactMessage(parsed.data, spamReason(checked.body, MIN_FILL_MS.contact));
-    return json({ ok: true });
+    // Stored means it reaches the studio: an unsent e-mail stays queued in the outbox.
+    // A repeated submission id answers exactly like the first time.
+    const { submissionId } = await receiveContactMessage(
+      parsed.data,
+      spamReason(checked.body, MIN_FILL_MS.contact),
+    );
+    return json({ ok: true, id: submissionId });
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) {
       console.error('send-email: the database is unavailable; nothing stored or sent');

@@ -8,7 +8,9 @@ import { parseRateLimit } from '../src/server/rate-limit';
 import { spamReason } from '../src/server/spam';
 import { checkSignature } from '../src/server/signature';
 import { currentWaiverText, storeWaiver } from '../src/server/waiver';
-import { deliverWaiver } from '../src/server/waiver-mail';
+import { deliverNow } from '../src/server/outbox';
+// Registers the composers of the two waiver e-mails with the outbox.
+import '../src/server/waiver-mail';
 
 export const config: Config = { path: '/api/submit-waiver' };
 
@@ -58,9 +60,9 @@ export default async function submitWaiver(req: Request, context?: Context): Pro
 
   // Spam is stored for review and answered like any waiver, but never mailed.
   const spam = spamReason(body, MIN_FILL_MS.waiver);
-  let id: string;
+  let stored;
   try {
-    id = await storeWaiver(
+    stored = await storeWaiver(
       waiver,
       signature.png,
       { clientIp: clientIp(req, context), userAgent: req.headers.get('user-agent') },
@@ -72,18 +74,16 @@ export default async function submitWaiver(req: Request, context?: Context): Pro
     console.error(
       `submit-waiver: could not store a waiver (${outage ? 'database unavailable' : (error as Error)?.name})`,
     );
-    return fail(outage ? 503 : 500, UNAVAILABLE);
+    return fail(outage ? 503 : 500, UNAVAILABLE, outage ? { 'retry-after': '30' } : {});
   }
   if (spam) {
-    console.info(`Waiver ${id} kept as spam (${spam}) for review, not e-mailed`);
-    return json({ success: true, id });
+    if (!stored.duplicate)
+      console.info(`Waiver ${stored.id} kept as spam (${spam}) for review, not e-mailed`);
+    return json({ success: true, id: stored.id });
   }
 
-  // The waiver is stored: a mail failure leaves it marked unsent for a retry, not lost.
-  try {
-    await deliverWaiver(id);
-  } catch (error) {
-    console.error(`Waiver ${id}: delivery failed (${(error as Error)?.name})`);
-  }
-  return json({ success: true, id });
+  // Stored means filed: an e-mail the mail server refuses now stays queued in the outbox and
+  // is retried (functions/retry-mail.ts). A repeated submission id answers like the first time.
+  await deliverNow(stored.outboxIds);
+  return json({ success: true, id: stored.id });
 }

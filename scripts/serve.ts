@@ -6,9 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { getDatabase } from '@netlify/database';
 import { NetlifyDev } from '@netlify/dev';
+import { startSessionLock, type SessionLock } from './db-session-lock.ts';
 
 const HOST = process.env.HOST ?? '127.0.0.1';
 const PORT = Number(process.env.PORT ?? 8888);
@@ -45,6 +48,15 @@ if (netlify.db && existsSync(migrations)) {
   console.warn('The local database did not start: the forms will answer 503.');
 }
 
+// The embedded database is one Postgres session shared by every connection; the functions reach
+// it through a proxy that gives it to one connection (one transaction) at a time.
+let sessionLock: SessionLock | undefined;
+if (netlify.db && process.env.NETLIFY_DB_URL) {
+  sessionLock = await startSessionLock(process.env.NETLIFY_DB_URL);
+  process.env.NETLIFY_DB_URL = sessionLock.url;
+  console.log(`Local database (one session at a time): ${sessionLock.url}`);
+}
+
 const notFoundPage = await readFile(`${root}/dist/404.html`).catch(() => null);
 
 async function send(response: Response, res: ServerResponse) {
@@ -60,7 +72,33 @@ async function send(response: Response, res: ServerResponse) {
   Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
 }
 
+// The emulator runs every function call in a new worker thread that loads the function afresh
+// (about a second of CPU). Hundreds at once on a small machine would each crawl past the 30 s
+// function time limit; like a real server, run a few at a time and queue the rest.
+const FUNCTION_CONCURRENCY = Math.max(
+  1,
+  Number(process.env.FUNCTION_CONCURRENCY) || 2 * availableParallelism(),
+);
+let functionsRunning = 0;
+const functionQueue: (() => void)[] = [];
+async function functionTurn(): Promise<() => void> {
+  if (functionsRunning >= FUNCTION_CONCURRENCY) {
+    await new Promise<void>((resolve) => functionQueue.push(resolve));
+  } else {
+    functionsRunning += 1;
+  }
+  return () => {
+    const next = functionQueue.shift();
+    if (next) next();
+    else functionsRunning -= 1;
+  };
+}
+const isFunctionPath = (url: string | undefined) =>
+  /^\/(api|\.netlify\/functions)\//.test(url ?? '');
+
 async function handle(req: IncomingMessage, res: ServerResponse) {
+  const done = isFunctionPath(req.url) ? await functionTurn() : undefined;
+  res.once('close', () => done?.());
   try {
     const collected = new Map<string, string>();
     const result = await netlify.handleAndIntrospectNodeRequest(req, {
@@ -105,11 +143,67 @@ server.listen(PORT, HOST, () => {
   console.log(`Serving the studio site on http://${HOST}:${PORT}`);
 });
 
+// The mail outbox: on Netlify the scheduled function `retry-mail` runs every five minutes; here
+// the emulator runs the very same function every OUTBOX_INTERVAL_MS (30 s; 0 turns it off).
+const OUTBOX_INTERVAL_MS = Number(process.env.OUTBOX_INTERVAL_MS ?? 30_000);
+let draining = false;
+
+// Asking the database whether any mail is due takes a millisecond; a run of the retry function
+// in the emulator takes a fresh worker and about a second of CPU. So ask first, and run the
+// function only when it has work (or when the question itself fails).
+type DuePool = {
+  query(text: string): Promise<{ rows: { due?: boolean }[] }>;
+  end(): Promise<void>;
+};
+let duePool: DuePool | undefined;
+async function mailIsDue(): Promise<boolean> {
+  try {
+    duePool ??= getDatabase({ connectionString: process.env.NETLIFY_DB_URL }).pool as DuePool;
+    const { rows } = await duePool.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM mail_outbox
+          WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
+            AND (locked_until IS NULL OR locked_until <= now())
+       ) AS due`,
+    );
+    return rows[0]?.due !== false;
+  } catch {
+    return true;
+  }
+}
+
+async function drainOutbox() {
+  if (draining || !netlify.db) return;
+  draining = true;
+  try {
+    if (!(await mailIsDue())) return;
+    const response = await netlify.handle(
+      new Request(`http://${HOST}:${PORT}/.netlify/functions/retry-mail`, { method: 'POST' }),
+    );
+    if (response && !response.ok) {
+      console.warn(`The mail retry run answered ${response.status}; trying again later.`);
+    }
+    await response?.body?.cancel();
+  } catch (error) {
+    console.warn('The mail retry run failed; trying again later:', (error as Error)?.message);
+  } finally {
+    draining = false;
+  }
+}
+const outboxTimer =
+  OUTBOX_INTERVAL_MS > 0 ? setInterval(() => void drainOutbox(), OUTBOX_INTERVAL_MS) : undefined;
+outboxTimer?.unref();
+// Mail left owed while the server was stopped goes out soon after it starts.
+if (OUTBOX_INTERVAL_MS > 0) setTimeout(() => void drainOutbox(), 2_000).unref();
+
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
+  clearInterval(outboxTimer);
   server.close();
+  await duePool?.end().catch(() => undefined);
+  await sessionLock?.close();
   await netlify.stop();
   process.exit(0);
 }

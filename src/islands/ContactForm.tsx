@@ -21,6 +21,7 @@ import {
   type ContactField,
   type ContactFieldErrors,
 } from '../lib/contact';
+import { useSubmissionId } from './useSubmissionId';
 
 interface Props {
   /** The studio's address from content/site.yaml, offered when sending fails. */
@@ -93,6 +94,7 @@ function readValues(form: HTMLFormElement): Record<ContactField, string> {
 
 function Form({ studioEmail }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
+  const submission = useSubmissionId();
   const [errors, setErrors] = useState<ContactFieldErrors>({});
   const [sending, setSending] = useState(false);
   // Until hydration the button stays disabled: a native submit would go nowhere useful.
@@ -152,7 +154,11 @@ function Form({ studioEmail }: Props) {
       const response = await fetch('/api/send-email', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...parsed.data, ...antiSpamFields(form) }),
+        body: JSON.stringify({
+          ...parsed.data,
+          ...antiSpamFields(form),
+          submissionId: submission.for(parsed.data),
+        }),
       });
       const answer: unknown = await response.json().catch(() => null);
       if (!response.ok || (answer as { ok?: unknown } | null)?.ok !== true) {
@@ -160,6 +166,7 @@ function Form({ studioEmail }: Props) {
         refusal = refusalText(response, 'messages');
         throw new Error(`The contact form was not accepted (HTTP ${response.status})`);
       }
+      submission.done();
       form.reset();
       toast.success('Message sent successfully!', {
         description: "Thank you for reaching out. I'll get back to you within 24 hours.",

@@ -10,6 +10,7 @@ import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
 import { HoneypotField, refusalText } from './FormProtection';
 import SignaturePad from './SignaturePad';
+import { useSubmissionId } from './useSubmissionId';
 import { antiSpamFields } from '../lib/anti-spam';
 import { EMPTY_WAIVER, fieldErrors, waiverSchema, type WaiverFields } from '../lib/waiver';
 import type { WaiverBlock } from '../lib/waiver-text';
@@ -58,6 +59,7 @@ function Form({ blocks, version }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const [processing, setProcessing] = useState(false);
   const [padKey, setPadKey] = useState(0);
+  const submission = useSubmissionId();
 
   const set = <K extends keyof WaiverFields>(name: K, value: WaiverFields[K]) => {
     setFields((current) => ({ ...current, [name]: value }));
@@ -102,7 +104,10 @@ function Form({ blocks, version }: Props) {
       const response = await fetch('/api/submit-waiver', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ waiver: result.data, ...spamChecks }),
+        body: JSON.stringify({
+          waiver: { ...result.data, submissionId: submission.for(result.data) },
+          ...spamChecks,
+        }),
       });
       const body = (await response.json().catch(() => null)) as {
         success?: boolean;
@@ -114,6 +119,7 @@ function Form({ blocks, version }: Props) {
         const why = body?.error || refusalText(response, 'waivers');
         throw new SubmitError(why || 'Failed to submit waiver');
       }
+      submission.done();
       setFields(EMPTY_WAIVER);
       setErrors({});
       setPadKey((key) => key + 1);

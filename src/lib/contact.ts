@@ -56,6 +56,13 @@ export const contactSchema = z.object({
     CONTACT_LIMITS.message,
     `Please keep your message under ${CONTACT_LIMITS.message} characters`,
   ),
+  /**
+   * Made in the browser for each submission and kept across its retries: the server stores a
+   * submission id once, so a retry or a double click never makes a second message or e-mail.
+   */
+  submissionId: z
+    .uuid({ error: 'The form lost track of this message: please reload the page' })
+    .optional(),
 });
 
 export type ContactInput = z.input<typeof contactSchema>;

@@ -60,6 +60,13 @@ export const waiverSchema = z.object(
         (value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(SIGNATURE_PREFIX.length)),
         'Your signature image is damaged. Please clear it and sign again.',
       ),
+    /**
+     * Made in the browser for each submission and kept across its retries: the server stores a
+     * submission id once, so a retry or a double click never files a second waiver or e-mail.
+     */
+    submissionId: z
+      .uuid({ error: 'The form lost track of this waiver: please reload the page.' })
+      .optional(),
     /** The version of the waiver text shown to the participant, when the page sends it. */
     waiverVersion: z.string().max(40).optional(),
   },

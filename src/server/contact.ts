@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { serviceLabel, type ContactMessage } from '../lib/contact';
 import { query } from './db';
-import { contactRecipient, escapeHtml, sendMail, type Mail } from './mail';
+import { contactRecipient, escapeHtml, type Mail } from './mail';
+import { deliverNow, registerComposer, type AttemptOutcome } from './outbox';
 import type { SpamReason } from './spam';
 
 export interface StoredContactMessage extends ContactMessage {
@@ -8,77 +10,103 @@ export interface StoredContactMessage extends ContactMessage {
   createdAt: Date;
 }
 
+export interface ReceivedContactMessage {
+  /** The submission id: the browser's, or one made here when the client sent none. */
+  submissionId: string;
+  /** This submission had been received before (a retry or a double click): nothing new stored. */
+  duplicate: boolean;
+  /** The e-mail went out during this request (else it waits in the outbox for a retry). */
+  delivered: boolean;
+}
+
 /**
- * Stores a validated message, then e-mails it to the studio. Throws (DatabaseUnavailableError)
- * only when the message could not be stored; a mail failure leaves the row marked unsent for
- * a retry and is reported as `delivered: false`. Spam is stored, marked, and never mailed.
+ * Stores a validated message and queues its e-mail atomically, then tries to send the
+ * e-mail at once. Throws (DatabaseUnavailableError) only when the message could not be stored;
+ * once it is stored, a mail failure only leaves the mail in the outbox for a retry.
+ * Spam is stored, marked with its reason for the instructor to review, and never queued.
+ *
+ * Idempotent on `submissionId`: the same id again (even concurrently) stores and sends nothing
+ * more and answers like the first time.
  */
 export async function receiveContactMessage(
   input: ContactMessage,
   spam: SpamReason | null = null,
-): Promise<{ id: string; delivered: boolean }> {
-  const stored = await storeContactMessage(input, spam);
+): Promise<ReceivedContactMessage> {
+  const submissionId = input.submissionId ?? randomUUID();
+  // One statement, so one round trip and atomic by itself: the message and its queued mail land
+  // together or not at all. A known submission id inserts nothing and queues nothing.
+  const [row] = await query<{
+    message_id: string | number | null;
+    outbox_id: string | number | null;
+  }>(
+    `WITH message AS (
+       INSERT INTO contact_messages (name, email, service, message, submission_id, spam_reason)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT ON CONSTRAINT contact_messages_submission_once DO NOTHING
+       RETURNING id
+     ), queued AS (
+       INSERT INTO mail_outbox (kind, ref)
+       SELECT 'contact', id::text FROM message WHERE $6::text IS NULL
+       RETURNING id
+     )
+     SELECT (SELECT id FROM message) AS message_id, (SELECT id FROM queued) AS outbox_id`,
+    [input.name, input.email, input.service || null, input.message, submissionId, spam],
+  );
+  if (row?.message_id == null) return { submissionId, duplicate: true, delivered: false };
   if (spam) {
-    console.info(`Contact message ${stored.id} kept as spam (${spam}) for review, not e-mailed`);
-    return { id: stored.id, delivered: false };
-  }
-  const delivered = await deliverContactMessage(stored);
-  return { id: stored.id, delivered };
-}
-
-export async function storeContactMessage(
-  input: ContactMessage,
-  spam: SpamReason | null = null,
-): Promise<StoredContactMessage> {
-  const [row] = await query<{ id: string; created_at: Date }>(
-    `INSERT INTO contact_messages (name, email, service, message, spam_reason)
-     VALUES ($1, $2, $3, $4, $5)
-     RETURNING id, created_at`,
-    [input.name, input.email, input.service || null, input.message, spam],
-  );
-  return { ...input, id: String(row.id), createdAt: row.created_at };
-}
-
-/** Sends one stored message and records the outcome on its row. Never throws. */
-export async function deliverContactMessage(stored: StoredContactMessage): Promise<boolean> {
-  try {
-    await sendMail(composeContactMail(stored));
-  } catch (error) {
-    const code = transportCode(error);
-    console.error(`Contact message ${stored.id} stored but not e-mailed (${code}); kept for retry`);
-    await recordAttempt(stored.id, code);
-    return false;
-  }
-  await recordAttempt(stored.id, null);
-  return true;
-}
-
-async function recordAttempt(id: string, error: string | null): Promise<void> {
-  try {
-    await query(
-      `UPDATE contact_messages
-          SET mail_attempts = mail_attempts + 1,
-              mail_last_attempt_at = now(),
-              mail_sent_at = CASE WHEN $2::text IS NULL THEN now() ELSE mail_sent_at END,
-              mail_last_error = $2
-        WHERE id = $1`,
-      [id, error],
+    console.info(
+      `Contact message ${row.message_id} kept as spam (${spam}) for review, not e-mailed`,
     );
-  } catch {
-    // The message is stored either way; at worst a retry sends it twice, which beats losing it.
-    console.error(`Contact message ${id}: could not record the e-mail attempt`);
+    return { submissionId, duplicate: false, delivered: false };
   }
+  const { sent } = await deliverNow([String(row.outbox_id)]);
+  return { submissionId, duplicate: false, delivered: sent === 1 };
 }
 
-// Enough to tell a refused recipient from a dead server, and never the message itself.
-function transportCode(error: unknown): string {
-  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
-  return (
-    [code, responseCode]
-      .filter((part) => typeof part === 'string' || typeof part === 'number')
-      .join(' ') || 'unknown error'
+/** Reads a stored message back (for composing its e-mail). */
+export async function loadContactMessage(id: string): Promise<StoredContactMessage | undefined> {
+  const [row] = await query<{
+    id: string | number;
+    name: string;
+    email: string;
+    service: string | null;
+    message: string;
+    created_at: Date;
+  }>(`SELECT id, name, email, service, message, created_at FROM contact_messages WHERE id = $1`, [
+    id,
+  ]);
+  if (!row) return undefined;
+  return {
+    id: String(row.id),
+    name: row.name,
+    email: row.email,
+    service: (row.service ?? '') as ContactMessage['service'],
+    message: row.message,
+    createdAt: row.created_at,
+  };
+}
+
+/** Mirrors an outbox attempt onto the message's own mail_* columns, for the instructor. */
+async function recordContactAttempt(id: string, outcome: AttemptOutcome): Promise<void> {
+  await query(
+    `UPDATE contact_messages
+        SET mail_attempts = $2,
+            mail_last_attempt_at = now(),
+            mail_sent_at = CASE WHEN $3::boolean THEN now() ELSE mail_sent_at END,
+            mail_last_error = $4
+      WHERE id = $1`,
+    [id, outcome.attempts, outcome.sent, outcome.error],
   );
 }
+
+registerComposer(
+  'contact',
+  async (ref) => {
+    const message = await loadContactMessage(ref);
+    return message && composeContactMail(message);
+  },
+  recordContactAttempt,
+);
 
 /** One line of header-safe text: CR, LF and other control characters become spaces. */
 export function oneLine(value: string): string {

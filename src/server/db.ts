@@ -8,7 +8,7 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-interface Queryable {
+export interface Queryable {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 

@@ -16,6 +16,8 @@ export interface Mail {
   html: string;
   replyTo?: string;
   attachments?: Attachment[];
+  /** A stable Message-ID (the outbox sets one per mail, so a repeated send is recognisable). */
+  messageId?: string;
 }
 
 export interface MailSettings {
@@ -82,6 +84,16 @@ export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: 
   await writeFile(file, info.message as Buffer);
   console.info(`No SMTP_URL set: wrote the e-mail to ${file}`);
   return { messageId: info.messageId, file };
+}
+
+/** Enough to tell a refused recipient from a dead server, and never the message itself. */
+export function transportCode(error: unknown): string {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  return (
+    [code, responseCode]
+      .filter((part) => typeof part === 'string' || typeof part === 'number')
+      .join(' ') || 'unknown error'
+  );
 }
 
 /** Escapes a visitor's text for HTML. */

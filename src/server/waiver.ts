@@ -5,6 +5,7 @@ import type { Waiver } from '../lib/waiver';
 import { contentPath } from './site';
 import { decryptField, encryptField, isEncrypted } from './crypto';
 import { query, transaction } from './db';
+import { enqueueMail, type AttemptOutcome } from './outbox';
 import type { SpamReason } from './spam';
 
 export interface WaiverText {
@@ -59,10 +60,22 @@ export function currentWaiverText(): WaiverText {
   return cached.text;
 }
 
+export interface StoredWaiver {
+  /** The waiver's record id (the first one's, for a repeated submission). */
+  id: string;
+  /** This submission had been received before (a retry or a double click): nothing new stored. */
+  duplicate: boolean;
+  /** The outbox rows of its two e-mails, queued in the same transaction (none for a duplicate or spam). */
+  outboxIds: string[];
+}
+
 /**
- * Stores the waiver, its audit trail and (once) the text it was signed under, atomically. The
- * health fields are encrypted first (AES-256-GCM, see crypto.ts): the database never holds them
- * in clear. `spam` marks a waiver caught by the form's spam checks, kept for review, never mailed.
+ * Stores the waiver, its audit trail, (once) the text it was signed under and its two queued
+ * e-mails, atomically. The health fields are encrypted first (AES-256-GCM, see crypto.ts): the
+ * database never holds them in clear. `spam` marks a waiver caught by the form's spam checks,
+ * kept for review and never mailed (nothing queued). Idempotent on `waiver.submissionId`: the
+ * same id again (even concurrently) stores and queues nothing more and answers with the first
+ * waiver's id.
  */
 export async function storeWaiver(
   waiver: Waiver,
@@ -70,23 +83,26 @@ export async function storeWaiver(
   audit: AuditTrail,
   text: WaiverText = currentWaiverText(),
   spam: SpamReason | null = null,
-): Promise<string> {
+): Promise<StoredWaiver> {
   const medicalConditions = encryptField(waiver.medicalConditions, 'medicalConditions');
   const medications = encryptField(waiver.medications, 'medications');
-  const id = randomUUID();
-  await transaction(async (tx) => {
+  const submissionId = waiver.submissionId ?? randomUUID();
+  return transaction(async (tx) => {
     await tx.query(
       `INSERT INTO waiver_texts (sha256, version, text) VALUES ($1, $2, $3)
        ON CONFLICT (sha256) DO NOTHING`,
       [text.sha256, text.version, text.text],
     );
-    await tx.query(
+    const { rows } = await tx.query(
       `INSERT INTO waivers (id, first_name, last_name, email, phone, emergency_name,
          emergency_phone, medical_conditions, medications, agreed_to_terms, agreed_to_photos,
-         signature_png, signature_sha256, waiver_text_sha256, client_ip, user_agent, spam_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+         signature_png, signature_sha256, waiver_text_sha256, client_ip, user_agent, spam_reason,
+         submission_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+       ON CONFLICT ON CONSTRAINT waivers_submission_once DO NOTHING
+       RETURNING id`,
       [
-        id,
+        randomUUID(),
         waiver.firstName,
         waiver.lastName,
         waiver.email,
@@ -103,11 +119,30 @@ export async function storeWaiver(
         audit.clientIp?.slice(0, 100) ?? null,
         audit.userAgent?.slice(0, 1000) ?? null,
         spam,
+        submissionId,
       ],
     );
+    const inserted = rows[0] as { id: string } | undefined;
+    if (!inserted) {
+      // The first submission with this id committed first (ON CONFLICT waited for it).
+      const { rows: first } = await tx.query('SELECT id FROM waivers WHERE submission_id = $1', [
+        submissionId,
+      ]);
+      return { id: (first[0] as { id: string }).id, duplicate: true, outboxIds: [] };
+    }
+    const outboxIds: string[] = [];
+    if (spam) return { id: inserted.id, duplicate: false, outboxIds };
+    for (const kind of WAIVER_MAIL_KINDS) {
+      const queued = await enqueueMail(tx, kind, inserted.id);
+      if (queued) outboxIds.push(queued);
+    }
+    return { id: inserted.id, duplicate: false, outboxIds };
   });
-  return id;
 }
+
+/** The two e-mails every waiver owes: the studio's records copy and the participant's copy. */
+export const WAIVER_MAIL_KINDS = ['waiver-records', 'waiver-participant'] as const;
+export type WaiverMailKind = (typeof WAIVER_MAIL_KINDS)[number];
 
 interface WaiverRow {
   id: string;
@@ -168,25 +203,19 @@ function openHealthField(value: string, field: 'medicalConditions' | 'medication
   return isEncrypted(value) ? decryptField(value, field) : value;
 }
 
-/** Waivers whose mail has not gone out yet, oldest first (for a retry job). */
-export async function unmailedWaiverIds(limit = 50): Promise<string[]> {
-  const rows = await query<{ id: string }>(
-    `SELECT id FROM waivers
-      WHERE (records_mailed_at IS NULL OR participant_mailed_at IS NULL) AND spam_reason IS NULL
-      ORDER BY created_at LIMIT $1`,
-    [limit],
-  );
-  return rows.map((row) => row.id);
-}
-
-export async function markMailed(id: string, copy: 'records' | 'participant'): Promise<void> {
-  const column = copy === 'records' ? 'records_mailed_at' : 'participant_mailed_at';
-  await query(`UPDATE waivers SET ${column} = now() WHERE id = $1`, [id]);
-}
-
-export async function markMailFailed(id: string, reason: string): Promise<void> {
+/** Mirrors an outbox attempt onto the waiver's own mail columns, for the studio. */
+export async function recordWaiverMailAttempt(
+  id: string,
+  kind: WaiverMailKind,
+  outcome: AttemptOutcome,
+): Promise<void> {
+  const column = kind === 'waiver-records' ? 'records_mailed_at' : 'participant_mailed_at';
   await query(
-    `UPDATE waivers SET mail_attempts = mail_attempts + 1, mail_last_error = $2 WHERE id = $1`,
-    [id, reason.slice(0, 200)],
+    `UPDATE waivers
+        SET ${column} = CASE WHEN $2::boolean THEN now() ELSE ${column} END,
+            mail_attempts = mail_attempts + 1,
+            mail_last_error = CASE WHEN $2::boolean THEN mail_last_error ELSE $3 END
+      WHERE id = $1`,
+    [id, outcome.sent, outcome.error && `${kind}: ${outcome.error}`.slice(0, 200)],
   );
 }

@@ -4,6 +4,7 @@ import { startSmtp, type TestSmtp } from '../functions/harness';
 
 const STUDIO_INBOX = 'studio-inbox@example.test';
 const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let smtp: TestSmtp;
 
@@ -13,6 +14,10 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await smtp?.stop();
+});
+
+test.afterEach(() => {
+  smtp.setFailing(false);
 });
 
 function contactForm(page: Page) {
@@ -216,6 +221,7 @@ test('keeps what was typed before the form script arrived and sends it', async (
     message: 'Hello!\nDo you have room in a small group class?',
     website: '',
     fillTimeMs: expect.any(Number),
+    submissionId: expect.stringMatching(UUID),
   });
 });
 
@@ -308,4 +314,101 @@ test.describe('the honeypot', () => {
     await page.waitForTimeout(500);
     expect(smtp.mails.some((mail) => mail.subject === `New Inquiry from ${name}`)).toBe(false);
   });
+});
+
+test('keeps the fields and says so when the database is down (503)', async ({ page }) => {
+  await page.route('**/api/send-email', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      headers: { 'retry-after': '30' },
+      body: JSON.stringify({
+        ok: false,
+        error: 'Your message could not be saved just now. Please try again shortly.',
+      }),
+    }),
+  );
+  const fields = await openForm(page);
+  await fillIn(fields, 'Patient Visitor');
+  await fields.submit.click();
+
+  await expect(page.getByText('Error sending message')).toBeVisible();
+  await expect(fields.name).toHaveValue('Patient Visitor');
+  await expect(fields.email).toHaveValue('visitor@example.test');
+  await expect(fields.service).toHaveValue('small-group');
+  await expect(fields.message).toHaveValue('Hello!\nDo you have room in a small group class?');
+  await expect(fields.submit).toBeEnabled();
+});
+
+test('sends one submission id across retries of the same message and a new one after success', async ({
+  page,
+}) => {
+  const ids: string[] = [];
+  let failing = true;
+  await page.route('**/api/send-email', (route) => {
+    const { submissionId } = route.request().postDataJSON() as { submissionId: string };
+    ids.push(submissionId);
+    return failing
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"ok":false}' })
+      : route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ ok: true, id: submissionId }),
+        });
+  });
+  const fields = await openForm(page);
+  await fillIn(fields, 'Retrying Visitor');
+  await fields.submit.click();
+  await expect(page.getByText('Error sending message')).toBeVisible();
+  await expect(fields.submit).toBeEnabled();
+  failing = false;
+  await fields.submit.click();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+
+  await fillIn(fields, 'Retrying Visitor');
+  await fields.submit.click();
+  await expect.poll(() => ids.length).toBe(3);
+  expect(ids[0]).toMatch(UUID);
+  expect(ids[1]).toBe(ids[0]);
+  expect(ids[2]).toMatch(UUID);
+  expect(ids[2]).not.toBe(ids[0]);
+});
+
+test('a double click sends one message: one mail reaches the studio', async ({ page }) => {
+  test.slow();
+  const fields = await openForm(page);
+  const name = `Double Clicker ${Date.now()}`;
+  await fillIn(fields, name);
+  await pastTimeTrap(page);
+  await fields.submit.dblclick();
+  // Each call runs in a fresh worker of the local emulator: seconds on a busy small machine.
+  await expect(page.getByText('Message sent successfully!')).toBeVisible({ timeout: 30_000 });
+  await expect
+    .poll(() => smtp.mails.filter((mail) => mail.subject === `New Inquiry from ${name}`).length)
+    .toBe(1);
+  await page.waitForTimeout(1_000);
+  expect(smtp.mails.filter((mail) => mail.subject === `New Inquiry from ${name}`)).toHaveLength(1);
+});
+
+test('a message sent while the mail server is down is saved at once and mailed by the local retry once it is back', async ({
+  page,
+}) => {
+  test.slow();
+  smtp.setFailing(true);
+  const fields = await openForm(page);
+  const name = `Outage Visitor ${Date.now()}`;
+  await fillIn(fields, name);
+  await pastTimeTrap(page);
+  await fields.submit.click();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible({ timeout: 30_000 });
+  await expect(fields.name).toHaveValue('');
+  expect(smtp.mails.filter((mail) => mail.subject === `New Inquiry from ${name}`)).toHaveLength(0);
+
+  smtp.setFailing(false);
+  // npm start drains the outbox every OUTBOX_INTERVAL_MS (shortened for the tests).
+  await expect
+    .poll(() => smtp.mails.filter((mail) => mail.subject === `New Inquiry from ${name}`).length, {
+      timeout: 20_000,
+    })
+    .toBe(1);
 });

@@ -236,6 +236,32 @@ test.describe('the waiver form on a computer', () => {
     expect(errors.join('\n')).not.toContain('knee');
   });
 
+  test('sends one submission id across retries of the same waiver, so a retry files nothing twice', async ({
+    page,
+  }) => {
+    const ids: string[] = [];
+    let failing = true;
+    await page.route('**/api/submit-waiver', (route) => {
+      const { waiver } = route.request().postDataJSON() as { waiver: { submissionId: string } };
+      ids.push(waiver.submissionId);
+      return failing
+        ? route.fulfill({ status: 503, json: { success: false, error: 'Try again shortly.' } })
+        : route.fulfill({ status: 200, json: { success: true, id: waiver.submissionId } });
+    });
+    await openWaiver(page);
+    await fillFields(page);
+    await terms(page).check();
+    await drawWithMouse(page);
+    await submitButton(page).click();
+    await expect(toast(page, 'Error submitting waiver')).toContainText('Try again shortly.');
+    failing = false;
+    await submitButton(page).click();
+    await expect(toast(page, 'Waiver submitted successfully!')).toBeVisible();
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids[1]).toBe(ids[0]);
+  });
+
   test('offers a general message when the connection fails', async ({ page }) => {
     await page.route('**/api/submit-waiver', (route) => route.abort('connectionfailed'));
     await openWaiver(page);

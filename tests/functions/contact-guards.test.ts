@@ -250,10 +250,13 @@ describe('spam', () => {
       vi.spyOn(console, 'info').mockImplementation(() => undefined);
       const response = await post({ ...valid, ...change });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ ok: true });
+      expect(await response.json()).toEqual({ ok: true, id: expect.any(String) });
       const [row] = await messages();
       expect(row).toMatchObject({ spam_reason: reason, mail_sent_at: null, mail_attempts: 0 });
       expect(row.message).toBe(valid.message);
+      // Nothing owed: no mail is queued for a retry to send later either.
+      const { rows: queued } = await database.db.query('SELECT id FROM mail_outbox');
+      expect(queued).toEqual([]);
       await settle();
       expect(smtp.mails).toEqual([]);
     },

@@ -8,6 +8,7 @@ import { closeDatabase } from '../../src/server/db';
 import { jsonPost, startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let database: TestDatabase;
 let smtp: TestSmtp;
@@ -81,7 +82,7 @@ describe('a valid message', () => {
     const before = Date.now();
     const response = await post(valid);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await response.json()).toEqual({ ok: true, id: expect.stringMatching(UUID) });
 
     const stored = await rows();
     expect(stored).toHaveLength(1);
@@ -312,7 +313,7 @@ describe('when a backing service is down', () => {
     smtp.setFailing(true);
     const response = await post({ ...valid, message: 'A secret about my knee' });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await response.json()).toEqual({ ok: true, id: expect.stringMatching(UUID) });
 
     const [row] = await rows();
     expect(row.message).toBe('A secret about my knee');
@@ -322,7 +323,7 @@ describe('when a backing service is down', () => {
     expect(smtp.mails).toEqual([]);
 
     const logged = JSON.stringify(errors.mock.calls);
-    expect(logged).toContain(`Contact message ${row.id}`);
+    expect(logged).toContain(`contact ${row.id}`);
     expect(logged).not.toContain('knee');
     expect(logged).not.toContain(valid.email);
   });

@@ -3,7 +3,7 @@ import type { Context } from '@netlify/functions';
 import submitWaiver from '../../functions/submit-waiver';
 import { closeDatabase } from '../../src/server/db';
 import { currentWaiverText, sha256 } from '../../src/server/waiver';
-import { deliverWaiver } from '../../src/server/waiver-mail';
+import { drainOutbox } from '../../src/server/outbox';
 import { waiverBlocks } from '../../src/lib/waiver-text';
 import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 import { noisyPng, signaturePng } from '../fixtures/signatures';
@@ -181,7 +181,7 @@ describe('POST /api/submit-waiver', () => {
     }
   });
 
-  test('keeps the waiver and answers success when the mail server is down, for a later retry', async () => {
+  test('keeps the waiver and answers success when the mail server is down, then mails both copies once it is back', async () => {
     smtp.setFailing(true);
     const response = await submitWaiver(post({ waiver: validWaiver() }), context);
     expect(response.status).toBe(200);
@@ -191,13 +191,52 @@ describe('POST /api/submit-waiver', () => {
       [id],
     );
     expect(before.rows[0]).toMatchObject({ records_mailed_at: null, participant_mailed_at: null });
-    expect(before.rows[0]!.mail_attempts).toBeGreaterThan(0);
+    expect(before.rows[0]!.mail_attempts).toBe(2);
 
     smtp.setFailing(false);
-    expect(await deliverWaiver(id)).toBe(true);
+    // Due now rather than after the backoff, as if the minutes had passed.
+    await database.db.query('UPDATE mail_outbox SET next_attempt_at = now()');
+    expect(await drainOutbox()).toMatchObject({ sent: 2, retrying: 0, failed: 0 });
     await smtp.waitForMails(2);
-    expect(await deliverWaiver(id)).toBe(true);
+    expect(await drainOutbox()).toMatchObject({ sent: 0 });
+    expect(smtp.mails.map((mail) => mail.envelope.to[0]).sort()).toEqual([
+      'ingrid@example.test',
+      RECORDS,
+    ]);
+    const after = await database.db.query<Record<string, unknown>>(
+      'SELECT records_mailed_at, participant_mailed_at FROM waivers WHERE id = $1',
+      [id],
+    );
+    expect(after.rows[0]!.records_mailed_at).toBeInstanceOf(Date);
+    expect(after.rows[0]!.participant_mailed_at).toBeInstanceOf(Date);
+  });
+
+  test('concurrent posts of one submission id file one waiver, send two mails and all answer with its id', async () => {
+    const submissionId = '5f0c1e9a-3b7d-4c2e-9a41-8d2f6b1c7e03';
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        submitWaiver(post({ waiver: validWaiver({ submissionId }) }), context),
+      ),
+    );
+    const bodies = await Promise.all(responses.map((response) => response.json()));
+    expect(responses.map((response) => response.status)).toEqual(Array(6).fill(200));
+    expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
+    expect(await count('waivers')).toBe(1);
+    expect(await count('mail_outbox')).toBe(2);
+    await smtp.waitForMails(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.mails).toHaveLength(2);
+  });
+
+  test('a submission id that is not a UUID gets 422 and files nothing', async () => {
+    const response = await submitWaiver(
+      post({ waiver: validWaiver({ submissionId: 'not-a-uuid' }) }),
+      context,
+    );
+    expect(response.status).toBe(422);
+    expect((await response.json()).error).toMatch(/reload the page/);
+    expect(await count('waivers')).toBe(0);
+    expect(await count('mail_outbox')).toBe(0);
   });
 
   const bad: [string, () => Request, number, RegExp][] = [

@@ -1,0 +1,399 @@
+/**
+ * `npm run bench:load`: a bounded local load test of the two forms, end to end.
+ *
+ * Starts its own SMTP server and `node scripts/serve.ts --no-build` (Netlify's emulator with its
+ * embedded Postgres) on a free port of 127.0.0.1, fires BENCH_CONTACTS (200) contact messages and
+ * BENCH_WAIVERS (50) waivers at once (plus BENCH_DUPLICATES repeats of already-sent submission
+ * ids, as a double click or a retry would), then checks that exactly one row and one mail per
+ * submission arrived, that no answer was a 5xx, and prints throughput and latency percentiles.
+ * The rows it made are deleted at the end. Exits 1 when a check fails.
+ *
+ * Only ever talks to 127.0.0.1; every request and the whole run have time limits.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { getDatabase } from '@netlify/database';
+import { PNG } from 'pngjs';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 200);
+const WAIVERS = Number(process.env.BENCH_WAIVERS ?? 50);
+const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 20);
+const REQUEST_TIMEOUT_MS = Number(process.env.BENCH_REQUEST_TIMEOUT_MS ?? 300_000);
+const RUN_TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+const HOST = '127.0.0.1';
+const root = process.cwd();
+const run = randomUUID().slice(0, 8);
+const hasWaiver = existsSync(`${root}/functions/submit-waiver.ts`);
+
+const guard = setTimeout(() => {
+  console.error(`✘ the load test took longer than ${RUN_TIMEOUT_MS} ms; stopping`);
+  void shutdown(1);
+}, RUN_TIMEOUT_MS);
+
+// ---- the mail server -------------------------------------------------------------------------
+const subjects: string[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  // The function workers all send at once.
+  maxClients: 1000,
+  onData(stream, _session, callback) {
+    simpleParser(stream)
+      .then((mail) => {
+        subjects.push(mail.subject ?? '');
+        callback();
+      })
+      .catch(callback);
+  },
+});
+await new Promise<void>((done) => smtp.listen(0, HOST, done));
+const smtpPort = (smtp.server.address() as { port: number }).port;
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, HOST, done));
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+// ---- the site --------------------------------------------------------------------------------
+if (!existsSync(`${root}/dist/index.html`)) {
+  console.log('No dist/: building the site first');
+  const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const port = await freePort();
+const base = `http://${HOST}:${port}`;
+const server: ChildProcess = spawn(process.execPath, ['scripts/serve.ts', '--no-build'], {
+  env: {
+    ...process.env,
+    HOST,
+    PORT: String(port),
+    SMTP_URL: `smtp://${HOST}:${smtpPort}`,
+    CONTACT_TO: 'bench-studio@example.test',
+    WAIVER_RECORDS_TO: 'bench-records@example.test',
+    // A mail whose immediate send failed goes out on the next run of the local retry.
+    OUTBOX_INTERVAL_MS: '5000',
+    OUTBOX_BASE_DELAY_MS: '1000',
+    // Every request comes from this one machine: lift the per-client limits for the run.
+    CONTACT_RATE_LIMIT: '100000/1m',
+    WAIVER_RATE_LIMIT: '100000/1m',
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const serverLog: string[] = [];
+server.stdout?.on('data', (chunk) => serverLog.push(String(chunk)));
+server.stderr?.on('data', (chunk) => serverLog.push(String(chunk)));
+
+let stopped = false;
+async function shutdown(code: number): Promise<never> {
+  if (!stopped) {
+    stopped = true;
+    clearTimeout(guard);
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((done) => {
+        const force = setTimeout(() => server.kill('SIGKILL'), 10_000);
+        server.once('exit', () => done(clearTimeout(force)));
+      });
+    }
+    await new Promise<void>((done) => smtp.close(() => done()));
+  }
+  process.exit(code);
+}
+
+const ready = Date.now() + 90_000;
+for (;;) {
+  if (server.exitCode !== null || Date.now() > ready) {
+    console.error(serverLog.join(''));
+    console.error('✘ the server did not start');
+    await shutdown(1);
+  }
+  const up = await fetch(`${base}/`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+  if (up?.ok) break;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+// The emulator bundles each function on its first call: time that apart from the load.
+for (const path of ['/api/send-email', ...(hasWaiver ? ['/api/submit-waiver'] : [])]) {
+  const start = performance.now();
+  const warm = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  await warm.body?.cancel();
+  console.log(`Warm-up ${path}: ${warm.status} in ${(performance.now() - start).toFixed(0)} ms`);
+}
+
+// ---- the submissions -------------------------------------------------------------------------
+function signaturePng(seed: number): string {
+  const png = new PNG({ width: 400, height: 200 });
+  png.data.fill(255);
+  for (let x = 40; x < 360; x += 1) {
+    const y = Math.round(100 + 40 * Math.sin((x + seed) / 25));
+    for (let dy = -1; dy <= 1; dy += 1) {
+      const i = ((y + dy) * 400 + x) * 4;
+      png.data[i] = png.data[i + 1] = png.data[i + 2] = 0;
+    }
+  }
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
+interface Submission {
+  kind: 'contact' | 'waiver';
+  url: string;
+  body: unknown;
+  submissionId: string;
+}
+
+const contacts: Submission[] = Array.from({ length: CONTACTS }, (_, n) => {
+  const submissionId = randomUUID();
+  return {
+    kind: 'contact',
+    url: `${base}/api/send-email`,
+    submissionId,
+    body: {
+      name: `Load ${run} Contact ${n}`,
+      email: `load${n}@example.test`,
+      service: 'private-session',
+      message: `Load test ${run}, message ${n}.\nDo you have room on Tuesdays?`,
+      submissionId,
+      // The form's invisible anti-spam fields, as a person who took their time sends them.
+      website: '',
+      fillTimeMs: 20_000,
+    },
+  };
+});
+const waivers: Submission[] = hasWaiver
+  ? Array.from({ length: WAIVERS }, (_, n) => {
+      const submissionId = randomUUID();
+      return {
+        kind: 'waiver',
+        url: `${base}/api/submit-waiver`,
+        submissionId,
+        body: {
+          waiver: {
+            firstName: `Load${run}`,
+            lastName: `Waiver${n}`,
+            email: `waiver${n}@example.test`,
+            phone: '+1 555 0100',
+            emergencyName: 'Emergency Contact',
+            emergencyPhone: '+1 555 0199',
+            medicalConditions: '',
+            medications: '',
+            agreedToTerms: true,
+            agreedToPhotos: n % 2 === 0,
+            signature: signaturePng(n),
+            submissionId,
+          },
+          website: '',
+          fillTimeMs: 60_000,
+        },
+      };
+    })
+  : [];
+const originals = [...contacts, ...waivers];
+const duplicates = Array.from(
+  { length: Math.min(DUPLICATES, originals.length) },
+  (_, n) => originals[(n * 7) % originals.length],
+);
+
+interface Result {
+  kind: string;
+  status: number;
+  ms: number;
+  id?: string;
+}
+
+const errorSamples = new Set<string>();
+
+async function submit(submission: Submission): Promise<Result> {
+  const start = performance.now();
+  try {
+    const response = await fetch(submission.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify(submission.body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    let answer: { id?: string } | null = null;
+    try {
+      answer = JSON.parse(text) as { id?: string };
+    } catch {
+      answer = null;
+    }
+    if (response.status >= 500 && errorSamples.size < 5) errorSamples.add(text.slice(0, 300));
+    return {
+      kind: submission.kind,
+      status: response.status,
+      ms: performance.now() - start,
+      id: answer?.id,
+    };
+  } catch (error) {
+    return { kind: submission.kind, status: 0, ms: performance.now() - start, id: String(error) };
+  }
+}
+
+console.log(
+  `Firing ${contacts.length} contact messages, ${waivers.length} waivers and ` +
+    `${duplicates.length} repeated submissions at ${base} at once` +
+    (hasWaiver ? '' : ' (no waiver function in this tree: contact only)'),
+);
+const started = performance.now();
+const results = await Promise.all([...originals, ...duplicates].map(submit));
+const wallMs = performance.now() - started;
+
+// ---- the checks ------------------------------------------------------------------------------
+const failures: string[] = [];
+const check = (ok: boolean, message: string) => {
+  if (!ok) failures.push(message);
+};
+
+const byStatus = new Map<number, number>();
+for (const { status } of results) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+check(![...byStatus.keys()].some((status) => status >= 500 || status === 0), 'a 5xx or no answer');
+check(
+  results.every((result) => result.status === 200),
+  `every answer 200 (got ${JSON.stringify(Object.fromEntries(byStatus))})`,
+);
+
+const expectedMails = contacts.length + waivers.length * 2;
+const mailDeadline = Date.now() + 60_000;
+const ours = () =>
+  subjects.filter((subject) => subject.includes(run) || subject.includes('Your signed'));
+while (ours().length < expectedMails && Date.now() < mailDeadline) {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+// A late duplicate would arrive now.
+await new Promise((resolve) => setTimeout(resolve, 3_000));
+
+// The server's own way in to its database (one session at a time, see scripts/db-session-lock.ts).
+const databaseUrl = /Local database \(one session at a time\): (\S+)/.exec(serverLog.join(''))?.[1];
+if (!databaseUrl) {
+  console.error('✘ the server did not say where its database is');
+  await shutdown(1);
+}
+const pool = getDatabase({ connectionString: databaseUrl }).pool as unknown as {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  end(): Promise<void>;
+};
+const contactIds = contacts.map((submission) => submission.submissionId);
+const waiverIds = waivers.map((submission) => submission.submissionId);
+const [{ n: contactRows }] = (
+  await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM contact_messages WHERE submission_id = ANY($1::uuid[])',
+    [contactIds],
+  )
+).rows;
+const [{ n: contactMailsSent }] = (
+  await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM mail_outbox o JOIN contact_messages c
+        ON o.kind = 'contact' AND o.ref = c.id::text
+      WHERE c.submission_id = ANY($1::uuid[]) AND o.sent_at IS NOT NULL`,
+    [contactIds],
+  )
+).rows;
+let waiverRows = 0;
+if (hasWaiver) {
+  waiverRows = (
+    await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM waivers WHERE submission_id = ANY($1::uuid[])',
+      [waiverIds],
+    )
+  ).rows[0].n;
+}
+const contactMails = subjects.filter((subject) =>
+  subject.startsWith(`New Inquiry from Load ${run}`),
+);
+const waiverMails = subjects.filter((subject) => subject.includes(`Load${run}`));
+const participantMails = subjects.filter((subject) => subject.startsWith('Your signed'));
+
+check(contactRows === contacts.length, `contact rows ${contactRows}, expected ${contacts.length}`);
+check(
+  contactMailsSent === contacts.length,
+  `contact outbox rows sent ${contactMailsSent}, expected ${contacts.length}`,
+);
+check(
+  contactMails.length === contacts.length && new Set(contactMails).size === contacts.length,
+  `contact mails ${contactMails.length} (${new Set(contactMails).size} distinct), expected ${contacts.length}`,
+);
+if (hasWaiver) {
+  check(waiverRows === waivers.length, `waiver rows ${waiverRows}, expected ${waivers.length}`);
+  check(
+    waiverMails.length === waivers.length && new Set(waiverMails).size === waivers.length,
+    `waiver records mails ${waiverMails.length}, expected ${waivers.length}`,
+  );
+  check(
+    participantMails.length === waivers.length,
+    `participant copies ${participantMails.length}, expected ${waivers.length}`,
+  );
+}
+const idsMatch = results.every(
+  (result, n) =>
+    result.id === [...originals, ...duplicates][n].submissionId || result.status !== 200,
+);
+check(idsMatch, 'every answer names its own submission id (repeats the first answer)');
+
+// Leave the local database as it was.
+await pool.query(
+  `DELETE FROM mail_outbox WHERE kind = 'contact' AND ref IN
+     (SELECT id::text FROM contact_messages WHERE submission_id = ANY($1::uuid[]))`,
+  [contactIds],
+);
+await pool.query('DELETE FROM contact_messages WHERE submission_id = ANY($1::uuid[])', [
+  contactIds,
+]);
+if (hasWaiver) {
+  await pool.query(
+    `DELETE FROM mail_outbox WHERE kind LIKE 'waiver%' AND ref IN
+       (SELECT id::text FROM waivers WHERE submission_id = ANY($1::uuid[]))`,
+    [waiverIds],
+  );
+  await pool.query('DELETE FROM waivers WHERE submission_id = ANY($1::uuid[])', [waiverIds]);
+}
+await pool.end();
+
+// ---- the figures -----------------------------------------------------------------------------
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+function line(label: string, rows: Result[]) {
+  if (rows.length === 0) return;
+  const ms = rows.map((row) => row.ms);
+  console.log(
+    `${label.padEnd(10)} n=${String(rows.length).padStart(3)}  p50 ${percentile(ms, 50).toFixed(0)} ms` +
+      `  p95 ${percentile(ms, 95).toFixed(0)} ms  p99 ${percentile(ms, 99).toFixed(0)} ms` +
+      `  max ${Math.max(...ms).toFixed(0)} ms`,
+  );
+}
+console.log('');
+console.log(
+  `${results.length} requests in ${(wallMs / 1000).toFixed(2)} s: ` +
+    `${(results.length / (wallMs / 1000)).toFixed(1)} requests/s; statuses ${JSON.stringify(Object.fromEntries(byStatus))}`,
+);
+line('all', results);
+line('contact', results.slice(0, contacts.length));
+line('waiver', results.slice(contacts.length, originals.length));
+line('repeats', results.slice(originals.length));
+console.log(
+  `rows: ${contactRows} contact messages${hasWaiver ? `, ${waiverRows} waivers` : ''}; ` +
+    `mails: ${contactMails.length} inquiries${hasWaiver ? `, ${waiverMails.length} waiver records, ${participantMails.length} participant copies` : ''}`,
+);
+if (failures.length > 0) {
+  console.error(`\n✘ ${failures.join('\n✘ ')}`);
+  for (const sample of errorSamples) console.error(`  a 5xx answer: ${sample}`);
+  if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, serverLog.join(''));
+  console.error(serverLog.join('').split('\n').slice(-30).join('\n'));
+  await shutdown(1);
+}
+console.log('\n✔ exactly one row and one mail per submission, no 5xx');
+await shutdown(0);

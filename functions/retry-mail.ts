@@ -1,0 +1,30 @@
+import type { Config } from '@netlify/functions';
+import { drainOutbox } from '../src/server/outbox';
+import { DatabaseUnavailableError } from '../src/server/db';
+import { json } from '../src/server/http';
+// Every kind of mail the outbox may hold registers its composer when its module loads.
+import '../src/server/contact';
+import '../src/server/waiver-mail';
+
+/**
+ * Sends the mail still owed (see src/server/outbox.ts): every five minutes on Netlify, and
+ * every `OUTBOX_INTERVAL_MS` under `npm start`. Rows that fail again wait longer each time.
+ */
+export const config: Config = { schedule: '*/5 * * * *' };
+
+export default async (): Promise<Response> => {
+  try {
+    // A scheduled function has 30 s: start no new round after 20 s.
+    const summary = await drainOutbox({ budgetMs: 20_000 });
+    if (summary.sent + summary.retrying + summary.failed > 0) {
+      console.info(
+        `retry-mail: sent ${summary.sent}, will retry ${summary.retrying}, gave up on ${summary.failed}`,
+      );
+    }
+    return json({ ok: true, ...summary });
+  } catch (error) {
+    const outage = error instanceof DatabaseUnavailableError;
+    console.error(`retry-mail: ${outage ? 'the database is unavailable' : (error as Error)?.name}`);
+    return json({ ok: false, error: 'The outbox could not be read.' }, outage ? 503 : 500);
+  }
+};

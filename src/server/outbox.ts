@@ -1,0 +1,282 @@
+/**
+ * The mail outbox: store first, send later.
+ *
+ * A function stores a submission and, in the same transaction, one outbox row per e-mail it owes
+ * (`enqueueMail`). After the commit it tries to send those rows at once (`deliverNow`); whatever
+ * the mail server does, the visitor is told the submission is saved. Rows that could not be sent
+ * are retried with exponential backoff by the scheduled function `functions/retry-mail.ts`
+ * (`drainOutbox`), and locally by `npm start` on an interval.
+ *
+ * An outbox row holds no message: only its kind and the id of the row it is about. The mail is
+ * composed when it is sent, by the composer registered for its kind (`registerComposer`), so
+ * health data never leaves the waiver row it is stored in.
+ *
+ * Each mail is sent once: a sender claims due rows with one atomic statement (`FOR UPDATE SKIP
+ * LOCKED` plus a lease in `locked_until`), so concurrent senders never hold the same row, and
+ * only the claim's token can record the outcome. (If a sender dies after the mail server took a
+ * message but before recording it, the lease runs out and the mail is sent again: at least once,
+ * never lost; the Message-ID stays the same so mail clients can fold the copies.)
+ */
+import { query, type Queryable } from './db';
+import { mailSettings, sendMail, transportCode, type Mail } from './mail';
+
+export interface AttemptOutcome {
+  /** The mail went out on this attempt. */
+  sent: boolean;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  /** The sender gave up on this mail: it stays stored, marked failed. */
+  failed: boolean;
+  /** A short transport code when it was not sent, never message content. */
+  error: string | null;
+}
+
+/** Builds the mail of one kind from the id of its source row; `undefined` when the row is gone. */
+export type Composer = (ref: string) => Promise<Mail | undefined>;
+
+interface Kind {
+  compose: Composer;
+  /** Mirrors the outcome of an attempt onto the source row (best effort). */
+  record?: (ref: string, outcome: AttemptOutcome) => Promise<void>;
+}
+
+const kinds = new Map<string, Kind>();
+
+/** Says how to compose (and optionally how to record) the mails of one kind. */
+export function registerComposer(kind: string, compose: Composer, record?: Kind['record']): void {
+  kinds.set(kind, { compose, record });
+}
+
+export interface OutboxSettings {
+  /** Attempts before a mail is marked failed (the immediate one included). */
+  maxAttempts: number;
+  /** Wait after the first failure; doubles with each further failure... */
+  baseDelayMs: number;
+  /** ...up to this. */
+  maxDelayMs: number;
+  /** How long a sender holds a claimed row; longer than any send can take. */
+  leaseMs: number;
+}
+
+const positive = (value: string | undefined, fallback: number) => {
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : fallback;
+};
+
+export function outboxSettings(): OutboxSettings {
+  return {
+    maxAttempts: Math.floor(positive(process.env.OUTBOX_MAX_ATTEMPTS, 12)),
+    baseDelayMs: positive(process.env.OUTBOX_BASE_DELAY_MS, 60_000),
+    maxDelayMs: positive(process.env.OUTBOX_MAX_DELAY_MS, 60 * 60_000),
+    leaseMs: positive(process.env.OUTBOX_LEASE_MS, 2 * 60_000),
+  };
+}
+
+/** The wait before the next attempt after `attempts` failed ones: 1, 2, 4 ... minutes, capped. */
+export function backoffMs(attempts: number, settings = outboxSettings()): number {
+  const exponent = Math.max(0, Math.min(attempts - 1, 30));
+  return Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** exponent);
+}
+
+/**
+ * Queues one mail inside the caller's transaction. Returns the outbox id, or `undefined` when
+ * this mail was already queued (one mail per kind and source row).
+ */
+export async function enqueueMail(
+  tx: Queryable,
+  kind: string,
+  ref: string,
+): Promise<string | undefined> {
+  const { rows } = await tx.query(
+    `INSERT INTO mail_outbox (kind, ref) VALUES ($1, $2)
+     ON CONFLICT ON CONSTRAINT mail_outbox_once DO NOTHING
+     RETURNING id`,
+    [kind, ref],
+  );
+  const row = rows[0] as { id: string | number } | undefined;
+  return row ? String(row.id) : undefined;
+}
+
+interface Claimed {
+  id: string;
+  kind: string;
+  ref: string;
+  attempts: number;
+  claim_token: string;
+}
+
+/** Claims due rows (all due, or only `ids`) for one attempt, atomically. */
+async function claim(limit: number, ids?: string[]): Promise<Claimed[]> {
+  const { leaseMs } = outboxSettings();
+  const rows = await query<Claimed>(
+    `WITH due AS (
+       SELECT id FROM mail_outbox
+        WHERE sent_at IS NULL AND failed_at IS NULL
+          AND next_attempt_at <= now()
+          AND (locked_until IS NULL OR locked_until <= now())
+          AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+        ORDER BY next_attempt_at, id
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE mail_outbox o
+        SET attempts = o.attempts + 1,
+            last_attempt_at = now(),
+            locked_until = now() + $3::double precision * interval '1 millisecond',
+            claim_token = gen_random_uuid()
+       FROM due
+      WHERE o.id = due.id
+  RETURNING o.id, o.kind, o.ref, o.attempts, o.claim_token`,
+    [limit, ids ?? null, leaseMs],
+  );
+  return rows.map((row) => ({ ...row, id: String(row.id) }));
+}
+
+function messageId(id: string): string {
+  const domain = /@([^\s>]+)>?\s*$/.exec(mailSettings().from)?.[1] ?? 'localhost';
+  return `<outbox-${id}@${domain}>`;
+}
+
+/** One attempt at one claimed row; records the outcome. Never throws. */
+async function attempt(row: Claimed): Promise<AttemptOutcome> {
+  const settings = outboxSettings();
+  const kind = kinds.get(row.kind);
+  let error: string;
+  let giveUp = false;
+  try {
+    if (!kind)
+      throw Object.assign(new Error('no composer'), { code: `no composer for ${row.kind}` });
+    const mail = await kind.compose(row.ref);
+    if (mail) {
+      await sendMail({ ...mail, messageId: messageId(row.id) });
+      const outcome: AttemptOutcome = {
+        sent: true,
+        attempts: row.attempts,
+        failed: false,
+        error: null,
+      };
+      await finish(row, kind, outcome, () =>
+        query(
+          `UPDATE mail_outbox SET sent_at = now(), locked_until = NULL, last_error = NULL
+            WHERE id = $1 AND claim_token = $2`,
+          [row.id, row.claim_token],
+        ),
+      );
+      return outcome;
+    }
+    error = 'source row missing';
+    giveUp = true;
+  } catch (caught) {
+    error = transportCode(caught);
+  }
+  const failed = giveUp || row.attempts >= settings.maxAttempts;
+  const delay = backoffMs(row.attempts, settings);
+  console.error(
+    `Mail ${row.id} (${row.kind} ${row.ref}) not sent (${error}); attempt ${row.attempts}` +
+      (failed
+        ? ', gave up: kept in mail_outbox marked failed'
+        : `, next try in ${Math.round(delay / 1000)} s`),
+  );
+  const outcome: AttemptOutcome = { sent: false, attempts: row.attempts, failed, error };
+  await finish(row, kind, outcome, () =>
+    query(
+      `UPDATE mail_outbox
+          SET last_error = $3,
+              locked_until = NULL,
+              next_attempt_at = now() + $4::double precision * interval '1 millisecond',
+              failed_at = CASE WHEN $5::boolean THEN now() ELSE NULL END
+        WHERE id = $1 AND claim_token = $2`,
+      [row.id, row.claim_token, error.slice(0, 200), delay, failed],
+    ),
+  );
+  return outcome;
+}
+
+async function finish(
+  row: Claimed,
+  kind: Kind | undefined,
+  outcome: AttemptOutcome,
+  update: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await update();
+  } catch {
+    // The lease runs out and the row is tried again: a mail may repeat, none is lost.
+    console.error(`Mail ${row.id} (${row.kind} ${row.ref}): could not record the attempt`);
+    return;
+  }
+  try {
+    await kind?.record?.(row.ref, outcome);
+  } catch {
+    console.error(`Mail ${row.id} (${row.kind} ${row.ref}): could not mirror the attempt`);
+  }
+}
+
+async function attemptAll(rows: Claimed[], concurrency: number): Promise<AttemptOutcome[]> {
+  const outcomes: AttemptOutcome[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < rows.length) {
+      const row = rows[next++];
+      outcomes.push(await attempt(row));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+  return outcomes;
+}
+
+export interface DrainSummary {
+  sent: number;
+  /** Not sent this time; will be tried again. */
+  retrying: number;
+  /** Given up on: kept in the outbox, marked failed. */
+  failed: number;
+}
+
+function summarise(outcomes: AttemptOutcome[], into: DrainSummary): DrainSummary {
+  for (const outcome of outcomes) {
+    if (outcome.sent) into.sent += 1;
+    else if (outcome.failed) into.failed += 1;
+    else into.retrying += 1;
+  }
+  return into;
+}
+
+/**
+ * Sends the given freshly queued rows right away (best effort, after the submission is
+ * committed). A failure leaves them due again after the backoff. Never throws.
+ */
+export async function deliverNow(ids: string[]): Promise<DrainSummary> {
+  const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
+  if (ids.length === 0) return summary;
+  let rows: Claimed[];
+  try {
+    rows = await claim(ids.length, ids);
+  } catch {
+    console.error(`Mail ${ids.join(', ')}: could not claim for sending; left for the retry job`);
+    return { ...summary, retrying: ids.length };
+  }
+  return summarise(await attemptAll(rows, rows.length), summary);
+}
+
+export interface DrainOptions {
+  /** Rows claimed per round. */
+  batch?: number;
+  /** Sends in flight at once. */
+  concurrency?: number;
+  /** Stops starting new rounds after this long (a scheduled function has 30 s). */
+  budgetMs?: number;
+}
+
+/** Sends every due row, round after round, until none is due or the time budget is spent. */
+export async function drainOutbox(options: DrainOptions = {}): Promise<DrainSummary> {
+  const { batch = 20, concurrency = 4, budgetMs = 20_000 } = options;
+  const deadline = Date.now() + budgetMs;
+  const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
+  while (Date.now() < deadline) {
+    const rows = await claim(batch);
+    if (rows.length === 0) break;
+    summarise(await attemptAll(rows, concurrency), summary);
+  }
+  return summary;
+}

@@ -1,0 +1,331 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import sendEmail from '../../functions/send-email';
+import retryMail, { config as retryConfig } from '../../functions/retry-mail';
+import { backoffMs, drainOutbox, outboxSettings } from '../../src/server/outbox';
+import { jsonPost, startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+
+const STUDIO = 'studio-inbox@example.test';
+const OUTBOX_ENV = ['OUTBOX_MAX_ATTEMPTS', 'OUTBOX_BASE_DELAY_MS', 'OUTBOX_MAX_DELAY_MS'];
+
+let database: TestDatabase;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
+});
+
+beforeEach(() => {
+  process.env.SMTP_URL = smtp.url;
+  process.env.CONTACT_TO = STUDIO;
+  // Bursts from one client are the point here; the rate limit has its own tests.
+  process.env.CONTACT_RATE_LIMIT = '10000/1m';
+  smtp.setFailing(false);
+  // The mail server's refusals are expected here; the tests read the rows instead.
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  vi.spyOn(console, 'info').mockImplementation(() => undefined);
+});
+
+afterEach(async () => {
+  for (const name of OUTBOX_ENV) delete process.env[name];
+  delete process.env.CONTACT_RATE_LIMIT;
+  await database.clear();
+  smtp.mails.length = 0;
+  vi.restoreAllMocks();
+});
+
+afterAll(async () => {
+  await database?.stop();
+  await smtp?.stop();
+});
+
+function message(n: number, submissionId?: string) {
+  return {
+    name: `Visitor ${n}`,
+    email: `visitor${n}@example.test`,
+    service: '',
+    message: `Message number ${n}`,
+    // The form's invisible anti-spam fields, as a person who took their time sends them.
+    website: '',
+    fillTimeMs: 12_000,
+    ...(submissionId ? { submissionId } : {}),
+  };
+}
+
+function post(body: unknown): Promise<Response> {
+  return sendEmail(jsonPost('http://localhost/api/send-email', body));
+}
+
+interface OutboxRow {
+  id: string;
+  kind: string;
+  ref: string;
+  attempts: number;
+  next_attempt_at: Date;
+  locked_until: Date | null;
+  sent_at: Date | null;
+  failed_at: Date | null;
+  last_error: string | null;
+}
+
+async function outbox(): Promise<OutboxRow[]> {
+  const { rows } = await database.db.query<OutboxRow>('SELECT * FROM mail_outbox ORDER BY id');
+  return rows;
+}
+
+async function count(table: string): Promise<number> {
+  const { rows } = await database.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table}`,
+  );
+  return rows[0].n;
+}
+
+/** Lets the mail server's last deliveries land, so a late duplicate would be counted. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+function subjects(): string[] {
+  return smtp.mails.map((mail) => mail.subject ?? '').sort();
+}
+
+describe('store first, send later', () => {
+  test('submissions made while the mail server is down succeed, and once it is back a drain delivers every mail exactly once', async () => {
+    process.env.OUTBOX_BASE_DELAY_MS = '1';
+    smtp.setFailing(true);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => post(message(n))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    expect(smtp.mails).toEqual([]);
+    expect(await count('contact_messages')).toBe(8);
+    expect((await outbox()).every((row) => row.sent_at === null && row.attempts === 1)).toBe(true);
+
+    smtp.setFailing(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const summary = await drainOutbox();
+    expect(summary).toEqual({ sent: 8, retrying: 0, failed: 0 });
+    await settle();
+    expect(subjects()).toEqual(
+      Array.from({ length: 8 }, (_, n) => `New Inquiry from Visitor ${n}`).sort(),
+    );
+
+    // Nothing is owed any more: another drain sends nothing.
+    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    await settle();
+    expect(smtp.mails).toHaveLength(8);
+    const { rows } = await database.db.query<{ mail_sent_at: Date | null; mail_attempts: number }>(
+      'SELECT mail_sent_at, mail_attempts FROM contact_messages',
+    );
+    expect(rows.every((row) => row.mail_sent_at instanceof Date && row.mail_attempts === 2)).toBe(
+      true,
+    );
+  });
+
+  test('five drains running at once send each owed mail exactly once', async () => {
+    process.env.OUTBOX_BASE_DELAY_MS = '1';
+    smtp.setFailing(true);
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, n) => post(message(n))));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    smtp.setFailing(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const summaries = await Promise.all(
+      Array.from({ length: 5 }, () => drainOutbox({ batch: 3, concurrency: 2 })),
+    );
+    expect(summaries.reduce((total, summary) => total + summary.sent, 0)).toBe(25);
+    await settle();
+    expect(smtp.mails).toHaveLength(25);
+    expect(new Set(subjects()).size).toBe(25);
+    const rows = await outbox();
+    expect(rows.every((row) => row.sent_at !== null && row.attempts === 2)).toBe(true);
+  });
+
+  test('a mail is sent at once when the mail server is up, with a Message-ID naming its outbox row', async () => {
+    expect((await post(message(1))).status).toBe(200);
+    const [row] = await outbox();
+    expect(row).toMatchObject({
+      kind: 'contact',
+      attempts: 1,
+      last_error: null,
+      locked_until: null,
+    });
+    expect(row.sent_at).toBeInstanceOf(Date);
+    await smtp.waitForMails(1);
+    expect(smtp.mails[0].messageId).toMatch(new RegExp(`^<outbox-${row.id}@`));
+  });
+
+  test('the outbox row holds no message content, only the kind and the id of the message', async () => {
+    smtp.setFailing(true);
+    await post({ ...message(1), message: 'A private note about my back' });
+    const { rows } = await database.db.query('SELECT * FROM mail_outbox');
+    expect(JSON.stringify(rows)).not.toMatch(/private note|visitor1@example/);
+  });
+
+  test('a row held by a sender that died is left alone until its lease runs out, then sent', async () => {
+    smtp.setFailing(true);
+    await post(message(1));
+    await database.db.exec(
+      `UPDATE mail_outbox SET next_attempt_at = now(), locked_until = now() + interval '1 hour'`,
+    );
+    smtp.setFailing(false);
+    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    await database.db.exec(`UPDATE mail_outbox SET locked_until = now() - interval '1 second'`);
+    expect(await drainOutbox()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    await smtp.waitForMails(1);
+  });
+});
+
+describe('backoff and giving up', () => {
+  test('a failed attempt schedules the next one later, twice as late after each further failure', async () => {
+    smtp.setFailing(true);
+    const before = Date.now();
+    await post(message(1));
+    const [first] = await outbox();
+    expect(first.attempts).toBe(1);
+    expect(first.last_error).toMatch(/451/);
+    const firstDelay = first.next_attempt_at.getTime() - before;
+    expect(firstDelay).toBeGreaterThanOrEqual(55_000);
+    expect(firstDelay).toBeLessThan(65_000);
+
+    // Not due yet: a drain leaves it alone.
+    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect((await outbox())[0].attempts).toBe(1);
+
+    await database.db.exec(`UPDATE mail_outbox SET next_attempt_at = now()`);
+    const again = Date.now();
+    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 1, failed: 0 });
+    const [second] = await outbox();
+    expect(second.attempts).toBe(2);
+    const secondDelay = second.next_attempt_at.getTime() - again;
+    expect(secondDelay).toBeGreaterThanOrEqual(115_000);
+    expect(secondDelay).toBeLessThan(125_000);
+  });
+
+  test('the wait doubles from one minute and stops growing at one hour', () => {
+    const settings = outboxSettings();
+    expect([1, 2, 3, 4].map((n) => backoffMs(n, settings))).toEqual([
+      60_000, 120_000, 240_000, 480_000,
+    ]);
+    expect(backoffMs(7, settings)).toBe(3_600_000);
+    expect(backoffMs(50, settings)).toBe(3_600_000);
+  });
+
+  test('a mail that keeps failing is marked failed after the last attempt and stays stored with its message', async () => {
+    process.env.OUTBOX_MAX_ATTEMPTS = '3';
+    process.env.OUTBOX_BASE_DELAY_MS = '1';
+    smtp.setFailing(true);
+    await post(message(1));
+    for (let round = 0; round < 4; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await drainOutbox();
+    }
+    const [row] = await outbox();
+    expect(row.attempts).toBe(3);
+    expect(row.failed_at).toBeInstanceOf(Date);
+    expect(row.sent_at).toBeNull();
+    expect(row.last_error).toMatch(/451/);
+    expect(await count('contact_messages')).toBe(1);
+
+    // Given up means given up: the mail server coming back does not resend it by itself...
+    smtp.setFailing(false);
+    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    // ...and the instructor finds it with the query the README gives, and can queue it again.
+    const { rows } = await database.db.query<{ name: string; last_error: string }>(
+      `SELECT c.name, o.last_error FROM mail_outbox o
+         JOIN contact_messages c ON o.kind = 'contact' AND c.id = o.ref::bigint
+        WHERE o.failed_at IS NOT NULL`,
+    );
+    expect(rows).toEqual([{ name: 'Visitor 1', last_error: expect.stringMatching(/451/) }]);
+    await database.db.exec(
+      `UPDATE mail_outbox SET failed_at = NULL, attempts = 0, next_attempt_at = now()
+        WHERE failed_at IS NOT NULL`,
+    );
+    expect(await drainOutbox()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+  });
+
+  test('a mail whose message was deleted is marked failed instead of retried forever', async () => {
+    smtp.setFailing(true);
+    await post(message(1));
+    await database.db.exec(
+      `DELETE FROM contact_messages; UPDATE mail_outbox SET next_attempt_at = now()`,
+    );
+    smtp.setFailing(false);
+    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 1 });
+    const [row] = await outbox();
+    expect(row.failed_at).toBeInstanceOf(Date);
+    expect(row.last_error).toBe('source row missing');
+    expect(smtp.mails).toEqual([]);
+  });
+});
+
+describe('idempotency', () => {
+  const submissionId = '0b6f7f4e-2a51-4c1e-9a0e-6a4c2f4f9d10';
+
+  test('ten concurrent posts of one submission store one row, send one mail and all answer 200 with the same id', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => post(message(1, submissionId))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    const bodies = await Promise.all(answers.map((answer) => answer.json()));
+    expect(bodies).toEqual(Array(10).fill({ ok: true, id: submissionId }));
+    expect(await count('contact_messages')).toBe(1);
+    expect(await count('mail_outbox')).toBe(1);
+    await smtp.waitForMails(1);
+    await settle();
+    expect(smtp.mails).toHaveLength(1);
+  });
+
+  test('a retry after the mail server refused the first try stores nothing new, and the mail still arrives once', async () => {
+    process.env.OUTBOX_BASE_DELAY_MS = '1';
+    smtp.setFailing(true);
+    expect((await post(message(1, submissionId))).status).toBe(200);
+    smtp.setFailing(false);
+    const retry = await post(message(1, submissionId));
+    expect(await retry.json()).toEqual({ ok: true, id: submissionId });
+    expect(await count('contact_messages')).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await drainOutbox();
+    await settle();
+    expect(smtp.mails).toHaveLength(1);
+  });
+
+  test('different submission ids are different messages', async () => {
+    await post(message(1, submissionId));
+    await post(message(1, '5d1c0a7e-3f0b-4d8e-8f43-1b2a7c9e0f11'));
+    expect(await count('contact_messages')).toBe(2);
+  });
+
+  test('a submission id that is not a UUID gets 422 and stores nothing', async () => {
+    const answer = await post(message(1, 'not-a-uuid'));
+    expect(answer.status).toBe(422);
+    expect(await count('contact_messages')).toBe(0);
+  });
+});
+
+describe('nothing half-written', () => {
+  test('when the mail cannot be queued, the message is not stored either (500, one transaction)', async () => {
+    await database.db.exec('ALTER TABLE mail_outbox RENAME TO mail_outbox_away');
+    try {
+      const answer = await post(message(1));
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({ ok: false, error: expect.any(String) });
+      expect(await count('contact_messages')).toBe(0);
+    } finally {
+      await database.db.exec('ALTER TABLE mail_outbox_away RENAME TO mail_outbox');
+    }
+  });
+});
+
+describe('the retry-mail scheduled function', () => {
+  test('runs every five minutes', () => {
+    expect(retryConfig.schedule).toBe('*/5 * * * *');
+  });
+
+  test('drains the outbox and reports what it did', async () => {
+    process.env.OUTBOX_BASE_DELAY_MS = '1';
+    smtp.setFailing(true);
+    await post(message(1));
+    await post(message(2));
+    smtp.setFailing(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const answer = await retryMail();
+    expect(await answer.json()).toEqual({ ok: true, sent: 2, retrying: 0, failed: 0 });
+    await smtp.waitForMails(2);
+  });
+});
