@@ -11,6 +11,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { getDatabase } from '@netlify/database';
 import { NetlifyDev } from '@netlify/dev';
+import { FunctionsHandler } from '@netlify/functions-dev';
 import { startSessionLock, type SessionLock } from './db-session-lock.ts';
 
 const HOST = process.env.HOST ?? '127.0.0.1';
@@ -28,6 +29,26 @@ if (!process.argv.includes('--no-build')) {
 // A functions build left by an earlier run makes the emulator's next build look for the
 // function's included files inside that old build (ENOENT on content/site.yaml): start clean.
 await rm(`${root}/.netlify/functions-serve`, { recursive: true, force: true });
+
+// The emulator is a development server: before EVERY function call it rebuilds the function
+// (esbuild plus a trace of every file it imports, about two seconds of CPU here) into a fresh
+// temporary folder that it deletes afterwards, so that an edited source takes effect at once.
+// `npm start` serves a finished build, like a deploy, so each function is built once, into a
+// folder that stays (on its first call, made below before the server listens), and every later
+// call runs that build, as Netlify runs a deployed function. An empty build folder is the
+// emulator's own way of saying "use the last build". Restart `npm start` after editing functions/.
+const functionsBuild = `${root}/.netlify/functions-serve/start`;
+type Invoke = (
+  request: Request,
+  route: unknown,
+  func: { buildData?: unknown },
+  buildDirectory?: string,
+) => Promise<Response>;
+const handlerPrototype = FunctionsHandler.prototype as unknown as { invoke: Invoke };
+const invokeFunction = handlerPrototype.invoke;
+handlerPrototype.invoke = function (this: unknown, request, route, func) {
+  return invokeFunction.call(this, request, route, func, func.buildData ? '' : functionsBuild);
+};
 
 // Edge functions, the AI gateway and the image CDN need the network; this site uses none.
 const netlify = new NetlifyDev({
