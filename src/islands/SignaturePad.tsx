@@ -174,7 +174,9 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
           className={`block touch-none rounded-md border-2 bg-white ${
             invalid && empty ? 'border-red-700' : 'border-sand-200'
           }`}
-          style={{ width: MAX_WIDTH, height: MAX_WIDTH / 2 }}
+          // Until the pad measures its box (after hydration), it is as wide as it may be and
+          // 2:1, so the server-rendered page neither overflows a phone nor shifts afterwards.
+          style={{ width: '100%', aspectRatio: '2 / 1' }}
         />
       </div>
       <p id={helpId} className="sr-only">

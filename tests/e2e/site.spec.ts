@@ -218,6 +218,30 @@ test.describe('the words and targets of the spec', () => {
   });
 });
 
+test.describe('at phone width nothing is wider than the screen', () => {
+  for (const path of [
+    '/',
+    '/about',
+    '/services',
+    '/events',
+    '/contact',
+    '/waiver',
+    '/no-such-page',
+  ]) {
+    test(`${path} fits 375 px, before and after its scripts run`, async ({ page }) => {
+      await page.setViewportSize({ width: 375, height: 740 });
+      const overflow = () =>
+        page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await page.goto(path, { waitUntil: 'domcontentloaded' });
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      // Scrolling to the end brings every island into view, and so hydrates it.
+      await page.mouse.wheel(0, 10_000);
+      await page.waitForLoadState('networkidle');
+      expect(await overflow()).toBeLessThanOrEqual(0);
+    });
+  }
+});
+
 test.describe('pages without forms load no JavaScript', () => {
   for (const width of [1280, 375]) {
     for (const path of ['/', '/about', '/services', '/events']) {
