@@ -120,6 +120,10 @@ const isFunctionPath = (url: string | undefined) =>
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const done = isFunctionPath(req.url) ? await functionTurn() : undefined;
   res.once('close', () => done?.());
+  // Netlify's edge tells a function the client's address, and ignores what the client claims; so
+  // does this server (the emulator reads it from X-Forwarded-For): the waiver's audit trail and the
+  // rate limits see the real peer locally too.
+  req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
   try {
     const collected = new Map<string, string>();
     const result = await netlify.handleAndIntrospectNodeRequest(req, {
