@@ -43,7 +43,25 @@ interface AuditRef {
   weight: number;
 }
 
+/**
+ * One Lighthouse run. Lighthouse sometimes loses the trace of a load on a busy machine
+ * (NO_NAVSTART, NO_FCP): such a run is a failed measurement, not a property of the page, so it is
+ * repeated (twice at most) in a fresh browser instead of ending the benchmark.
+ */
 export async function runLighthouse(url: string, chromePath: string): Promise<RunResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouseOnce(url, chromePath);
+    } catch (error) {
+      if (!(error instanceof TraceLostError) || attempt === 3) throw error;
+      console.log(`  ${url}: ${error.message}; measuring again`);
+    }
+  }
+}
+
+class TraceLostError extends Error {}
+
+async function runLighthouseOnce(url: string, chromePath: string): Promise<RunResult> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'bench-chrome-'));
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -62,7 +80,12 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Ru
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) {
+      const message = `${url}: ${lhr.runtimeError.message}`;
+      throw /NO_NAVSTART|NO_FCP|NO_LCP|trace/i.test(lhr.runtimeError.code + message)
+        ? new TraceLostError(message)
+        : new Error(message);
+    }
     const audit = (id: string) => lhr.audits[id];
     const numeric = (id: string) => {
       const value = audit(id)?.numericValue;
