@@ -22,6 +22,7 @@ export interface SessionLock {
 export async function startSessionLock(databaseUrl: string): Promise<SessionLock> {
   const target = new URL(databaseUrl);
   const waiting: Client[] = [];
+  const open = new Set<Client>();
   let holder: Client | undefined;
 
   const grant = () => {
@@ -53,6 +54,7 @@ export async function startSessionLock(databaseUrl: string): Promise<SessionLock
       this.backend = connect(Number(target.port), target.hostname);
       this.backend.setNoDelay(true);
       socket.setNoDelay(true);
+      open.add(this);
       socket.on('data', (chunk) => this.fromClient(chunk));
       this.backend.on('data', (chunk) => this.fromBackend(chunk));
       const end = () => this.close();
@@ -99,6 +101,7 @@ export async function startSessionLock(databaseUrl: string): Promise<SessionLock
     close() {
       if (this.closed) return;
       this.closed = true;
+      open.delete(this);
       this.socket.destroy();
       this.backend.destroy();
       release(this);
@@ -113,6 +116,11 @@ export async function startSessionLock(databaseUrl: string): Promise<SessionLock
   url.port = String(port);
   return {
     url: url.toString(),
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    // Stopping ends the connections still open (idle pool connections would hold it for seconds).
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        for (const client of open) client.close();
+      }),
   };
 }
