@@ -2,7 +2,13 @@ import { escapeHtml, waiverRecordsRecipient, type Mail } from './mail';
 import { registerComposer } from './outbox';
 import { siteFacts } from './site';
 import { formatUtc, renderWaiverPdf } from './waiver-pdf';
-import { loadWaiver, recordWaiverMailAttempt, type WaiverRecord } from './waiver';
+import {
+  WAIVER_MAIL_KINDS,
+  loadWaiver,
+  recordWaiverMailAttempt,
+  type WaiverMailKind,
+  type WaiverRecord,
+} from './waiver';
 
 function pdfName(record: WaiverRecord, copy: 'records' | 'participant') {
   const name = `${record.lastName}-${record.firstName}`.replace(/[^\p{L}\p{N}]+/gu, '-');
@@ -56,19 +62,17 @@ export async function composeParticipantMail(record: WaiverRecord): Promise<Mail
 }
 
 // The outbox composes each waiver mail from the stored record when it sends it (see outbox.ts).
-registerComposer(
-  'waiver-records',
-  async (ref) => {
-    const record = await loadWaiver(ref);
-    return record && composeRecordsMail(record);
-  },
-  (ref, outcome) => recordWaiverMailAttempt(ref, 'waiver-records', outcome),
-);
-registerComposer(
-  'waiver-participant',
-  async (ref) => {
-    const record = await loadWaiver(ref);
-    return record && composeParticipantMail(record);
-  },
-  (ref, outcome) => recordWaiverMailAttempt(ref, 'waiver-participant', outcome),
-);
+const composers: Record<WaiverMailKind, (record: WaiverRecord) => Promise<Mail>> = {
+  'waiver-records': composeRecordsMail,
+  'waiver-participant': composeParticipantMail,
+};
+for (const kind of WAIVER_MAIL_KINDS) {
+  registerComposer(
+    kind,
+    async (ref) => {
+      const record = await loadWaiver(ref);
+      return record && composers[kind](record);
+    },
+    (ref, outcome) => recordWaiverMailAttempt(ref, kind, outcome),
+  );
+}
