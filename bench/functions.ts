@@ -50,12 +50,15 @@ interface Endpoint {
   isOk: (status: number, body: unknown) => boolean;
 }
 
-/** A 400x200 white PNG with a black stroke of width 2, as the signature pad exports it. */
-export function signatureDataUrl(): string {
+/**
+ * A 400x200 white PNG with a black stroke of width 2, as the signature pad exports it. A different
+ * `seed` shifts the stroke, so each waiver of a run can carry a signature of its own.
+ */
+export function signatureDataUrl(seed = 0): string {
   const png = new PNG({ width: 400, height: 200 });
   png.data.fill(255);
   for (let x = 40; x < 360; x++) {
-    const y = Math.round(100 + 40 * Math.sin(x / 25));
+    const y = Math.round(100 + 40 * Math.sin((x + seed) / 25));
     for (let dy = -1; dy <= 0; dy++) {
       const offset = ((y + dy) * 400 + x) * 4;
       png.data[offset] = png.data[offset + 1] = png.data[offset + 2] = 0;
@@ -65,7 +68,7 @@ export function signatureDataUrl(): string {
 }
 
 /** An empty honeypot and a page open long enough: what a person's form sends (not spam). */
-const PAST_SPAM_CHECKS = { website: '', fillTimeMs: 60_000 };
+export const PAST_SPAM_CHECKS = { website: '', fillTimeMs: 60_000 };
 
 function endpoints(): Endpoint[] {
   const signature = signatureDataUrl();

@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { getDatabase } from '@netlify/database';
-import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+import { PAST_SPAM_CHECKS, percentile, signatureDataUrl } from './functions.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 200);
 const WAIVERS = Number(process.env.BENCH_WAIVERS ?? 50);
@@ -133,19 +133,6 @@ for (const path of ['/api/send-email', ...(hasWaiver ? ['/api/submit-waiver'] : 
 }
 
 // ---- the submissions -------------------------------------------------------------------------
-function signaturePng(seed: number): string {
-  const png = new PNG({ width: 400, height: 200 });
-  png.data.fill(255);
-  for (let x = 40; x < 360; x += 1) {
-    const y = Math.round(100 + 40 * Math.sin((x + seed) / 25));
-    for (let dy = -1; dy <= 1; dy += 1) {
-      const i = ((y + dy) * 400 + x) * 4;
-      png.data[i] = png.data[i + 1] = png.data[i + 2] = 0;
-    }
-  }
-  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
-}
-
 interface Submission {
   kind: 'contact' | 'waiver';
   url: string;
@@ -166,8 +153,7 @@ const contacts: Submission[] = Array.from({ length: CONTACTS }, (_, n) => {
       message: `Load test ${run}, message ${n}.\nDo you have room on Tuesdays?`,
       submissionId,
       // The form's invisible anti-spam fields, as a person who took their time sends them.
-      website: '',
-      fillTimeMs: 20_000,
+      ...PAST_SPAM_CHECKS,
     },
   };
 });
@@ -190,11 +176,10 @@ const waivers: Submission[] = hasWaiver
             medications: '',
             agreedToTerms: true,
             agreedToPhotos: n % 2 === 0,
-            signature: signaturePng(n),
+            signature: signatureDataUrl(n),
             submissionId,
           },
-          website: '',
-          fillTimeMs: 60_000,
+          ...PAST_SPAM_CHECKS,
         },
       };
     })
@@ -372,10 +357,6 @@ if (hasWaiver) {
 await pool.end();
 
 // ---- the figures -----------------------------------------------------------------------------
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
 function line(label: string, rows: Result[]) {
   if (rows.length === 0) return;
   const ms = rows.map((row) => row.ms);
