@@ -1,13 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { drainOutbox } from '../src/server/outbox';
-import { DatabaseUnavailableError } from '../src/server/db';
-import { json } from '../src/server/http';
-// Every kind of mail the outbox may hold registers its composer when its module loads.
-import '../src/server/contact';
-import '../src/server/waiver-mail';
+import { DatabaseUnavailableError } from '../src/server/platform/db';
+import { drainOutbox } from '../src/server/platform/outbox';
+import { json } from '../src/server/request/answers';
 
 /**
- * Sends the mail still owed (see src/server/outbox.ts): every five minutes on Netlify, and
+ * Sends the mail still owed (src/server/platform/outbox.ts): every five minutes on Netlify, and
  * every `OUTBOX_INTERVAL_MS` under `npm start`. Rows that fail again wait longer each time.
  */
 export const config: Config = { schedule: '*/5 * * * *' };
@@ -21,10 +18,10 @@ export default async (): Promise<Response> => {
         `retry-mail: sent ${summary.sent}, will retry ${summary.retrying}, gave up on ${summary.failed}`,
       );
     }
-    return json({ ok: true, ...summary });
+    return json({ success: true, ...summary });
   } catch (error) {
     const outage = error instanceof DatabaseUnavailableError;
     console.error(`retry-mail: ${outage ? 'the database is unavailable' : (error as Error)?.name}`);
-    return json({ ok: false, error: 'The outbox could not be read.' }, outage ? 503 : 500);
+    return json({ success: false, error: 'The outbox could not be read.' }, outage ? 503 : 500);
   }
 };

@@ -120,7 +120,7 @@ test("reads 'Sending...' with the button disabled while the request is pending",
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/send-email', async (route) => {
     await held;
-    await route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+    await route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"id":"test"}' });
   });
   const fields = await openForm(page);
   await fillIn(fields, 'Patient Visitor');
@@ -154,9 +154,9 @@ test('shows a field error from the server at the field, marked invalid and descr
       status: 422,
       contentType: 'application/json',
       body: JSON.stringify({
-        ok: false,
-        error: 'Please check the highlighted fields.',
-        fieldErrors: { email: 'Please enter a valid e-mail address, like name@example.com' },
+        success: false,
+        error: 'Please enter a valid e-mail address, like name@example.com.',
+        fieldErrors: { email: 'Please enter a valid e-mail address, like name@example.com.' },
       }),
     }),
   );
@@ -166,7 +166,7 @@ test('shows a field error from the server at the field, marked invalid and descr
 
   await expect(fields.email).toHaveAttribute('aria-invalid', 'true');
   await expect(fields.email).toHaveAccessibleDescription(
-    'Please enter a valid e-mail address, like name@example.com',
+    'Please enter a valid e-mail address, like name@example.com.',
   );
   await expect(fields.email).toBeFocused();
   await expect(fields.name).not.toHaveAttribute('aria-invalid');
@@ -187,7 +187,7 @@ test('checks the fields with the shared schema before sending anything', async (
   await fields.submit.click();
 
   await expect(fields.name).toHaveAttribute('aria-invalid', 'true');
-  await expect(fields.name).toHaveAccessibleDescription('Please enter your name');
+  await expect(fields.name).toHaveAccessibleDescription('Please enter your name.');
   await expect(fields.name).toBeFocused();
   expect(requests).toBe(0);
 });
@@ -202,7 +202,7 @@ test('keeps what was typed before the form script arrived and sends it', async (
   let sent: unknown;
   await page.route('**/api/send-email', (route) => {
     sent = route.request().postDataJSON();
-    return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+    return route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"id":"test"}' });
   });
   await page.goto('/contact', { waitUntil: 'domcontentloaded' });
   const fields = contactForm(page);
@@ -245,25 +245,32 @@ test.describe('when the server refuses the form for a reason of its own', () => 
     [413, {}, 'Your message is too long to send. Please shorten it and try again.'],
     [403, {}, 'The form could not be sent from this page. Please reload the page and try again.'],
   ] as const) {
-    test(`${status}: says what happened and keeps the fields`, async ({ page }) => {
-      await page.route('**/api/send-email', (route) =>
-        route.fulfill({
-          status,
-          headers,
-          contentType: 'application/json',
-          body: JSON.stringify({ ok: false, error: 'Refused' }),
-        }),
-      );
-      const fields = await openForm(page);
-      await fillIn(fields, 'Refused Visitor');
-      await fields.submit.click();
-      await expect(page.getByText('Error sending message')).toBeVisible();
-      await expect(
-        page.getByText(`${words} You can also contact me directly at ${STUDIO_EMAIL}`),
-      ).toBeVisible();
-      await expect(fields.name).toHaveValue('Refused Visitor');
-      await expect(fields.submit).toBeEnabled();
-    });
+    for (const [answer, body] of [
+      ['its words', JSON.stringify({ success: false, error: words })],
+      ['no JSON (a proxy)', '<h1>Refused</h1>'],
+    ] as const) {
+      test(`${status} with ${answer}: says what happened and keeps the fields`, async ({
+        page,
+      }) => {
+        await page.route('**/api/send-email', (route) =>
+          route.fulfill({
+            status,
+            headers,
+            contentType: body.startsWith('{') ? 'application/json' : 'text/html',
+            body,
+          }),
+        );
+        const fields = await openForm(page);
+        await fillIn(fields, 'Refused Visitor');
+        await fields.submit.click();
+        await expect(page.getByText('Error sending message')).toBeVisible();
+        await expect(
+          page.getByText(`${words} You can also contact me directly at ${STUDIO_EMAIL}`),
+        ).toBeVisible();
+        await expect(fields.name).toHaveValue('Refused Visitor');
+        await expect(fields.submit).toBeEnabled();
+      });
+    }
   }
 });
 
@@ -274,7 +281,7 @@ test.describe('the honeypot', () => {
     let sent: Record<string, unknown> = {};
     await page.route('**/api/send-email', (route) => {
       sent = route.request().postDataJSON();
-      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"id":"test"}' });
     });
     const fields = await openForm(page);
     const trap = fields.form.locator('input[name="website"]');
@@ -323,7 +330,7 @@ test('keeps the fields and says so when the database is down (503)', async ({ pa
       contentType: 'application/json',
       headers: { 'retry-after': '30' },
       body: JSON.stringify({
-        ok: false,
+        success: false,
         error: 'Your message could not be saved just now. Please try again shortly.',
       }),
     }),
@@ -349,11 +356,11 @@ test('sends one submission id across retries of the same message and a new one a
     const { submissionId } = route.request().postDataJSON() as { submissionId: string };
     ids.push(submissionId);
     return failing
-      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"ok":false}' })
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"success":false,"error":"Try again."}' })
       : route.fulfill({
           status: 200,
           contentType: 'application/json',
-          body: JSON.stringify({ ok: true, id: submissionId }),
+          body: JSON.stringify({ success: true, id: submissionId }),
         });
   });
   const fields = await openForm(page);

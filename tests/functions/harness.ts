@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { NetlifyDB } from '@netlify/database-dev';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { closeDatabase } from '../../src/server/db';
+import { closeDatabase } from '../../src/server/platform/db';
 
 export const MIGRATIONS = resolve(import.meta.dirname, '../../netlify/database/migrations');
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import retryMail, { config as retryConfig } from '../../functions/retry-mail';
-import { backoffMs, drainOutbox, outboxSettings } from '../../src/server/outbox';
+import { backoffMs, drainOutbox, outboxSettings } from '../../src/server/platform/outbox';
 import { jsonPost, startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
@@ -109,10 +109,7 @@ describe('store first, send later', () => {
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     await settle();
     expect(smtp.mails).toHaveLength(8);
-    const { rows } = await database.db.query<{ mail_sent_at: Date | null; mail_attempts: number }>(
-      'SELECT mail_sent_at, mail_attempts FROM contact_messages',
-    );
-    expect(rows.every((row) => row.mail_sent_at instanceof Date && row.mail_attempts === 2)).toBe(
+    expect((await outbox()).every((row) => row.sent_at instanceof Date && row.attempts === 2)).toBe(
       true,
     );
   });
@@ -263,7 +260,7 @@ describe('idempotency', () => {
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     const bodies = await Promise.all(answers.map((answer) => answer.json()));
-    expect(bodies).toEqual(Array(10).fill({ ok: true, id: submissionId }));
+    expect(bodies).toEqual(Array(10).fill({ success: true, id: submissionId }));
     expect(await count('contact_messages')).toBe(1);
     expect(await count('mail_outbox')).toBe(1);
     await smtp.waitForMails(1);
@@ -277,7 +274,7 @@ describe('idempotency', () => {
     expect((await post(message(1, submissionId))).status).toBe(200);
     smtp.setFailing(false);
     const retry = await post(message(1, submissionId));
-    expect(await retry.json()).toEqual({ ok: true, id: submissionId });
+    expect(await retry.json()).toEqual({ success: true, id: submissionId });
     expect(await count('contact_messages')).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await drainOutbox();
@@ -304,7 +301,7 @@ describe('nothing half-written', () => {
     try {
       const answer = await post(message(1));
       expect(answer.status).toBe(500);
-      expect(await answer.json()).toEqual({ ok: false, error: expect.any(String) });
+      expect(await answer.json()).toEqual({ success: false, error: expect.any(String) });
       expect(await count('contact_messages')).toBe(0);
     } finally {
       await database.db.exec('ALTER TABLE mail_outbox_away RENAME TO mail_outbox');
@@ -325,7 +322,7 @@ describe('the retry-mail scheduled function', () => {
     smtp.setFailing(false);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const answer = await retryMail();
-    expect(await answer.json()).toEqual({ ok: true, sent: 2, retrying: 0, failed: 0 });
+    expect(await answer.json()).toEqual({ success: true, sent: 2, retrying: 0, failed: 0 });
     await smtp.waitForMails(2);
   });
 });

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
-import { contactSchema } from '../../src/lib/contact';
+import { contactSchema } from '../../src/forms/contact';
+import { WAIVER_FIELD_ORDER } from '../../src/forms/waiver';
 import { signaturePng } from '../fixtures/signatures';
 import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
@@ -125,15 +126,15 @@ describe('the contact function under arbitrary input', () => {
           );
           expect(response.status).toBeLessThan(500);
           expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-          const answer = (await response.json()) as { ok: boolean; error?: unknown };
+          const answer = (await response.json()) as { success: boolean; error?: unknown };
 
           if (response.status === 200) {
-            expect(answer).toEqual({ ok: true, id: expect.any(String) });
+            expect(answer).toEqual({ success: true, id: expect.any(String) });
             const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
             expect(contactSchema.safeParse(JSON.parse(text)).success).toBe(true);
             expect(await counts()).toBe(before + 1);
           } else {
-            expect(answer.ok).toBe(false);
+            expect(answer.success).toBe(false);
             expect(typeof answer.error).toBe('string');
             expect(await counts()).toBe(before);
             expect(smtp.mails.length).toBe(mailsBefore);
@@ -191,19 +192,7 @@ describe('the contact function under arbitrary input', () => {
 
 describe('the waiver function under arbitrary input', () => {
   const SIGNATURE = signaturePng();
-  const WAIVER_FIELDS = [
-    'firstName',
-    'lastName',
-    'email',
-    'phone',
-    'emergencyName',
-    'emergencyPhone',
-    'medicalConditions',
-    'medications',
-    'agreedToTerms',
-    'agreedToPhotos',
-    'signature',
-  ] as const;
+  const FIELDS_OF_WAIVER = [...WAIVER_FIELD_ORDER];
   const good: Record<string, unknown> = {
     firstName: 'Ingrid',
     lastName: 'Okonkwo',
@@ -220,7 +209,7 @@ describe('the waiver function under arbitrary input', () => {
 
   /** A waiver with some fields replaced by anything at all. */
   const mangled = fc
-    .record(Object.fromEntries(WAIVER_FIELDS.map((field) => [field, anyValue])), {
+    .record(Object.fromEntries(FIELDS_OF_WAIVER.map((field) => [field, anyValue])), {
       requiredKeys: [],
     })
     .map((changes) => ({ waiver: { ...good, ...changes }, website: '', fillTimeMs: 9_000 }));

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Context } from '@netlify/functions';
 import submitWaiver from '../../functions/submit-waiver';
-import { closeDatabase } from '../../src/server/db';
-import { currentWaiverText, sha256 } from '../../src/server/waiver';
-import { drainOutbox } from '../../src/server/outbox';
-import { waiverBlocks } from '../../src/lib/waiver-text';
+import { closeDatabase } from '../../src/server/platform/db';
+import { currentWaiverText, sha256 } from '../../src/server/waiver/text';
+import { drainOutbox } from '../../src/server/platform/outbox';
+import { waiverBlocks } from '../../src/forms/waiver-text';
 import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 import { noisyPng, signaturePng } from '../fixtures/signatures';
 import { pdfText } from '../fixtures/pdf-text';
@@ -109,8 +109,12 @@ describe('POST /api/submit-waiver', () => {
     const png = Buffer.from(SIGNATURE.split(',')[1]!, 'base64');
     expect(Buffer.from(row.signature_png as Uint8Array).equals(png)).toBe(true);
     expect(Date.now() - new Date(row.created_at as string).getTime()).toBeLessThan(60_000);
-    expect(row.records_mailed_at).not.toBeNull();
-    expect(row.participant_mailed_at).not.toBeNull();
+    const mails = await database.db.query<{ kind: string; sent_at: Date | null }>(
+      'SELECT kind, sent_at FROM mail_outbox WHERE ref = $1 ORDER BY kind',
+      [body.id],
+    );
+    expect(mails.rows.map((mail) => mail.kind)).toEqual(['waiver-participant', 'waiver-records']);
+    expect(mails.rows.every((mail) => mail.sent_at instanceof Date)).toBe(true);
 
     const texts = await database.db.query<{ sha256: string; version: string; text: string }>(
       'SELECT sha256, version, text FROM waiver_texts',
@@ -186,12 +190,15 @@ describe('POST /api/submit-waiver', () => {
     const response = await submitWaiver(post({ waiver: validWaiver() }), context);
     expect(response.status).toBe(200);
     const { id } = await response.json();
-    const before = await database.db.query<Record<string, unknown>>(
-      'SELECT records_mailed_at, participant_mailed_at, mail_attempts FROM waivers WHERE id = $1',
-      [id],
-    );
-    expect(before.rows[0]).toMatchObject({ records_mailed_at: null, participant_mailed_at: null });
-    expect(before.rows[0]!.mail_attempts).toBe(2);
+    const mails = () =>
+      database.db.query<{ kind: string; sent_at: Date | null; attempts: number }>(
+        'SELECT kind, sent_at, attempts FROM mail_outbox WHERE ref = $1 ORDER BY kind',
+        [id],
+      );
+    expect((await mails()).rows).toEqual([
+      { kind: 'waiver-participant', sent_at: null, attempts: 1 },
+      { kind: 'waiver-records', sent_at: null, attempts: 1 },
+    ]);
 
     smtp.setFailing(false);
     // Due now rather than after the backoff, as if the minutes had passed.
@@ -203,12 +210,7 @@ describe('POST /api/submit-waiver', () => {
       'ingrid@example.test',
       RECORDS,
     ]);
-    const after = await database.db.query<Record<string, unknown>>(
-      'SELECT records_mailed_at, participant_mailed_at FROM waivers WHERE id = $1',
-      [id],
-    );
-    expect(after.rows[0]!.records_mailed_at).toBeInstanceOf(Date);
-    expect(after.rows[0]!.participant_mailed_at).toBeInstanceOf(Date);
+    expect((await mails()).rows.every((mail) => mail.sent_at instanceof Date)).toBe(true);
   });
 
   test('concurrent posts of one submission id file one waiver, send two mails and all answer with its id', async () => {
@@ -322,7 +324,7 @@ describe('POST /api/submit-waiver', () => {
       422,
       /damaged/i,
     ],
-    ['broken JSON', () => post('{"waiver": {"firstName": "Ingrid",'), 400, /JSON/],
+    ['broken JSON', () => post('{"waiver": {"firstName": "Ingrid",'), 400, /could not be read/],
     ['a body without the waiver field', () => post({ firstName: 'Ingrid' }), 422, /waiver/i],
     [
       'a form-encoded body',
@@ -331,7 +333,7 @@ describe('POST /api/submit-waiver', () => {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
         }),
       415,
-      /JSON/,
+      /format/,
     ],
     ['a GET', () => new Request('http://127.0.0.1/api/submit-waiver'), 405, /POST/],
     [
@@ -369,10 +371,20 @@ describe('POST /api/submit-waiver', () => {
     expect(error).toMatch(/agree/);
   });
 
-  test('falls back to the forwarded client address when the platform gives none', async () => {
+  test("records the platform's client address, never the X-Forwarded-For a client wrote", async () => {
     const request = post({ waiver: validWaiver() });
     request.headers.set('x-forwarded-for', '198.51.100.9, 10.0.0.1');
-    await submitWaiver(request, {} as Context);
+    await submitWaiver(request, context);
+    const { rows } = await database.db.query<{ client_ip: string }>(
+      'SELECT client_ip FROM waivers',
+    );
+    expect(rows[0]!.client_ip).toBe(IP);
+  });
+
+  test("falls back to Netlify's client address header when there is no context", async () => {
+    const request = post({ waiver: validWaiver() });
+    request.headers.set('x-nf-client-connection-ip', '198.51.100.9');
+    await submitWaiver(request);
     const { rows } = await database.db.query<{ client_ip: string }>(
       'SELECT client_ip FROM waivers',
     );

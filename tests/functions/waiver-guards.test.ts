@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import submitWaiver from '../../functions/submit-waiver';
-import { decryptField } from '../../src/server/crypto';
-import { loadWaiver } from '../../src/server/waiver';
+import { decryptField } from '../../src/server/platform/crypto';
+import { loadWaiver } from '../../src/server/waiver/store';
 import { pdfText } from '../fixtures/pdf-text';
 import { signaturePng } from '../fixtures/signatures';
 import {
@@ -258,7 +258,7 @@ describe('spam', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ success: true, id: expect.any(String) });
       const [row] = await rows();
-      expect(row).toMatchObject({ spam_reason: reason, records_mailed_at: null });
+      expect(row).toMatchObject({ spam_reason: reason });
       expect(JSON.stringify(row)).not.toContain('asthma');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(smtp.mails).toEqual([]);

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import {
-  CONTACT_LIMITS,
+  CONTACT_FIELDS,
   SERVICE_OPTIONS,
   SERVICE_PLACEHOLDER,
-  contactFieldErrors,
   contactSchema,
   serviceLabel,
-} from '../../src/lib/contact';
+} from '../../src/forms/contact';
+import { fieldErrors } from '../../src/forms/fields';
 
 const valid = {
   name: 'Ada Lovelace',
@@ -19,7 +19,7 @@ const valid = {
 function errorsOf(input: unknown) {
   const result = contactSchema.safeParse(input);
   if (result.success) throw new Error('expected the input to be rejected');
-  return contactFieldErrors(result.error);
+  return fieldErrors(result.error);
 }
 
 describe('service options', () => {
@@ -65,16 +65,16 @@ describe('the contact schema', () => {
 
   test('asks for each missing required field in words for people', () => {
     expect(errorsOf({})).toEqual({
-      name: 'Please enter your name',
-      email: 'Please enter your e-mail address',
-      message: 'Please enter your message',
+      name: 'Please enter your name.',
+      email: 'Please enter your e-mail address.',
+      message: 'Please enter your message.',
     });
   });
 
   test('rejects blank text as missing', () => {
     expect(errorsOf({ ...valid, name: ' \t ', message: '\n\n' })).toEqual({
-      name: 'Please enter your name',
-      message: 'Please enter your message',
+      name: 'Please enter your name.',
+      message: 'Please enter your message.',
     });
   });
 
@@ -91,20 +91,21 @@ describe('the contact schema', () => {
 
   test('rejects a service that is not listed', () => {
     expect(errorsOf({ ...valid, service: 'trapeze' }).service).toBe(
-      'Please choose one of the listed services',
+      'Please choose one of the listed services.',
     );
   });
 
   test('rejects text longer than the limits', () => {
     const errors = errorsOf({
       ...valid,
-      name: 'n'.repeat(CONTACT_LIMITS.name + 1),
-      message: 'm'.repeat(CONTACT_LIMITS.message + 1),
+      name: 'n'.repeat(CONTACT_FIELDS.name.max + 1),
+      message: 'm'.repeat(CONTACT_FIELDS.message.max + 1),
     });
-    expect(errors.name).toMatch(/under 100 characters/);
-    expect(errors.message).toMatch(/under 5000 characters/);
+    expect(errors.name).toBe('Please keep your name under 100 characters.');
+    expect(errors.message).toBe('Please keep your message under 5,000 characters.');
     expect(
-      contactSchema.safeParse({ ...valid, message: 'm'.repeat(CONTACT_LIMITS.message) }).success,
+      contactSchema.safeParse({ ...valid, message: 'm'.repeat(CONTACT_FIELDS.message.max) })
+        .success,
     ).toBe(true);
   });
 
@@ -114,13 +115,34 @@ describe('the contact schema', () => {
     );
   });
 
-  test('accepts any non-blank name and message within the limits', () => {
-    const text = (max: number) =>
-      fc.string({ minLength: 1, maxLength: max }).filter((s) => s.trim().length > 0);
+  test('accepts any non-blank name and message within the limits, free of control characters', () => {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    const control = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+    const text = (max: number, lines: boolean) =>
+      fc
+        .string({ unit: 'grapheme', minLength: 1, maxLength: max })
+        .filter(
+          (s) =>
+            s.trim().length > 0 &&
+            s.trim().length <= max &&
+            !control.test(s) &&
+            (lines || !/[\n\r\u2028\u2029]/.test(s)),
+        );
     fc.assert(
-      fc.property(text(CONTACT_LIMITS.name), text(CONTACT_LIMITS.message), (name, message) => {
-        expect(contactSchema.safeParse({ ...valid, name, message }).success).toBe(true);
-      }),
+      fc.property(
+        text(CONTACT_FIELDS.name.max, false),
+        text(CONTACT_FIELDS.message.max, true),
+        (name, message) => {
+          expect(contactSchema.safeParse({ ...valid, name, message }).success).toBe(true);
+        },
+      ),
+    );
+  });
+
+  test('keeps line breaks in the message but not in the name', () => {
+    expect(contactSchema.parse({ ...valid, message: 'one\ntwo' }).message).toBe('one\ntwo');
+    expect(errorsOf({ ...valid, name: 'Ada\r\nBcc: x@example.test' }).name).toBe(
+      'Please write your name on one line.',
     );
   });
 });

@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
-  EncryptionKeyMissingError,
   LOCAL_KEY_FILE,
   clientFingerprint,
   decryptField,
@@ -12,7 +11,8 @@ import {
   encryptionKey,
   isEncrypted,
   parseKey,
-} from '../../src/server/crypto';
+} from '../../src/server/platform/crypto';
+import { MissingSettingError } from '../../src/server/platform/site';
 
 const KEY = randomBytes(32).toString('base64');
 
@@ -84,7 +84,7 @@ describe('health data encryption (AES-256-GCM)', () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'submit-waiver');
     vi.stubEnv('NETLIFY_LOCAL', '');
     vi.stubEnv('CONTEXT', 'production');
-    expect(() => encryptionKey()).toThrow(EncryptionKeyMissingError);
+    expect(() => encryptionKey()).toThrow(MissingSettingError);
   });
 });
 

@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { projectPath } from './site';
+import { MissingSettingError, isHostedFunction, missingSetting, projectPath } from './site';
 
 /**
  * Application-level encryption of health data (AES-256-GCM). The key comes from
@@ -17,12 +17,6 @@ import { projectPath } from './site';
  * work on a fresh clone; a hosted function refuses instead, because a key made on a throwaway
  * serverless instance would leave the data it encrypted unreadable.
  */
-export class EncryptionKeyMissingError extends Error {
-  constructor() {
-    super('WAIVER_ENCRYPTION_KEY is not set');
-    this.name = 'EncryptionKeyMissingError';
-  }
-}
 
 export const LOCAL_KEY_FILE = '.netlify/waiver-encryption.key';
 const FORMAT = 'enc1';
@@ -39,13 +33,6 @@ export function parseKey(text: string): Buffer {
     throw new Error('WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex');
   }
   return key;
-}
-
-// Netlify's emulator runs functions as Lambdas too, but says it is local (NETLIFY_LOCAL, CONTEXT).
-function isHostedFunction(): boolean {
-  const { AWS_LAMBDA_FUNCTION_NAME, LAMBDA_TASK_ROOT, NETLIFY_LOCAL, CONTEXT } = process.env;
-  const lambda = Boolean(AWS_LAMBDA_FUNCTION_NAME || LAMBDA_TASK_ROOT);
-  return lambda && NETLIFY_LOCAL !== 'true' && CONTEXT !== 'dev';
 }
 
 function localKey(): Buffer {
@@ -66,10 +53,12 @@ function localKey(): Buffer {
   return parseKey(readFileSync(file, 'utf8'));
 }
 
-/** The 32-byte data key. Throws EncryptionKeyMissingError on a host with no key configured. */
+/** The 32-byte data key. Throws MissingSettingError on a host with no key configured. */
 export function encryptionKey(): Buffer {
   const source = process.env.WAIVER_ENCRYPTION_KEY ?? '';
-  if (!source && isHostedFunction()) throw new EncryptionKeyMissingError();
+  if (!source && isHostedFunction()) {
+    throw missingSetting('WAIVER_ENCRYPTION_KEY', 'waivers cannot be stored without their key');
+  }
   if (cached?.source !== source) {
     cached = { source, key: source ? parseKey(source) : localKey() };
   }
@@ -138,7 +127,7 @@ function fingerprintKey(): Buffer {
     try {
       key = Buffer.from(hkdfSync('sha256', encryptionKey(), '', 'client-ip-fingerprint', 32));
     } catch (error) {
-      if (!(error instanceof EncryptionKeyMissingError)) throw error;
+      if (!(error instanceof MissingSettingError)) throw error;
       if (!warned) console.warn('No WAIVER_ENCRYPTION_KEY: client IPs are hashed without a key');
       warned = true;
       key = Buffer.from('still-point-pilates/client-ip', 'utf8');

@@ -1,5 +1,5 @@
-import { clientFingerprint } from './crypto';
-import { query } from './db';
+import { clientFingerprint } from '../platform/crypto';
+import { query } from '../platform/db';
 
 export interface RateLimit {
   /** Requests allowed per window. */

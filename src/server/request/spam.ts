@@ -1,11 +1,11 @@
-import { HONEYPOT_FIELD, TIMER_FIELD } from '../lib/anti-spam';
+import { HONEYPOT_FIELD, TIMER_FIELD } from '../../forms/anti-spam';
 
 /** Why a submission was taken for spam; stored on its row for the instructor's review. */
 export type SpamReason = 'honeypot' | 'too-fast' | 'no-timer';
 
 /**
- * The verdict of the two invisible checks on a raw JSON body. Spam is still stored (marked, for
- * review) and answered like any message, so a bot learns nothing; it is just never mailed.
+ * The verdict of the two invisible checks on a raw body. Spam is still stored (marked, for
+ * review) and answered like any submission, so a bot learns nothing; it is just never mailed.
  */
 export function spamReason(body: Record<string, unknown>, minFillMs: number): SpamReason | null {
   const trap = body[HONEYPOT_FIELD];

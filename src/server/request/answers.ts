@@ -1,3 +1,5 @@
+import type { FieldErrors } from '../../forms/fields';
+
 /**
  * Headers every function answer carries. Netlify applies `_headers` to static files only, never
  * to a function's response, so the functions send their own: an API answer is JSON that nothing
@@ -14,6 +16,14 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
+/** Why a request was refused: its status, the words for the visitor, and any extra headers. */
+export interface Problem {
+  status: number;
+  error: string;
+  fieldErrors?: FieldErrors;
+  headers?: Record<string, string>;
+}
+
 /** JSON answers for the functions: never an HTML error page, never a stack trace. */
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return Response.json(body, {
@@ -26,14 +36,12 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   });
 }
 
-/** Whether the request says its body is JSON (`application/json`, any parameters). */
-export function isJsonRequest(req: Request): boolean {
-  const type = req.headers.get('content-type') ?? '';
-  return type.split(';')[0].trim().toLowerCase() === 'application/json';
+/** `{ success: true, id }`: the submission is stored under `id`. */
+export function stored(id: string): Response {
+  return json({ success: true, id });
 }
 
-/** Reads a JSON body; `undefined` when it is not JSON. Unbounded: prefer `guardPost` (guard.ts). */
-export async function readJson(req: Request): Promise<unknown> {
-  if (!isJsonRequest(req)) return undefined;
-  return req.json().catch(() => undefined);
+/** `{ success: false, error, fieldErrors? }` with the problem's status and headers. */
+export function refused({ status, error, fieldErrors, headers }: Problem): Response {
+  return json({ success: false, error, ...(fieldErrors && { fieldErrors }) }, status, headers);
 }

@@ -49,3 +49,41 @@ export function siteFacts(): SiteFacts {
   }
   return facts;
 }
+
+/**
+ * Whether this code runs as a deployed function on Netlify (or any Lambda), where the disk is
+ * read-only and nothing made up locally (a key, a mail folder) would survive. Netlify's local
+ * tools run functions as Lambdas too, but say they are local (NETLIFY_LOCAL, CONTEXT).
+ */
+export function isHostedFunction(): boolean {
+  const { AWS_LAMBDA_FUNCTION_NAME, LAMBDA_TASK_ROOT, NETLIFY_LOCAL, CONTEXT } = process.env;
+  const lambda = Boolean(AWS_LAMBDA_FUNCTION_NAME || LAMBDA_TASK_ROOT);
+  return lambda && NETLIFY_LOCAL !== 'true' && CONTEXT !== 'dev';
+}
+
+/**
+ * A setting a deployed function cannot do without: the one clear line in the log that names it
+ * (once per instance), and an error whose `code` names it too, so the outbox records it.
+ */
+export class MissingSettingError extends Error {
+  readonly code: string;
+  constructor(
+    readonly setting: string,
+    purpose: string,
+  ) {
+    super(`${setting} is not set: ${purpose}`);
+    this.name = 'MissingSettingError';
+    this.code = `${setting} not set`;
+  }
+}
+
+const reported = new Set<string>();
+
+export function missingSetting(setting: string, purpose: string): MissingSettingError {
+  const error = new MissingSettingError(setting, purpose);
+  if (!reported.has(setting)) {
+    reported.add(setting);
+    console.error(`Configuration: ${error.message}. Set it in the site's environment variables.`);
+  }
+  return error;
+}

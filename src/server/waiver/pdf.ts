@@ -1,6 +1,13 @@
 import PDFDocument from 'pdfkit';
-import { waiverBlocks } from '../lib/waiver-text';
-import type { WaiverRecord } from './waiver';
+import {
+  CONSENTS,
+  WAIVER_FIELDS,
+  WAIVER_FIELD_NAMES,
+  WAIVER_SECTIONS,
+  type WaiverFieldSpec,
+} from '../../forms/waiver';
+import { waiverBlocks } from '../../forms/waiver-text';
+import type { WaiverRecord } from './store';
 
 export type PdfCopy = 'records' | 'participant';
 
@@ -85,21 +92,18 @@ export function renderWaiverPdf(
     );
   doc.fontSize(10).text(`Signed electronically on ${formatUtc(record.createdAt)}`);
 
-  section('Participant');
-  row('Name', fullName);
-  row('E-mail', record.email);
-  row('Phone', record.phone);
-
-  section('Emergency Contact');
-  row('Name', record.emergencyName);
-  row('Phone', record.emergencyPhone);
-
-  section('Health Information');
-  if (copy === 'records') {
-    row('Medical conditions', record.medicalConditions || 'None stated');
-    row('Medications', record.medications || 'None stated');
-  } else {
-    doc.font('Helvetica').fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
+  for (const [key, title] of Object.entries(WAIVER_SECTIONS)) {
+    section(title);
+    let onFile = false;
+    for (const name of WAIVER_FIELD_NAMES.filter((field) => WAIVER_FIELDS[field].section === key)) {
+      const spec: WaiverFieldSpec = WAIVER_FIELDS[name];
+      if (spec.health && copy === 'participant') {
+        if (!onFile) doc.font('Helvetica').fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
+        onFile = true;
+        continue;
+      }
+      row(spec.label, record[name] || (spec.required ? '' : 'None stated'));
+    }
   }
 
   section(`Waiver Text (version ${record.waiverText.version})`);
@@ -115,8 +119,9 @@ export function renderWaiverPdf(
   }
 
   section('Consents');
-  row('Agreed to the liability waiver terms', record.agreedToTerms ? 'Yes' : 'No');
-  row('Consents to promotional photos', record.agreedToPhotos ? 'Yes' : 'No');
+  for (const [name, label] of Object.entries(CONSENTS)) {
+    row(label, record[name as keyof typeof CONSENTS] ? 'Yes' : 'No');
+  }
 
   section('Signature');
   const boxHeight = 110;

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { pathIn, projectPath, siteFacts } from './site';
+import { isHostedFunction, missingSetting, pathIn, projectPath, siteFacts } from './site';
 
 export interface Attachment {
   filename: string;
@@ -29,7 +29,7 @@ export interface MailSettings {
 export function mailSettings(): MailSettings {
   return {
     smtpUrl: process.env.SMTP_URL || undefined,
-    from: process.env.MAIL_FROM || `"${siteFacts().name} website" <no-reply@localhost>`,
+    from: process.env.MAIL_FROM || `"${headerText(siteFacts().name)} website" <no-reply@localhost>`,
     outboxDir: process.env.MAIL_OUTBOX_DIR || projectPath('.netlify/outbox'),
   };
 }
@@ -68,7 +68,13 @@ function smtpTransport(url: string): Transporter {
  */
 export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: string }> {
   const settings = mailSettings();
-  const message = { ...mail, from: settings.from };
+  const message = { ...mail, subject: headerText(mail.subject), from: settings.from };
+  if (isHostedFunction()) {
+    // A deployed function has no disk to keep a local outbox on, and no address to send from:
+    // say which setting is missing, once, instead of failing on a read-only disk.
+    if (!settings.smtpUrl) throw missingSetting('SMTP_URL', 'mail stays queued in mail_outbox');
+    if (!process.env.MAIL_FROM) throw missingSetting('MAIL_FROM', 'mail stays queued');
+  }
   if (settings.smtpUrl) {
     const info = await smtpTransport(settings.smtpUrl).sendMail(message);
     return { messageId: info.messageId };
@@ -94,6 +100,20 @@ export function transportCode(error: unknown): string {
       .filter((part) => typeof part === 'string' || typeof part === 'number')
       .join(' ') || 'unknown error'
   );
+}
+
+/**
+ * A visitor's text made safe for a header such as the subject: one line (control characters and
+ * line breaks become spaces), and no `=?` left to start a MIME encoded word, which a mail client
+ * would decode into text the visitor chose (a zero-width space after the `=` keeps the words as
+ * typed, and makes the mailer encode the whole header itself).
+ */
+export function headerText(value: string): string {
+  return value
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/=\?/g, '=\u200B?');
 }
 
 /** Escapes a visitor's text for HTML. */

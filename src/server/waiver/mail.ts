@@ -1,16 +1,21 @@
-import { escapeHtml, waiverRecordsRecipient, type Mail } from './mail';
-import { registerComposer } from './outbox';
-import { siteFacts } from './site';
-import { formatUtc, renderWaiverPdf } from './waiver-pdf';
-import {
-  WAIVER_MAIL_KINDS,
-  loadWaiver,
-  recordWaiverMailAttempt,
-  type WaiverMailKind,
-  type WaiverRecord,
-} from './waiver';
+import { escapeHtml, waiverRecordsRecipient, type Mail } from '../platform/mail';
+import { siteFacts } from '../platform/site';
+import { formatUtc, renderWaiverPdf, type PdfCopy } from './pdf';
+import { loadWaiver, type WaiverRecord } from './store';
 
-function pdfName(record: WaiverRecord, copy: 'records' | 'participant') {
+/** The studio's records copy of a stored waiver, for the outbox; `undefined` when it is gone. */
+export async function recordsMail(id: string): Promise<Mail | undefined> {
+  const record = await loadWaiver(id);
+  return record && composeRecordsMail(record);
+}
+
+/** The participant's copy of a stored waiver, for the outbox; `undefined` when it is gone. */
+export async function participantMail(id: string): Promise<Mail | undefined> {
+  const record = await loadWaiver(id);
+  return record && composeParticipantMail(record);
+}
+
+function pdfName(record: WaiverRecord, copy: PdfCopy) {
   const name = `${record.lastName}-${record.firstName}`.replace(/[^\p{L}\p{N}]+/gu, '-');
   const day = record.createdAt.toISOString().slice(0, 10);
   return `waiver-${name}-${day}${copy === 'participant' ? '-copy' : ''}.pdf`.toLowerCase();
@@ -23,10 +28,14 @@ function paragraphs(lines: string[]) {
   };
 }
 
+async function attachment(record: WaiverRecord, copy: PdfCopy) {
+  const content = await renderWaiverPdf(record, siteFacts().name, copy);
+  return { filename: pdfName(record, copy), content, contentType: 'application/pdf' };
+}
+
 /** The studio's records copy: the full signed PDF, health information included. */
 export async function composeRecordsMail(record: WaiverRecord): Promise<Mail> {
   const fullName = `${record.firstName} ${record.lastName}`;
-  const pdf = await renderWaiverPdf(record, siteFacts().name, 'records');
   return {
     to: waiverRecordsRecipient(),
     replyTo: record.email,
@@ -36,16 +45,13 @@ export async function composeRecordsMail(record: WaiverRecord): Promise<Mail> {
       `Record ID: ${record.id}`,
       'The signed PDF, with health information and the audit trail, is attached. It contains health information: please file it securely.',
     ]),
-    attachments: [
-      { filename: pdfName(record, 'records'), content: pdf, contentType: 'application/pdf' },
-    ],
+    attachments: [await attachment(record, 'records')],
   };
 }
 
 /** The participant's copy of what they signed; health details stay with the studio. */
 export async function composeParticipantMail(record: WaiverRecord): Promise<Mail> {
   const studio = siteFacts().name;
-  const pdf = await renderWaiverPdf(record, studio, 'participant');
   return {
     to: record.email,
     subject: `Your signed liability waiver - ${studio}`,
@@ -55,24 +61,6 @@ export async function composeParticipantMail(record: WaiverRecord): Promise<Mail
       'Your health information is kept on file with the studio and is not included in this copy.',
       `If any of your details or your health change significantly, just let us know. See you in the studio!`,
     ]),
-    attachments: [
-      { filename: pdfName(record, 'participant'), content: pdf, contentType: 'application/pdf' },
-    ],
+    attachments: [await attachment(record, 'participant')],
   };
-}
-
-// The outbox composes each waiver mail from the stored record when it sends it (see outbox.ts).
-const composers: Record<WaiverMailKind, (record: WaiverRecord) => Promise<Mail>> = {
-  'waiver-records': composeRecordsMail,
-  'waiver-participant': composeParticipantMail,
-};
-for (const kind of WAIVER_MAIL_KINDS) {
-  registerComposer(
-    kind,
-    async (ref) => {
-      const record = await loadWaiver(ref);
-      return record && composers[kind](record);
-    },
-    (ref, outcome) => recordWaiverMailAttempt(ref, kind, outcome),
-  );
 }

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { newSubmissionId } from '../lib/submission';
+import { newSubmissionId } from '../../forms/submission';
 
 /**
  * The id of the submission being sent: made when the visitor first sends, kept while the same

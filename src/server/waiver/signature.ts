@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX } from '../lib/waiver';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX } from '../../forms/waiver';
 
 export const SIGNATURE_LIMITS = {
   maxBytes: MAX_SIGNATURE_BYTES,

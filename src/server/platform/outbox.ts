@@ -8,8 +8,9 @@
  * (`drainOutbox`), and locally by `npm start` on an interval.
  *
  * An outbox row holds no message: only its kind and the id of the row it is about. The mail is
- * composed when it is sent, by the composer registered for its kind (`registerComposer`), so
- * health data never leaves the waiver row it is stored in.
+ * composed when it is sent, by its kind's composer (mail-kinds.ts, the one list of every kind),
+ * so health data never leaves the waiver row it is stored in. The outbox is the one record of
+ * every mail: what was sent, what is still owed, what was given up on and why.
  *
  * Each mail is sent once: a sender claims due rows with one atomic statement (`FOR UPDATE SKIP
  * LOCKED` plus a lease in `locked_until`), so concurrent senders never hold the same row, and
@@ -18,7 +19,8 @@
  * never lost; the Message-ID stays the same so mail clients can fold the copies.)
  */
 import { query, type Queryable } from './db';
-import { mailSettings, sendMail, transportCode, type Mail } from './mail';
+import { mailSettings, sendMail, transportCode } from './mail';
+import { MAIL_KINDS, isMailKind, type MailKind } from './mail-kinds';
 
 export interface AttemptOutcome {
   /** The mail went out on this attempt. */
@@ -29,22 +31,6 @@ export interface AttemptOutcome {
   failed: boolean;
   /** A short transport code when it was not sent, never message content. */
   error: string | null;
-}
-
-/** Builds the mail of one kind from the id of its source row; `undefined` when the row is gone. */
-export type Composer = (ref: string) => Promise<Mail | undefined>;
-
-interface Kind {
-  compose: Composer;
-  /** Mirrors the outcome of an attempt onto the source row (best effort). */
-  record?: (ref: string, outcome: AttemptOutcome) => Promise<void>;
-}
-
-const kinds = new Map<string, Kind>();
-
-/** Says how to compose (and optionally how to record) the mails of one kind. */
-export function registerComposer(kind: string, compose: Composer, record?: Kind['record']): void {
-  kinds.set(kind, { compose, record });
 }
 
 export interface OutboxSettings {
@@ -84,7 +70,7 @@ export function backoffMs(attempts: number, settings = outboxSettings()): number
  */
 export async function enqueueMail(
   tx: Queryable,
-  kind: string,
+  kind: MailKind,
   ref: string,
 ): Promise<string | undefined> {
   const { rows } = await tx.query(
@@ -140,31 +126,22 @@ function messageId(id: string): string {
 /** One attempt at one claimed row; records the outcome. Never throws. */
 async function attempt(row: Claimed): Promise<AttemptOutcome> {
   const settings = outboxSettings();
-  const kind = kinds.get(row.kind);
   let error: string;
   let giveUp = false;
   try {
-    if (!kind)
-      throw Object.assign(new Error('no composer'), { code: `no composer for ${row.kind}` });
-    const mail = await kind.compose(row.ref);
+    const mail = isMailKind(row.kind) ? await MAIL_KINDS[row.kind](row.ref) : undefined;
     if (mail) {
       await sendMail({ ...mail, messageId: messageId(row.id) });
-      const outcome: AttemptOutcome = {
-        sent: true,
-        attempts: row.attempts,
-        failed: false,
-        error: null,
-      };
-      await finish(row, kind, outcome, () =>
+      await record(row, () =>
         query(
           `UPDATE mail_outbox SET sent_at = now(), locked_until = NULL, last_error = NULL
             WHERE id = $1 AND claim_token = $2`,
           [row.id, row.claim_token],
         ),
       );
-      return outcome;
+      return { sent: true, attempts: row.attempts, failed: false, error: null };
     }
-    error = 'source row missing';
+    error = isMailKind(row.kind) ? 'source row missing' : `no composer for ${row.kind}`;
     giveUp = true;
   } catch (caught) {
     error = transportCode(caught);
@@ -177,8 +154,7 @@ async function attempt(row: Claimed): Promise<AttemptOutcome> {
         ? ', gave up: kept in mail_outbox marked failed'
         : `, next try in ${Math.round(delay / 1000)} s`),
   );
-  const outcome: AttemptOutcome = { sent: false, attempts: row.attempts, failed, error };
-  await finish(row, kind, outcome, () =>
+  await record(row, () =>
     query(
       `UPDATE mail_outbox
           SET last_error = $3,
@@ -189,26 +165,15 @@ async function attempt(row: Claimed): Promise<AttemptOutcome> {
       [row.id, row.claim_token, error.slice(0, 200), delay, failed],
     ),
   );
-  return outcome;
+  return { sent: false, attempts: row.attempts, failed, error };
 }
 
-async function finish(
-  row: Claimed,
-  kind: Kind | undefined,
-  outcome: AttemptOutcome,
-  update: () => Promise<unknown>,
-): Promise<void> {
+async function record(row: Claimed, update: () => Promise<unknown>): Promise<void> {
   try {
     await update();
   } catch {
     // The lease runs out and the row is tried again: a mail may repeat, none is lost.
     console.error(`Mail ${row.id} (${row.kind} ${row.ref}): could not record the attempt`);
-    return;
-  }
-  try {
-    await kind?.record?.(row.ref, outcome);
-  } catch {
-    console.error(`Mail ${row.id} (${row.kind} ${row.ref}): could not mirror the attempt`);
   }
 }
 

@@ -1,0 +1,115 @@
+import {
+  WAIVER_FIELDS,
+  WAIVER_FIELD_NAMES,
+  type Waiver,
+  type WaiverFieldName,
+  type WaiverFieldSpec,
+} from '../../forms/waiver';
+import { decryptField, encryptField, isEncrypted } from '../platform/crypto';
+import { query, type Queryable } from '../platform/db';
+import type { Received } from '../request/pipeline';
+import type { SpamReason } from '../request/spam';
+import { sha256, type WaiverText } from './text';
+
+/** A stored waiver as the PDF, the mails and the records desk read it. */
+export type WaiverRecord = Record<WaiverFieldName, string> & {
+  id: string;
+  agreedToTerms: boolean;
+  agreedToPhotos: boolean;
+  signaturePng: Buffer;
+  createdAt: Date;
+  clientIp: string | null;
+  userAgent: string | null;
+  waiverText: WaiverText;
+  spamReason: SpamReason | null;
+};
+
+/** What the form's own checks found out, stored with the fields. */
+export interface SignedWith {
+  signaturePng: Buffer;
+  text: WaiverText;
+}
+
+/** The column of a participant's field: its name in snake_case (`firstName` → `first_name`). */
+export const columnOf = (field: WaiverFieldName) =>
+  field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+const isHealth = (field: WaiverFieldName) =>
+  (WAIVER_FIELDS[field] as WaiverFieldSpec).health === true;
+
+/**
+ * Stores the waiver, its audit trail and (once per version) the text it was signed under, in the
+ * transaction the pipeline opened for it and its mails. Health fields are encrypted first
+ * (AES-256-GCM, crypto.ts): the database never holds them in clear. The waiver's id is its
+ * submission id, so a repeat of it (even at the same moment) stores nothing and returns
+ * `undefined`.
+ */
+export async function insertWaiver(
+  tx: Queryable,
+  waiver: Waiver,
+  { submissionId, spam, client }: Received,
+  { signaturePng, text }: SignedWith,
+): Promise<string | undefined> {
+  await tx.query(
+    `INSERT INTO waiver_texts (sha256, version, text) VALUES ($1, $2, $3)
+     ON CONFLICT (sha256) DO NOTHING`,
+    [text.sha256, text.version, text.text],
+  );
+  const row: Record<string, unknown> = {
+    id: submissionId,
+    submission_id: submissionId,
+    agreed_to_terms: waiver.agreedToTerms,
+    agreed_to_photos: waiver.agreedToPhotos,
+    signature_png: signaturePng,
+    signature_sha256: sha256(signaturePng),
+    waiver_text_sha256: text.sha256,
+    client_ip: client.ip.slice(0, 100),
+    user_agent: client.userAgent?.slice(0, 1000) ?? null,
+    spam_reason: spam,
+  };
+  for (const field of WAIVER_FIELD_NAMES) {
+    row[columnOf(field)] = isHealth(field) ? encryptField(waiver[field], field) : waiver[field];
+  }
+  const columns = Object.keys(row);
+  const { rows } = await tx.query(
+    `INSERT INTO waivers (${columns.join(', ')})
+     VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})
+     ON CONFLICT DO NOTHING
+     RETURNING id`,
+    Object.values(row),
+  );
+  return (rows[0] as { id: string } | undefined)?.id;
+}
+
+/** Reads a stored waiver back, health fields decrypted, with the text it was signed under. */
+export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> {
+  const [row] = await query<Record<string, unknown>>(
+    `SELECT w.*, t.version AS text_version, t.text
+       FROM waivers w JOIN waiver_texts t ON t.sha256 = w.waiver_text_sha256
+      WHERE w.id = $1`,
+    [id],
+  );
+  if (!row) return undefined;
+  const fields = Object.fromEntries(
+    WAIVER_FIELD_NAMES.map((field) => {
+      const value = String(row[columnOf(field)] ?? '');
+      return [field, isHealth(field) && isEncrypted(value) ? decryptField(value, field) : value];
+    }),
+  ) as Record<WaiverFieldName, string>;
+  return {
+    ...fields,
+    id: String(row.id),
+    agreedToTerms: Boolean(row.agreed_to_terms),
+    agreedToPhotos: Boolean(row.agreed_to_photos),
+    signaturePng: Buffer.from(row.signature_png as Uint8Array),
+    createdAt: new Date(row.created_at as string),
+    clientIp: (row.client_ip as string | null) ?? null,
+    userAgent: (row.user_agent as string | null) ?? null,
+    waiverText: {
+      version: String(row.text_version),
+      text: String(row.text),
+      sha256: String(row.waiver_text_sha256),
+    },
+    spamReason: (row.spam_reason as SpamReason | null) ?? null,
+  };
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { contentPath } from '../platform/site';
+
+export interface WaiverText {
+  version: string;
+  /** The body of content/waiver.md, exactly as signed and hashed. */
+  text: string;
+  sha256: string;
+}
+
+export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+let cached: { file: string; text: WaiverText } | undefined;
+
+/** The waiver text in force: content/waiver.md, shipped beside the functions. */
+export function currentWaiverText(): WaiverText {
+  const file = contentPath('waiver.md');
+  if (cached?.file === file) return cached.text;
+  const source = readFileSync(file, 'utf8').replace(/\r\n?/g, '\n');
+  const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source);
+  const version = match ? (parse(match[1]!) as { version?: unknown })?.version : undefined;
+  if (!match || typeof version !== 'string' || !match[2]!.trim()) {
+    throw new Error('content/waiver.md needs a `version` in its frontmatter and a body');
+  }
+  const text = match[2]!.trim();
+  cached = { file, text: { version, text, sha256: sha256(text) } };
+  return cached.text;
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import sendEmail from '../../functions/send-email';
+import submitWaiver from '../../functions/submit-waiver';
+import { MAIL_KINDS, isMailKind } from '../../src/server/platform/mail-kinds';
+import { startDatabase, type TestDatabase } from './harness';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await startDatabase();
+});
+
+afterAll(async () => {
+  await database?.stop();
+});
+
+const functions = { 'send-email': sendEmail, 'submit-waiver': submitWaiver };
+
+test.each(Object.entries(functions))(
+  '%s queues only kinds of mail the outbox can compose',
+  async (_, handler) => {
+    expect(handler.mails.length).toBeGreaterThan(0);
+    for (const kind of handler.mails) {
+      expect(isMailKind(kind)).toBe(true);
+      // The composer loads its module and looks its row up: a row that is not there is no mail.
+      const ref = kind === 'contact' ? '0' : randomUUID();
+      await expect(MAIL_KINDS[kind](ref)).resolves.toBeUndefined();
+    }
+  },
+);
+
+test('an unknown kind has no composer', () => {
+  expect(isMailKind('newsletter')).toBe(false);
+  expect(isMailKind('toString')).toBe(false);
+});
