@@ -8,10 +8,15 @@ import { ensureChromium } from './chromium.ts';
 const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
 const bin = (name: string) => `node_modules/.bin/${name}`;
 
+// The project's own scripts (check, lint, format:check), run by the npm that runs this one.
+const npmCli = process.env.npm_execpath;
+const npmRun = (script: string): [string, string[]] =>
+  npmCli ? [process.execPath, [npmCli, 'run', '-s', script]] : ['npm', ['run', '-s', script]];
+
 const steps: [string, string, string[]][] = [
-  ['type check', bin('astro'), ['check']],
-  ['lint', bin('eslint'), ['.']],
-  ['format', bin('prettier'), ['--check', '.']],
+  ['type check', ...npmRun('check')],
+  ['lint', ...npmRun('lint')],
+  ['format', ...npmRun('format:check')],
   ['unit and function tests', bin('vitest'), ['run']],
   ['build', bin('astro'), ['build']],
   ['browser tests', bin('playwright'), ['test']],

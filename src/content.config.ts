@@ -83,19 +83,19 @@ const titledText = z.strictObject({
   icon: z.enum(ICON_NAMES).optional(),
 });
 
+const headline = z.strictObject({
+  eyebrow: z.string().min(1).optional(),
+  title: z.string().min(1),
+  text: z.string().min(1),
+});
+
 const pages = defineCollection({
   loader: glob({ base: './content', pattern: '[^_]*.md' }),
   schema: ({ image }) =>
     z.object({
       title: z.string().min(1),
       description: z.string().min(1),
-      hero: z
-        .strictObject({
-          eyebrow: z.string().min(1).optional(),
-          title: z.string().min(1),
-          text: z.string().min(1),
-        })
-        .optional(),
+      hero: headline.optional(),
       heroImage: image().optional(),
       heroImageAlt: z.string().optional(),
       features: z.array(titledText).optional(),
@@ -104,6 +104,11 @@ const pages = defineCollection({
       certifications: z.array(z.string().min(1)).optional(),
       continuingEducation: z.array(z.string().min(1)).optional(),
       version: z.string().optional(),
+      notes: z.array(titledText).optional(),
+      follow: titledText.optional(),
+      firstVisit: titledText.optional(),
+      programs: headline.optional(),
+      comingSoon: titledText.optional(),
     }),
 });
 

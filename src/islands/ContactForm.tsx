@@ -1,9 +1,10 @@
-import { useEffect, useState, type FocusEvent, type SubmitEvent } from 'react';
+import { useEffect, type FocusEvent, type SubmitEvent } from 'react';
 import { Toaster } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
 import { Field, TextField } from './forms/Field';
 import Honeypot from './forms/Honeypot';
 import { useForm } from './forms/useForm';
+import { useHydrated } from './forms/useHydrated';
 import {
   CONTACT_FIELDS,
   CONTACT_FIELD_ORDER,
@@ -51,10 +52,9 @@ function Form({ studioEmail }: Props) {
     },
   });
   // Until hydration the button stays disabled: a native submit would go nowhere useful.
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
 
   useEffect(() => {
-    setHydrated(true);
     const form = formRef.current;
     if (!form) return;
     const service = new URLSearchParams(window.location.search).get('service');

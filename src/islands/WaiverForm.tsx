@@ -115,6 +115,7 @@ function Form({ blocks, version }: Props) {
   return (
     <>
       <Toaster richColors closeButton position="top-center" />
+      {/* eslint-disable-next-line jsx-a11y-x/no-noninteractive-element-interactions -- one Enter handler for the fields inside */}
       <form
         ref={formRef}
         method="post"
@@ -159,6 +160,7 @@ function Form({ blocks, version }: Props) {
           <div
             role="region"
             aria-label="Liability waiver text"
+            // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex -- a scrolling region takes the focus so the keyboard can scroll it (WCAG 2.1.1)
             tabIndex={0}
             className="max-h-60 overflow-y-auto rounded-md border border-sand-200 bg-sand-50 p-4 text-sm leading-relaxed text-ink"
           >

@@ -18,7 +18,9 @@ export async function getSite() {
   return entry.data;
 }
 
-export async function getPage(id: 'home' | 'about' | 'waiver') {
+type PageId = 'home' | 'about' | 'contact' | 'services' | 'events' | 'waiver';
+
+export async function getPage(id: PageId) {
   const entry = await getEntry('pages', id);
   if (!entry) throw new Error(`content/${id}.md is missing`);
   return entry;
@@ -54,6 +56,49 @@ export async function getAboutPage() {
     values: required(data.values, 'about', 'values'),
     certifications: required(data.certifications, 'about', 'certifications'),
     continuingEducation: required(data.continuingEducation, 'about', 'continuingEducation'),
+    closing: required(data.closing, 'about', 'closing'),
+  };
+}
+
+export async function getContactPage() {
+  const { data } = await getPage('contact');
+  return {
+    ...data,
+    hero: required(data.hero, 'contact', 'hero'),
+    follow: required(data.follow, 'contact', 'follow'),
+    firstVisit: required(data.firstVisit, 'contact', 'firstVisit'),
+  };
+}
+
+export async function getServicesPage() {
+  const { data } = await getPage('services');
+  return {
+    ...data,
+    hero: required(data.hero, 'services', 'hero'),
+    programs: required(data.programs, 'services', 'programs'),
+    closing: required(data.closing, 'services', 'closing'),
+  };
+}
+
+export async function getEventsPage() {
+  const { data } = await getPage('events');
+  return {
+    ...data,
+    hero: required(data.hero, 'events', 'hero'),
+    comingSoon: required(data.comingSoon, 'events', 'comingSoon'),
+    closing: required(data.closing, 'events', 'closing'),
+  };
+}
+
+export async function getWaiverPage() {
+  const entry = await getPage('waiver');
+  const { data } = entry;
+  return {
+    entry,
+    ...data,
+    version: required(data.version, 'waiver', 'version'),
+    hero: required(data.hero, 'waiver', 'hero'),
+    notes: required(data.notes, 'waiver', 'notes'),
   };
 }
 

@@ -170,7 +170,6 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
           role="img"
           aria-label="Signature pad: draw your signature here with a mouse, finger or stylus"
           aria-describedby={[helpId, empty ? hintId : '', describedBy ?? ''].join(' ').trim()}
-          aria-invalid={invalid || undefined}
           className={`block touch-none rounded-md border-2 bg-white ${
             invalid && empty ? 'border-red-700' : 'border-sand-200'
           }`}

@@ -63,8 +63,8 @@ export function checkSignature(dataUrl: string): SignatureCheck {
 function hasInk({ data }: PNG): boolean {
   let inked = 0;
   for (let i = 0; i < data.length; i += 4) {
-    const visible = data[i + 3]! > 32;
-    const dark = data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200;
+    const visible = data[i + 3] > 32;
+    const dark = data[i] < 200 || data[i + 1] < 200 || data[i + 2] < 200;
     if (visible && dark && ++inked >= 10) return true;
   }
   return false;

@@ -92,7 +92,7 @@ export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> 
   if (!row) return undefined;
   const fields = Object.fromEntries(
     WAIVER_FIELD_NAMES.map((field) => {
-      const value = String(row[columnOf(field)] ?? '');
+      const value = (row[columnOf(field)] as string | null) ?? '';
       return [field, isHealth(field) && isEncrypted(value) ? decryptField(value, field) : value];
     }),
   ) as Record<WaiverFieldName, string>;

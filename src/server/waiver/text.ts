@@ -20,11 +20,11 @@ export function currentWaiverText(): WaiverText {
   if (cached?.file === file) return cached.text;
   const source = readFileSync(file, 'utf8').replace(/\r\n?/g, '\n');
   const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source);
-  const version = match ? (parse(match[1]!) as { version?: unknown })?.version : undefined;
-  if (!match || typeof version !== 'string' || !match[2]!.trim()) {
+  const version = match ? (parse(match[1]) as { version?: unknown })?.version : undefined;
+  if (!match || typeof version !== 'string' || !match[2].trim()) {
     throw new Error('content/waiver.md needs a `version` in its frontmatter and a body');
   }
-  const text = match[2]!.trim();
+  const text = match[2].trim();
   cached = { file, text: { version, text, sha256: sha256(text) } };
   return cached.text;
 }
