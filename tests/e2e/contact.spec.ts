@@ -120,7 +120,11 @@ test("reads 'Sending...' with the button disabled while the request is pending",
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/send-email', async (route) => {
     await held;
-    await route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"id":"test"}' });
+    await route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: '{"success":true,"id":"test"}',
+    });
   });
   const fields = await openForm(page);
   await fillIn(fields, 'Patient Visitor');
@@ -202,7 +206,11 @@ test('keeps what was typed before the form script arrived and sends it', async (
   let sent: unknown;
   await page.route('**/api/send-email', (route) => {
     sent = route.request().postDataJSON();
-    return route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"id":"test"}' });
+    return route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: '{"success":true,"id":"test"}',
+    });
   });
   await page.goto('/contact', { waitUntil: 'domcontentloaded' });
   const fields = contactForm(page);
@@ -281,7 +289,11 @@ test.describe('the honeypot', () => {
     let sent: Record<string, unknown> = {};
     await page.route('**/api/send-email', (route) => {
       sent = route.request().postDataJSON();
-      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"id":"test"}' });
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: '{"success":true,"id":"test"}',
+      });
     });
     const fields = await openForm(page);
     const trap = fields.form.locator('input[name="website"]');
@@ -356,7 +368,11 @@ test('sends one submission id across retries of the same message and a new one a
     const { submissionId } = route.request().postDataJSON() as { submissionId: string };
     ids.push(submissionId);
     return failing
-      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"success":false,"error":"Try again."}' })
+      ? route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"success":false,"error":"Try again."}',
+        })
       : route.fulfill({
           status: 200,
           contentType: 'application/json',
