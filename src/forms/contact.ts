@@ -1,4 +1,4 @@
-import { fieldsSchema, submissionIdField, type FieldSpec } from './fields';
+import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
 /** The services a visitor can ask about (spec section 3): values are stored, labels shown. */
@@ -41,15 +41,7 @@ export const CONTACT_FIELDS = {
     autoComplete: 'name',
     placeholder: 'Your full name',
   },
-  email: {
-    label: 'Email',
-    kind: 'email',
-    required: true,
-    max: 254,
-    about: 'your e-mail address',
-    autoComplete: 'email',
-    placeholder: 'you@example.com',
-  },
+  email: { ...EMAIL_FIELD, placeholder: 'you@example.com' },
   message: {
     label: 'Message',
     kind: 'text',

@@ -87,6 +87,16 @@ export function inputAttributes(spec: FieldSpec) {
   };
 }
 
+/** The visitor's e-mail address, asked the same way by both forms. */
+export const EMAIL_FIELD = {
+  label: 'Email',
+  kind: 'email',
+  required: true,
+  max: 254,
+  about: 'your e-mail address',
+  autoComplete: 'email',
+} as const satisfies FieldSpec;
+
 /**
  * Made in the browser for each submission and kept across its retries: the server stores a
  * submission id once, so a retry or a double click never files anything twice.

@@ -1,4 +1,4 @@
-import { fieldsSchema, submissionIdField, type FieldSpec } from './fields';
+import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
 /** The prefix every signature must carry: the pad exports PNG and nothing else. */
@@ -47,15 +47,7 @@ export const WAIVER_FIELDS = {
     about: 'your last name',
     autoComplete: 'family-name',
   },
-  email: {
-    section: 'personal',
-    label: 'Email',
-    kind: 'email',
-    required: true,
-    max: 254,
-    about: 'your e-mail address',
-    autoComplete: 'email',
-  },
+  email: { section: 'personal', ...EMAIL_FIELD },
   phone: {
     section: 'personal',
     label: 'Phone',

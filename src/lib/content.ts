@@ -26,81 +26,33 @@ export async function getPage(id: PageId) {
   return entry;
 }
 
-/** The page fields every page file may leave out, but this page needs: named in the error. */
-function required<T>(value: T | undefined, id: string, field: string): T {
-  if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-    throw new Error(`content/${id}.md: "${field}" is required for this page`);
+type PageData = CollectionEntry<'pages'>['data'];
+
+/**
+ * A page's entry with the fields every page file may leave out but this page needs, checked:
+ * a missing one fails the build with the file and the field named.
+ */
+async function pageWith<K extends keyof PageData>(id: PageId, needs: K[]) {
+  const entry = await getPage(id);
+  const checked = {} as { [F in K]-?: NonNullable<PageData[F]> };
+  for (const field of needs) {
+    const value = entry.data[field];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+      throw new Error(`content/${id}.md: "${String(field)}" is required for this page`);
+    }
+    checked[field] = value as NonNullable<PageData[K]>;
   }
-  return value;
+  return { entry, ...entry.data, ...checked };
 }
 
-export async function getHomePage() {
-  const { data } = await getPage('home');
-  return {
-    ...data,
-    hero: required(data.hero, 'home', 'hero'),
-    heroImage: required(data.heroImage, 'home', 'heroImage'),
-    heroImageAlt: required(data.heroImageAlt, 'home', 'heroImageAlt'),
-    features: required(data.features, 'home', 'features'),
-    closing: required(data.closing, 'home', 'closing'),
-  };
-}
-
-export async function getAboutPage() {
-  const entry = await getPage('about');
-  const { data } = entry;
-  return {
-    entry,
-    ...data,
-    hero: required(data.hero, 'about', 'hero'),
-    values: required(data.values, 'about', 'values'),
-    certifications: required(data.certifications, 'about', 'certifications'),
-    continuingEducation: required(data.continuingEducation, 'about', 'continuingEducation'),
-    closing: required(data.closing, 'about', 'closing'),
-  };
-}
-
-export async function getContactPage() {
-  const { data } = await getPage('contact');
-  return {
-    ...data,
-    hero: required(data.hero, 'contact', 'hero'),
-    follow: required(data.follow, 'contact', 'follow'),
-    firstVisit: required(data.firstVisit, 'contact', 'firstVisit'),
-  };
-}
-
-export async function getServicesPage() {
-  const { data } = await getPage('services');
-  return {
-    ...data,
-    hero: required(data.hero, 'services', 'hero'),
-    programs: required(data.programs, 'services', 'programs'),
-    closing: required(data.closing, 'services', 'closing'),
-  };
-}
-
-export async function getEventsPage() {
-  const { data } = await getPage('events');
-  return {
-    ...data,
-    hero: required(data.hero, 'events', 'hero'),
-    comingSoon: required(data.comingSoon, 'events', 'comingSoon'),
-    closing: required(data.closing, 'events', 'closing'),
-  };
-}
-
-export async function getWaiverPage() {
-  const entry = await getPage('waiver');
-  const { data } = entry;
-  return {
-    entry,
-    ...data,
-    version: required(data.version, 'waiver', 'version'),
-    hero: required(data.hero, 'waiver', 'hero'),
-    notes: required(data.notes, 'waiver', 'notes'),
-  };
-}
+export const getHomePage = () =>
+  pageWith('home', ['hero', 'heroImage', 'heroImageAlt', 'features', 'closing']);
+export const getAboutPage = () =>
+  pageWith('about', ['hero', 'values', 'certifications', 'continuingEducation', 'closing']);
+export const getContactPage = () => pageWith('contact', ['hero', 'follow', 'firstVisit']);
+export const getServicesPage = () => pageWith('services', ['hero', 'programs', 'closing']);
+export const getEventsPage = () => pageWith('events', ['hero', 'comingSoon', 'closing']);
+export const getWaiverPage = () => pageWith('waiver', ['version', 'hero', 'notes']);
 
 /** "Maya" from "Maya Lindqvist". */
 export function firstName(fullName: string): string {
