@@ -9,6 +9,9 @@ import securityHeaders from './src/integrations/security-headers.ts';
 
 const site = process.env.SITE_URL ?? process.env.URL ?? 'http://127.0.0.1:8888';
 
+// Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
+const UNLISTED = /\/(404|contact\/sent|waiver\/signed)\/?$/;
+
 export default defineConfig({
   site,
   output: 'static',
@@ -16,7 +19,7 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
     react(),
-    sitemap({ filter: (page) => !/\/404\/?$/.test(page) }),
+    sitemap({ filter: (page) => !UNLISTED.test(page) }),
     interactionDirective(),
     securityHeaders(),
   ],

@@ -1,7 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { MIN_FILL_MS } from '../src/forms/anti-spam';
-import { contactSchema } from '../src/forms/contact';
+import {
+  CONTACT_LABELS,
+  CONTACT_SENT_PAGE,
+  contactProblemNotice,
+  contactSchema,
+} from '../src/forms/contact';
 import { insertContactMessage } from '../src/server/contact/store';
+import { siteFacts } from '../src/server/platform/site';
 import { formFunction } from '../src/server/request/pipeline';
 
 export const config: Config = { path: '/api/send-email' };
@@ -15,4 +21,10 @@ export default formFunction({
   schema: contactSchema,
   insert: insertContactMessage,
   mails: ['contact'],
+  noScript: {
+    sentPage: CONTACT_SENT_PAGE,
+    formPage: { href: '/contact', label: 'Return to the contact page' },
+    labels: CONTACT_LABELS,
+    words: (problem) => contactProblemNotice(problem, siteFacts().email),
+  },
 });

@@ -1,17 +1,21 @@
 import type { Config } from '@netlify/functions';
 import { MIN_FILL_MS } from '../src/forms/anti-spam';
-import { TEXT_CHANGED } from '../src/forms/answer';
-import { waiverSchema } from '../src/forms/waiver';
+import {
+  WAIVER_LABELS,
+  WAIVER_SENT_PAGE,
+  waiverProblemNotice,
+  waiverSchema,
+} from '../src/forms/waiver';
 import { formFunction } from '../src/server/request/pipeline';
-import { checkSignature } from '../src/server/waiver/signature';
+import { signedWith } from '../src/server/waiver/signature';
 import { insertWaiver } from '../src/server/waiver/store';
-import { currentWaiverText } from '../src/server/waiver/text';
 
 export const config: Config = { path: '/api/submit-waiver' };
 
 /**
- * The waiver form: `{ waiver: {...} }` in, stored with its audit trail and the exact text signed,
- * then its PDF to the studio's records inbox and a copy without health details to the participant.
+ * The waiver form: `{ waiver: {...} }` (or the form's own fields, posted without script) in,
+ * stored with its audit trail and the exact text signed; then its PDF to the studio's records
+ * inbox and a copy without health details to the participant.
  */
 export default formFunction({
   form: 'waiver',
@@ -21,18 +25,20 @@ export default formFunction({
   minFillMs: MIN_FILL_MS.waiver,
   schema: waiverSchema,
   fields: (body) => body.waiver,
-  check(waiver) {
-    const signature = checkSignature(waiver.signature);
-    if (!signature.ok) {
-      const fieldErrors = { signature: signature.error };
-      return { problem: { status: 422, error: signature.error, fieldErrors } };
-    }
-    const text = currentWaiverText();
-    if (waiver.waiverVersion && waiver.waiverVersion !== text.version) {
-      return { problem: { status: 409, error: TEXT_CHANGED } };
-    }
-    return { value: { signaturePng: signature.png, text } };
-  },
+  // A ticked box is posted as `on`, an unticked one not at all; an empty field as ''.
+  fromForm: (body) => ({
+    ...body,
+    agreedToTerms: body.agreedToTerms !== undefined,
+    agreedToPhotos: body.agreedToPhotos !== undefined,
+    signatureKind: body.signatureKind || undefined,
+  }),
+  check: signedWith,
   insert: insertWaiver,
   mails: ['waiver-records', 'waiver-participant'],
+  noScript: {
+    sentPage: WAIVER_SENT_PAGE,
+    formPage: { href: '/waiver', label: 'Return to the waiver' },
+    labels: WAIVER_LABELS,
+    words: waiverProblemNotice,
+  },
 });

@@ -29,8 +29,11 @@ const WORDS = {
   },
 } as const satisfies Record<FormName, Record<string, string>>;
 
-/** The 422 answer's `error`: the field errors, one sentence each. */
+/** The 422 answer's `error` when no field names its problem itself. */
 export const CHECK_FIELDS = 'Please check the highlighted fields.';
+
+/** What a page says above the list of the fields that need fixing. */
+export const FIX_BELOW = 'Please fix the fields below.';
 
 export const TEXT_CHANGED =
   'The waiver text has been updated since this page was loaded. Please reload the page, read the current waiver and sign again.';

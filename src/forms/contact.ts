@@ -1,3 +1,4 @@
+import { FIX_BELOW } from './answer';
 import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
@@ -70,3 +71,39 @@ export type ContactField = keyof ContactMessage;
 
 /** The form's own order, for focusing the first field that needs fixing. */
 export const CONTACT_FIELD_ORDER: readonly ContactField[] = ['name', 'email', 'service', 'message'];
+
+/** The contact form's notices, in the spec's words: the toasts, and the pages a post without script gets. */
+export const CONTACT_NOTICES = {
+  sent: {
+    title: 'Message sent successfully!',
+    text: "Thank you for reaching out. I'll get back to you within 24 hours.",
+  },
+  failed: {
+    title: 'Error sending message',
+    fallback: (email: string) => `Please try again or contact me directly at ${email}`,
+  },
+} as const;
+
+/** Where a message sent without script lands once it is stored. */
+export const CONTACT_SENT_PAGE = '/contact/sent';
+
+/** Every field's label as the form shows it, for naming the fields that need fixing. */
+export const CONTACT_LABELS: Record<ContactField, string> = {
+  name: CONTACT_FIELDS.name.label,
+  email: CONTACT_FIELDS.email.label,
+  service: 'Service Interest',
+  message: CONTACT_FIELDS.message.label,
+  submissionId: 'Form',
+};
+
+/** What the page for a refused message says (a post without script), in the spec's words. */
+export function contactProblemNotice(
+  problem: { error: string; fieldErrors?: Record<string, string> },
+  studioEmail: string,
+) {
+  return {
+    title: CONTACT_NOTICES.failed.title,
+    text: problem.fieldErrors ? FIX_BELOW : problem.error,
+    fallback: CONTACT_NOTICES.failed.fallback(studioEmail),
+  };
+}

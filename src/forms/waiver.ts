@@ -1,4 +1,11 @@
-import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
+import { FIX_BELOW } from './answer';
+import {
+  EMAIL_FIELD,
+  fieldSchema,
+  fieldsSchema,
+  submissionIdField,
+  type FieldSpec,
+} from './fields';
 import { z } from './zod';
 
 /** The prefix every signature must carry: the pad exports PNG and nothing else. */
@@ -110,33 +117,65 @@ export const CONSENTS = {
 export const SIGNATURE_MISSING = 'Please provide your electronic signature.';
 export const TERMS_MISSING = 'Please read and agree to the liability waiver terms.';
 
+/** The typed-name signature: drawn by the pad in the browser, or by the server with no script. */
+export const SIGNATURE_NAME_FIELD = {
+  label: 'Type your full name to sign',
+  kind: 'text',
+  required: false,
+  max: 80,
+  about: 'your typed name',
+  autoComplete: 'name',
+} as const satisfies FieldSpec;
+
+/** How a signature was made, for the audit trail. */
+export const SIGNATURE_KINDS = {
+  drawn: 'Drawn on the signature pad',
+  typed: 'Typed name, drawn on the signature pad',
+  'typed-server': 'Typed name, drawn by the server (the form was sent without its script)',
+} as const;
+
+export type SignatureKind = keyof typeof SIGNATURE_KINDS;
+
 /** The waiver fields, checked the same way by the form in the browser and by the function. */
-export const waiverSchema = z.object(
-  {
-    ...fieldsSchema(WAIVER_FIELDS),
-    agreedToTerms: z.literal(true, TERMS_MISSING),
-    agreedToPhotos: z.boolean('Photo consent must be yes or no.').optional().default(false),
-    signature: z
-      .string(SIGNATURE_MISSING)
-      .min(1, SIGNATURE_MISSING)
-      .max(
-        MAX_SIGNATURE_CHARS,
-        'Your signature image is too large. Please clear it and sign again.',
-      )
-      .refine(
-        (value) => value.startsWith(SIGNATURE_PREFIX),
-        'Your signature must be a PNG image. Please clear it and sign again.',
-      )
-      .refine(
-        (value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(SIGNATURE_PREFIX.length)),
-        'Your signature image is damaged. Please clear it and sign again.',
-      ),
-    submissionId: submissionIdField('waiver'),
-    /** The version of the waiver text shown to the participant, when the page sends it. */
-    waiverVersion: z.string().max(40).optional(),
-  },
-  'Please send the waiver as {"waiver": {...}}.',
-);
+export const waiverSchema = z
+  .object(
+    {
+      ...fieldsSchema(WAIVER_FIELDS),
+      agreedToTerms: z.literal(true, TERMS_MISSING),
+      agreedToPhotos: z.boolean('Photo consent must be yes or no.').optional().default(false),
+      /** The pad's PNG; or empty, with the name typed to sign in `signatureName`. */
+      signature: z
+        .string(SIGNATURE_MISSING)
+        .max(
+          MAX_SIGNATURE_CHARS,
+          'Your signature image is too large. Please clear it and sign again.',
+        )
+        .refine(
+          (value) => value === '' || value.startsWith(SIGNATURE_PREFIX),
+          'Your signature must be a PNG image. Please clear it and sign again.',
+        )
+        .refine(
+          (value) =>
+            value === '' || /^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(SIGNATURE_PREFIX.length)),
+          'Your signature image is damaged. Please clear it and sign again.',
+        )
+        .optional()
+        .default(''),
+      signatureName: fieldSchema(SIGNATURE_NAME_FIELD),
+      /** What the pad says it holds: strokes, or a typed name it drew. */
+      signatureKind: z.enum(['drawn', 'typed']).optional(),
+      submissionId: submissionIdField('waiver'),
+      /** The version of the waiver text shown to the participant, when the page sends it. */
+      waiverVersion: z.string().max(40).optional(),
+    },
+    'Please send the waiver as {"waiver": {...}}.',
+  )
+  .refine((waiver) => Boolean(waiver.signature || waiver.signatureName), {
+    message: SIGNATURE_MISSING,
+    path: ['signature'],
+    // Named with the other missing fields, not only once they are all right.
+    when: ({ value }) => typeof value === 'object' && value !== null,
+  });
 
 export type WaiverInput = z.input<typeof waiverSchema>;
 export type Waiver = z.output<typeof waiverSchema>;
@@ -148,3 +187,50 @@ export const WAIVER_FIELD_ORDER = [
   'agreedToPhotos',
   'signature',
 ] as const;
+
+/** The waiver form's notices, in the spec's words: the toasts, and the pages a post without script gets. */
+export const WAIVER_NOTICES = {
+  sent: {
+    title: 'Waiver submitted successfully!',
+    text: 'Your liability waiver has been processed and saved. A copy has been sent to our records.',
+  },
+  failed: {
+    title: 'Error submitting waiver',
+    fallback: 'Please try again or contact us directly.',
+  },
+  agreement: { title: 'Agreement Required', text: TERMS_MISSING },
+  signature: { title: 'Signature Required', text: SIGNATURE_MISSING },
+} as const;
+
+/** Where a waiver sent without script lands once it is stored. */
+export const WAIVER_SENT_PAGE = '/waiver/signed';
+
+/** Every field's label as the form shows it, for naming the fields that need fixing. */
+export const WAIVER_LABELS: Record<string, string> = {
+  ...Object.fromEntries(WAIVER_FIELD_NAMES.map((name) => [name, WAIVER_FIELDS[name].label])),
+  agreedToTerms: 'Agreement to the waiver terms',
+  agreedToPhotos: 'Photo consent',
+  signature: 'Electronic Signature',
+  signatureName: SIGNATURE_NAME_FIELD.label,
+  signatureKind: 'Electronic Signature',
+  submissionId: 'Form',
+  waiverVersion: 'Waiver version',
+};
+
+/**
+ * What the page for a refused waiver says (a post without script), in the spec's words: the
+ * terms and the signature have notices of their own, as their toasts do.
+ */
+export function waiverProblemNotice(problem: {
+  error: string;
+  fieldErrors?: Record<string, string>;
+}) {
+  const { agreement, signature, failed } = WAIVER_NOTICES;
+  const fieldErrors = problem.fieldErrors ?? {};
+  const notice = fieldErrors.agreedToTerms
+    ? agreement
+    : fieldErrors.signature === SIGNATURE_MISSING
+      ? signature
+      : { title: failed.title, text: problem.fieldErrors ? FIX_BELOW : problem.error };
+  return { ...notice, fallback: failed.fallback };
+}

@@ -2,16 +2,16 @@ import { useEffect, type FocusEvent, type SubmitEvent } from 'react';
 import { Toaster } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
 import { Field, TextField } from './forms/Field';
-import Honeypot from './forms/Honeypot';
+import SpamChecks from './forms/SpamChecks';
 import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import {
   CONTACT_FIELDS,
   CONTACT_FIELD_ORDER,
+  CONTACT_NOTICES,
   SERVICE_OPTIONS,
   SERVICE_PLACEHOLDER,
   contactSchema,
-  isServiceValue,
 } from '../forms/contact';
 import { fieldErrors } from '../forms/fields';
 
@@ -40,29 +40,21 @@ function Form({ studioEmail }: Props) {
     action: '/api/send-email',
     order: CONTACT_FIELD_ORDER,
     notices: {
-      sent: {
-        title: 'Message sent successfully!',
-        text: "Thank you for reaching out. I'll get back to you within 24 hours.",
-      },
+      sent: CONTACT_NOTICES.sent,
       failed: {
-        title: 'Error sending message',
-        fallback: `Please try again or contact me directly at ${studioEmail}`,
+        title: CONTACT_NOTICES.failed.title,
+        fallback: CONTACT_NOTICES.failed.fallback(studioEmail),
         explain: (error) => `${error} You can also contact me directly at ${studioEmail}`,
       },
     },
   });
-  // Until hydration the button stays disabled: a native submit would go nowhere useful.
+  // Before hydration the browser checks the fields and posts the form itself (no script
+  // needed); once hydrated, the shared schema checks them and the script sends them.
   const hydrated = useHydrated();
 
   useEffect(() => {
     const form = formRef.current;
-    if (!form) return;
-    const service = new URLSearchParams(window.location.search).get('service');
-    const select = form.elements.namedItem('service');
-    if (isServiceValue(service) && select instanceof HTMLSelectElement && !select.value) {
-      select.value = service;
-    }
-    if (window.location.hash === `#${FORM_ID}`) focusFirstField(form);
+    if (form && window.location.hash === `#${FORM_ID}`) focusFirstField(form);
   }, [formRef]);
 
   // The form is the target of `#contact-form` links. Chromium applies a fragment's focus step
@@ -114,10 +106,10 @@ function Form({ studioEmail }: Props) {
           control={control('message')}
           error={errors.message}
         />
-        <Honeypot idPrefix="contact" />
+        <SpamChecks idPrefix="contact" />
         <button
           type="submit"
-          disabled={!hydrated || sending}
+          disabled={sending}
           className="inline-flex w-full items-center justify-center rounded-full bg-sage-700 px-6 py-3 text-base font-semibold text-white transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-70"
         >
           {sending ? 'Sending...' : 'Send Message'}

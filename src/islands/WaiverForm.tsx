@@ -2,16 +2,17 @@ import { useEffect, useId, useState, type KeyboardEvent, type SubmitEvent } from
 import { Toaster, toast } from 'sonner';
 import ErrorBoundary from './ErrorBoundary';
 import { FieldError, RequiredMark, TextField } from './forms/Field';
-import Honeypot from './forms/Honeypot';
-import SignaturePad from './forms/SignaturePad';
+import SpamChecks from './forms/SpamChecks';
+import SignaturePad, { type Signature } from './forms/SignaturePad';
 import { useForm } from './forms/useForm';
+import { useHydrated } from './forms/useHydrated';
 import { fieldErrors } from '../forms/fields';
 import {
   SIGNATURE_MISSING,
-  TERMS_MISSING,
   WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
   WAIVER_FIELD_ORDER,
+  WAIVER_NOTICES,
   WAIVER_SECTIONS,
   waiverSchema,
 } from '../forms/waiver';
@@ -27,15 +28,19 @@ interface Props {
 const CHECKBOX = 'mt-0.5 h-5 w-5 shrink-0 accent-sage-700';
 
 /** The fields as typed: the inputs are uncontrolled, so what was typed before hydration stays. */
-function readValues(form: HTMLFormElement, signature: string) {
+function readValues(form: HTMLFormElement, signature: Signature) {
   const data = new FormData(form);
   return {
     ...Object.fromEntries(WAIVER_FIELD_NAMES.map((name) => [name, String(data.get(name) ?? '')])),
     agreedToTerms: data.has('agreedToTerms'),
     agreedToPhotos: data.has('agreedToPhotos'),
-    signature,
+    signature: signature.dataUrl,
+    signatureKind: signature.dataUrl ? signature.kind : undefined,
+    signatureName: String(data.get('signatureName') ?? ''),
   };
 }
+
+const NO_SIGNATURE: Signature = { dataUrl: '', kind: 'drawn' };
 
 function Form({ blocks, version }: Props) {
   const id = useId();
@@ -44,19 +49,11 @@ function Form({ blocks, version }: Props) {
     action: '/api/submit-waiver',
     order: WAIVER_FIELD_ORDER,
     body: (waiver) => ({ waiver }),
-    notices: {
-      sent: {
-        title: 'Waiver submitted successfully!',
-        text: 'Your liability waiver has been processed and saved. A copy has been sent to our records.',
-      },
-      failed: {
-        title: 'Error submitting waiver',
-        fallback: 'Please try again or contact us directly.',
-      },
-    },
+    notices: { sent: WAIVER_NOTICES.sent, failed: WAIVER_NOTICES.failed },
   });
+  const hydrated = useHydrated();
   const [agreed, setAgreed] = useState(false);
-  const [signature, setSignature] = useState('');
+  const [signature, setSignature] = useState<Signature>(NO_SIGNATURE);
   const [padKey, setPadKey] = useState(0);
 
   // A box ticked before the form hydrated is still ticked: take it from the page.
@@ -74,12 +71,13 @@ function Form({ blocks, version }: Props) {
     });
     const problems = result.success ? {} : fieldErrors(result.error);
     showErrors(problems);
+    const { agreement, signature: unsigned } = WAIVER_NOTICES;
     if (problems.agreedToTerms) {
-      toast.error('Agreement Required', { description: TERMS_MISSING });
+      toast.error(agreement.title, { description: agreement.text });
       return;
     }
     if (problems.signature === SIGNATURE_MISSING) {
-      toast.error('Signature Required', { description: SIGNATURE_MISSING });
+      toast.error(unsigned.title, { description: unsigned.text });
       return;
     }
     if (!result.success) {
@@ -90,7 +88,7 @@ function Form({ blocks, version }: Props) {
     if (await send(result.data)) {
       form.reset();
       setAgreed(false);
-      setSignature('');
+      setSignature(NO_SIGNATURE);
       setPadKey((key) => key + 1);
     }
   };
@@ -120,7 +118,7 @@ function Form({ blocks, version }: Props) {
         ref={formRef}
         method="post"
         action={action}
-        noValidate
+        noValidate={hydrated}
         onSubmit={onSubmit}
         onKeyDown={onKeyDown}
         aria-busy={sending}
@@ -184,7 +182,7 @@ function Form({ blocks, version }: Props) {
             <input
               type="checkbox"
               name="agreedToTerms"
-              aria-required="true"
+              required
               aria-invalid={errors.agreedToTerms ? true : undefined}
               onChange={(event) => {
                 setAgreed(event.target.checked);
@@ -214,8 +212,8 @@ function Form({ blocks, version }: Props) {
           </h3>
           <SignaturePad
             key={padKey}
-            onChange={(dataUrl) => {
-              setSignature(dataUrl ?? '');
+            onChange={(next) => {
+              setSignature(next);
               clearError('signature');
             }}
             invalid={Boolean(errors.signature)}
@@ -226,17 +224,19 @@ function Form({ blocks, version }: Props) {
           )}
         </div>
 
-        <Honeypot idPrefix="waiver" />
+        <SpamChecks idPrefix="waiver" />
+        <input type="hidden" name="waiverVersion" value={version} />
         <div className="border-t border-sand-200 pt-6">
           <button
             type="submit"
-            disabled={sending || !agreed}
-            aria-describedby={agreed ? undefined : termsHelpId}
+            // Before hydration the browser itself requires the terms and posts the form.
+            disabled={hydrated && (sending || !agreed)}
+            aria-describedby={hydrated && !agreed ? termsHelpId : undefined}
             className="w-full rounded-full bg-sage-700 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto"
           >
             {sending ? 'Processing Waiver...' : 'Submit Waiver'}
           </button>
-          {!agreed && (
+          {hydrated && !agreed && (
             <p id={termsHelpId} className="mt-2 text-sm text-muted">
               Please agree to the waiver terms above to submit.
             </p>

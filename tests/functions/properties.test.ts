@@ -1,6 +1,7 @@
 /**
  * Hostile input, generated: whatever a client throws at a form's function, the answer is never
- * a 5xx, always JSON, and invalid input leaves nothing stored and nothing sent.
+ * a 5xx, is JSON (or, to a plain form post, a page), and invalid input leaves nothing stored and
+ * nothing sent.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -97,6 +98,10 @@ const contentType = fc.oneof(
   fc.string({ maxLength: 40 }),
 );
 
+const isFormPost = (headers: Headers) =>
+  headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ===
+  'application/x-www-form-urlencoded';
+
 async function counts(table = 'contact_messages') {
   const { rows } = await database.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ${table}`,
@@ -105,7 +110,7 @@ async function counts(table = 'contact_messages') {
 }
 
 describe('the contact function under arbitrary input', () => {
-  test('never answers 5xx, always answers JSON, and stores and sends only valid messages', async () => {
+  test('never answers 5xx, answers in kind, and stores and sends only valid messages', async () => {
     await fc.assert(
       fc.asyncProperty(
         body,
@@ -125,6 +130,15 @@ describe('the contact function under arbitrary input', () => {
             new Request('http://localhost/api/send-email', { method, headers, body: raw }),
           );
           expect(response.status).toBeLessThan(500);
+          if (isFormPost(headers)) {
+            // A plain form post is answered with pages: a 303 once stored, else a page saying why.
+            if (response.status === 303) expect(await counts()).toBe(before + 1);
+            else {
+              expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+              expect(await counts()).toBe(before);
+            }
+            return;
+          }
           expect(response.headers.get('content-type')).toMatch(/^application\/json/);
           const answer = (await response.json()) as { success: boolean; error?: unknown };
 
@@ -224,7 +238,7 @@ describe('the waiver function under arbitrary input', () => {
     fc.uint8Array({ maxLength: 2_000 }),
   );
 
-  test('never answers 5xx, always answers JSON, and stores nothing it refuses', async () => {
+  test('never answers 5xx, answers in kind, and stores nothing it refuses', async () => {
     await fc.assert(
       fc.asyncProperty(waiverBody, contentType, async (raw, type) => {
         const before = await counts('waivers');
@@ -240,6 +254,14 @@ describe('the waiver function under arbitrary input', () => {
           new Request('http://localhost/api/submit-waiver', { method: 'POST', headers, body: raw }),
         );
         expect(response.status).toBeLessThan(500);
+        if (isFormPost(headers)) {
+          if (response.status === 303) expect(await counts('waivers')).toBe(before + 1);
+          else {
+            expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+            expect(await counts('waivers')).toBe(before);
+          }
+          return;
+        }
         expect(response.headers.get('content-type')).toMatch(/^application\/json/);
         const answer = (await response.json()) as { success: boolean; error?: unknown };
         if (response.status === 200) {

@@ -327,11 +327,9 @@ describe('POST /api/submit-waiver', () => {
     ['broken JSON', () => post('{"waiver": {"firstName": "Ingrid",'), 400, /could not be read/],
     ['a body without the waiver field', () => post({ firstName: 'Ingrid' }), 422, /waiver/i],
     [
-      'a form-encoded body',
+      'a body in another character set',
       () =>
-        post('firstName=Ingrid', {
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        }),
+        post('{"waiver": {}}', { headers: { 'content-type': 'application/json; charset=utf-16' } }),
       415,
       /format/,
     ],

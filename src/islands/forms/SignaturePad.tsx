@@ -1,26 +1,26 @@
-import {
-  useCallback,
-  useEffect,
-  useId,
-  useImperativeHandle,
-  useRef,
-  useState,
-  type Ref,
-} from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import SignaturePadEngine, { type PointGroup } from 'signature_pad';
+import { SIGNATURE_NAME_FIELD, type SignatureKind } from '../../forms/waiver';
+import { CONTROL } from './Field';
 
-export interface SignaturePadHandle {
-  clear(): void;
+declare global {
+  interface Window {
+    /** Strokes drawn before the pad started, by the inline starter (components/forms/PadStarter). */
+    padStrokes?: PointGroup[];
+  }
+}
+
+export interface Signature {
+  /** The whole canvas as a PNG data URL, or '' when the pad is empty. */
+  dataUrl: string;
+  kind: Exclude<SignatureKind, 'typed-server'>;
 }
 
 interface Props {
-  /** The whole canvas as a PNG data URL after every finished stroke, or null once cleared. */
-  onChange: (dataUrl: string | null) => void;
-  /** An existing signature image to start from; new strokes are drawn over it. */
-  initialImage?: string;
+  /** Called after every finished stroke, typed letter and clearing. */
+  onChange: (signature: Signature) => void;
   invalid?: boolean;
   describedBy?: string;
-  ref?: Ref<SignaturePadHandle>;
 }
 
 const MAX_WIDTH = 400;
@@ -42,22 +42,28 @@ function scaleStrokes(groups: PointGroup[], factor: number): PointGroup[] {
 
 /**
  * A 400x200 signature area (narrower, at 2:1, on narrow screens), sharp on high-density
- * screens. Resizes and rotations redraw what was signed instead of wiping it, and a
- * height-only resize (a phone's address bar showing or hiding) changes nothing at all.
+ * screens, drawn with mouse, finger or stylus, or signed by typing a name. It takes over the
+ * strokes the inline starter drew before it hydrated, and can start from an existing signature
+ * image as its background: the one its hidden `signature` field still holds when the browser
+ * gives the form back (Back, a restored tab). Resizes and rotations redraw what was signed
+ * instead of wiping it; a height-only resize (a phone's address bar) changes nothing at all.
+ *
+ * Its fields post with the form even without the form's script: `signatureName` (the typed
+ * name, which the server draws when no image comes), and the hidden `signature` and
+ * `signatureKind`, kept up to date here.
  */
-export default function SignaturePad({ onChange, initialImage, invalid, describedBy, ref }: Props) {
+export default function SignaturePad({ onChange, invalid, describedBy }: Props) {
   const id = useId();
   const wrapperRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const imageRef = useRef<HTMLInputElement>(null);
+  const kindRef = useRef<HTMLInputElement>(null);
+  const typedRef = useRef<HTMLInputElement>(null);
   const padRef = useRef<SignaturePadEngine | null>(null);
   const sizeRef = useRef({ width: 0, ratio: 0 });
-  const backgroundRef = useRef<Background>(
-    initialImage ? { kind: 'image', url: initialImage } : null,
-  );
+  const backgroundRef = useRef<Background>(null);
   const onChangeRef = useRef(onChange);
-  const [empty, setEmpty] = useState(!initialImage);
-  const [typing, setTyping] = useState(false);
-  const [typedName, setTypedName] = useState('');
+  const [empty, setEmpty] = useState(true);
 
   useEffect(() => {
     onChangeRef.current = onChange;
@@ -68,8 +74,12 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
   const publish = useCallback(() => {
     const pad = padRef.current;
     const nowEmpty = isEmpty();
+    const kind = backgroundRef.current?.kind === 'text' && pad?.isEmpty() ? 'typed' : 'drawn';
+    const dataUrl = nowEmpty || !pad ? '' : pad.toDataURL('image/png');
+    if (imageRef.current) imageRef.current.value = dataUrl;
+    if (kindRef.current) kindRef.current.value = kind;
     setEmpty(nowEmpty);
-    onChangeRef.current(nowEmpty || !pad ? null : pad.toDataURL('image/png'));
+    onChangeRef.current({ dataUrl, kind });
   }, []);
 
   /** Repaints the background (image or typed name) and then the strokes, in that order. */
@@ -124,9 +134,26 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
     const canvas = canvasRef.current!;
     const pad = new SignaturePadEngine(canvas, { ...PEN, backgroundColor: 'rgb(255, 255, 255)' });
     padRef.current = pad;
+    // What the page already holds: an image the browser gave back, a typed name, early strokes.
+    const restored = imageRef.current?.value ?? '';
+    const typed = typedRef.current?.value.trim() ?? '';
+    if (restored) backgroundRef.current = { kind: 'image', url: restored };
+    else if (typed) backgroundRef.current = { kind: 'text', name: typed };
+    const early = window.padStrokes ?? [];
+    // The starter's width when it drew them is the canvas's width now, before fit() resizes it.
+    const drawnAt = canvas.getBoundingClientRect().width;
+    const takeOver = (strokes: PointGroup[]) => {
+      const factor = sizeRef.current.width && drawnAt ? sizeRef.current.width / drawnAt : 1;
+      pad.fromData(scaleStrokes(strokes, factor), { clear: false });
+      publish();
+    };
+    const onLateStroke = (event: Event) => takeOver([(event as CustomEvent<PointGroup>).detail]);
+    canvas.addEventListener('padstroke', onLateStroke);
+    canvas.dataset.padReady = 'true';
     pad.addEventListener('endStroke', publish);
     void fit().then(() => {
-      if (backgroundRef.current) publish();
+      if (early.length > 0) takeOver(early.splice(0));
+      else if (backgroundRef.current) publish();
     });
     const observer = new ResizeObserver(() => void fit());
     observer.observe(wrapperRef.current!);
@@ -136,24 +163,23 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
     return () => {
       observer.disconnect();
       window.removeEventListener('resize', onResize);
+      canvas.removeEventListener('padstroke', onLateStroke);
       pad.removeEventListener('endStroke', publish);
       pad.off();
       padRef.current = null;
       sizeRef.current = { width: 0, ratio: 0 };
+      delete canvas.dataset.padReady;
     };
   }, [fit, publish]);
 
-  const clear = useCallback(() => {
+  const clear = () => {
     backgroundRef.current = null;
-    setTypedName('');
+    if (typedRef.current) typedRef.current.value = '';
     padRef.current?.clear();
     publish();
-  }, [publish]);
-
-  useImperativeHandle(ref, () => ({ clear }), [clear]);
+  };
 
   const typeName = async (name: string) => {
-    setTypedName(name);
     backgroundRef.current = name.trim() ? { kind: 'text', name: name.trim() } : null;
     await paint([]);
     publish();
@@ -161,17 +187,19 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
 
   const hintId = `${id}-hint`;
   const helpId = `${id}-help`;
+  const typedId = `${id}-typed`;
 
   return (
     <div>
-      <div ref={wrapperRef} className="w-full max-w-[400px]">
+      <div ref={wrapperRef} className="w-full max-w-[400px] noscript:hidden">
         <canvas
           ref={canvasRef}
+          data-signature-pad
           role="img"
           aria-label="Signature pad: draw your signature here with a mouse, finger or stylus"
           aria-describedby={[helpId, empty ? hintId : '', describedBy ?? ''].join(' ').trim()}
           className={`block touch-none rounded-md border-2 bg-white ${
-            invalid && empty ? 'border-red-700' : 'border-sand-200'
+            invalid && empty ? 'border-clay-600' : 'border-sand-200'
           }`}
           // Until the pad measures its box (after hydration), it is as wide as it may be and
           // 2:1, so the server-rendered page neither overflows a phone nor shifts afterwards.
@@ -179,48 +207,41 @@ export default function SignaturePad({ onChange, initialImage, invalid, describe
         />
       </div>
       <p id={helpId} className="sr-only">
-        If you cannot draw, choose “Type your name instead” below.
+        If you cannot draw, type your full name in the field below the pad instead.
       </p>
       {empty && (
-        <p id={hintId} className="mt-2 text-sm font-medium text-red-700">
+        <p id={hintId} className="mt-2 text-sm font-medium text-clay-700 noscript:hidden">
           Please provide your electronic signature above
         </p>
       )}
-      <div className="mt-3 flex flex-wrap items-center gap-3">
-        <button
-          type="button"
-          onClick={clear}
-          className="rounded-full border border-sage-700 px-4 py-2 text-sm font-semibold text-sage-800 hover:bg-sage-100"
-        >
-          Clear Signature
-        </button>
-        <button
-          type="button"
-          aria-expanded={typing}
-          aria-controls={`${id}-typed`}
-          onClick={() => setTyping((open) => !open)}
-          className="rounded-full px-2 py-2 text-sm font-medium text-sage-800 underline underline-offset-4 hover:text-sage-700"
-        >
-          {typing ? 'Hide the typed signature' : 'Type your name instead'}
-        </button>
-      </div>
-      <div id={`${id}-typed`} hidden={!typing} className="mt-3 max-w-[400px]">
-        <label htmlFor={`${id}-typed-input`} className="block text-sm font-medium text-ink">
-          Type your full name to sign
+      <button
+        type="button"
+        onClick={clear}
+        className="mt-3 rounded-full border border-sage-700 px-4 py-2 text-sm font-semibold text-sage-800 hover:bg-sage-100 noscript:hidden"
+      >
+        Clear Signature
+      </button>
+      <div className="mt-4 max-w-[400px]">
+        <label htmlFor={typedId} className="block text-sm font-medium text-ink">
+          <span className="noscript:hidden">Or type your full name to sign</span>
+          <span className="hidden noscript:inline">{SIGNATURE_NAME_FIELD.label}</span>
         </label>
         <input
-          id={`${id}-typed-input`}
+          ref={typedRef}
+          id={typedId}
+          name="signatureName"
           type="text"
-          autoComplete="name"
-          maxLength={80}
-          value={typedName}
+          autoComplete={SIGNATURE_NAME_FIELD.autoComplete}
+          maxLength={SIGNATURE_NAME_FIELD.max}
           onChange={(event) => void typeName(event.target.value)}
-          className="mt-1 w-full rounded-md border border-sand-200 bg-white px-3 py-2 text-base text-ink"
+          className={`mt-1 ${CONTROL}`}
         />
         <p className="mt-1 text-xs text-muted">
-          Your typed name is drawn onto the signature pad and counts as your electronic signature.
+          Your typed name is drawn as your signature and counts as your electronic signature.
         </p>
       </div>
+      <input ref={imageRef} type="hidden" name="signature" />
+      <input ref={kindRef} type="hidden" name="signatureKind" />
     </div>
   );
 }

@@ -8,8 +8,11 @@ export async function contactMail(id: string): Promise<Mail | undefined> {
   return message && composeContactMail(message);
 }
 
+const UNTIMED =
+  'Sent from a browser without JavaScript, so the form could not time it; the hidden spam field and the rate limit still checked it.';
+
 /** The e-mail the studio receives. The server alone decides recipient, subject and body. */
-export function composeContactMail(message: ContactMessage): Mail {
+export function composeContactMail(message: ContactMessage & { timed?: boolean }): Mail {
   const service = serviceLabel(message.service) ?? 'Not specified';
   const e = {
     name: escapeHtml(message.name),
@@ -27,7 +30,7 @@ export function composeContactMail(message: ContactMessage): Mail {
 <p><strong>Message:</strong></p>
 <p>${e.message}</p>
 <hr>
-<p style="color: #4a5650; font-size: 14px;">Reply to this e-mail to answer ${e.name} directly: replies go to ${e.email}.</p>
+${message.timed === false ? `<p style="color: #4a5650; font-size: 14px;">${UNTIMED}</p>\n` : ''}<p style="color: #4a5650; font-size: 14px;">Reply to this e-mail to answer ${e.name} directly: replies go to ${e.email}.</p>
 </body>
 </html>
 `;
@@ -42,6 +45,7 @@ export function composeContactMail(message: ContactMessage): Mail {
     message.message,
     '',
     '--',
+    ...(message.timed === false ? [UNTIMED] : []),
     `Reply to this e-mail to answer ${message.name} directly: replies go to ${message.email}.`,
     '',
   ].join('\n');

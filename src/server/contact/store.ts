@@ -5,6 +5,8 @@ import type { Received } from '../request/pipeline';
 export interface StoredContactMessage extends ContactMessage {
   id: string;
   createdAt: Date;
+  /** The form's time trap ran (not for a message sent without script). */
+  timed: boolean;
 }
 
 /**
@@ -15,14 +17,22 @@ export interface StoredContactMessage extends ContactMessage {
 export async function insertContactMessage(
   tx: Queryable,
   message: ContactMessage,
-  { submissionId, spam }: Received,
+  { submissionId, spam, timed }: Received,
 ): Promise<string | undefined> {
   const { rows } = await tx.query(
-    `INSERT INTO contact_messages (name, email, service, message, submission_id, spam_reason)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO contact_messages (name, email, service, message, submission_id, spam_reason, timed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT ON CONSTRAINT contact_messages_submission_once DO NOTHING
      RETURNING id`,
-    [message.name, message.email, message.service || null, message.message, submissionId, spam],
+    [
+      message.name,
+      message.email,
+      message.service || null,
+      message.message,
+      submissionId,
+      spam,
+      timed,
+    ],
   );
   const row = rows[0] as { id: string | number } | undefined;
   return row && String(row.id);
@@ -38,8 +48,9 @@ export async function loadContactMessage(id: string): Promise<StoredContactMessa
     message: string;
     submission_id: string | null;
     created_at: Date;
+    timed: boolean;
   }>(
-    `SELECT id, name, email, service, message, submission_id, created_at
+    `SELECT id, name, email, service, message, submission_id, created_at, timed
        FROM contact_messages WHERE id = $1`,
     [id],
   );
@@ -52,5 +63,6 @@ export async function loadContactMessage(id: string): Promise<StoredContactMessa
     message: row.message,
     submissionId: row.submission_id ?? undefined,
     createdAt: row.created_at,
+    timed: row.timed,
   };
 }

@@ -1,3 +1,4 @@
+import { TIMER_FIELD } from '../../forms/anti-spam';
 import { refusal, type FormName } from '../../forms/answer';
 import { DatabaseUnavailableError } from '../platform/db';
 import type { Problem } from './answers';
@@ -24,32 +25,42 @@ export interface GuardOptions {
   bodyTimeoutMs?: number;
 }
 
+/**
+ * How the form was sent: `json` by the form's script, `form` by the browser itself (a plain HTML
+ * form post, `application/x-www-form-urlencoded`), which wants pages back, not JSON.
+ */
+export type PostFormat = 'json' | 'form';
+
 export interface Posted {
   body: Record<string, unknown>;
   client: Client;
+  format: PostFormat;
 }
 
 const BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Everything a form's request must pass before its fields are even looked at, cheapest first:
- * POST (405), from the site's own origin (403), a JSON media type in UTF-8 (415), a declared size
- * within the cap (413), within the client's rate limit (429, or 503 when the database is down),
- * an actual size within the cap (413, counted while it streams) arriving in time (408), valid
- * UTF-8 holding well-formed JSON (400) that is an object (400).
+ * POST (405), from the site's own origin (403), JSON or a plain form post, in UTF-8 (415), a
+ * declared size within the cap (413), within the client's rate limit (429, or 503 when the
+ * database is down), an actual size within the cap (413, counted while it streams) arriving in
+ * time (408), valid UTF-8 (400) holding well-formed JSON that is an object (400), or form fields.
+ * A refusal says how the form was sent, when that is known, so it can be answered in kind.
  */
 export async function guardPost(
   req: Request,
   context: ClientContext | undefined,
   options: GuardOptions,
-): Promise<{ problem: Problem } | { posted: Posted; problem?: undefined }> {
+): Promise<{ problem: Problem; format: PostFormat } | { posted: Posted; problem?: undefined }> {
   const { form } = options;
+  const format = postFormat(req);
   const refuse = (status: number, headers?: Record<string, string>, retryAfter?: number) => ({
     problem: { status, error: refusal(form, status, retryAfter) ?? 'Refused.', headers },
+    format: format ?? 'json',
   });
   if (req.method !== 'POST') return refuse(405, { allow: 'POST' });
   if (!isSameOrigin(req)) return refuse(403);
-  if (!isJsonRequest(req)) return refuse(415);
+  if (!format) return refuse(415);
   const declared = Number(req.headers.get('content-length') ?? 0);
   if (declared > options.maxBytes) return refuse(413);
 
@@ -73,14 +84,43 @@ export async function guardPost(
   const read = await readCapped(req, options.maxBytes, options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
   if (typeof read === 'number') return refuse(read);
 
-  let body: unknown;
+  let text: string;
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(read));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read);
   } catch {
     return refuse(400);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse(400);
-  return { posted: { body: body as Record<string, unknown>, client } };
+  const body = format === 'json' ? parseJson(text) : parseForm(text);
+  if (!body) return refuse(400);
+  return { posted: { body, client, format } };
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      return body as Record<string, unknown>;
+    }
+  } catch {
+    // Not JSON: refused below.
+  }
+  return undefined;
+}
+
+/**
+ * A plain form post's fields, each once (the first value of a repeated name). Its time trap
+ * arrives as text and is read as the number a script would have sent.
+ */
+function parseForm(text: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (!(name in body)) body[name] = value;
+  }
+  const elapsed = body[TIMER_FIELD];
+  if (typeof elapsed === 'string' && /^\d{1,12}$/.test(elapsed))
+    body[TIMER_FIELD] = Number(elapsed);
+  else delete body[TIMER_FIELD];
+  return body;
 }
 
 /**
@@ -124,17 +164,22 @@ export function clientOf(req: Request, context: ClientContext | undefined): Clie
   return { ip: ip?.trim() || 'unknown', userAgent: req.headers.get('user-agent') };
 }
 
-/** `application/json` or any `application/…+json`, in UTF-8 (JSON's only encoding). */
-export function isJsonRequest(req: Request): boolean {
+/**
+ * How the body is sent, from its media type: `json` for `application/json` or any
+ * `application/…+json`, `form` for a plain HTML form post; `undefined` for anything else, or for
+ * a character set other than UTF-8 (JSON's only encoding, and the one the site's pages use).
+ */
+export function postFormat(req: Request): PostFormat | undefined {
   const [type = '', ...parameters] = (req.headers.get('content-type') ?? '').split(';');
   const media = type.trim().toLowerCase();
-  if (media !== 'application/json' && !/^application\/[\w.!#$&^-]+\+json$/.test(media)) {
-    return false;
-  }
   const charset = parameters
     .map((parameter) => parameter.split('='))
     .find(([name]) => name?.trim().toLowerCase() === 'charset')?.[1];
-  return !charset || /^"?utf-8"?$/i.test(charset.trim());
+  if (charset && !/^"?utf-8"?$/i.test(charset.trim())) return undefined;
+  if (media === 'application/json' || /^application\/[\w.!#$&^-]+\+json$/.test(media)) {
+    return 'json';
+  }
+  return media === 'application/x-www-form-urlencoded' ? 'form' : undefined;
 }
 
 /**

@@ -4,21 +4,27 @@
  *   guard → validate → the form's own checks → spam verdict → store the row and queue its mails
  *   in one transaction → answer → deliver the mails (after the answer)
  *
+ * The form may come as JSON from its script or as a plain HTML form post from a browser without
+ * one: the same guards, caps, checks, spam verdict, idempotency and storage; only the answer
+ * differs (a `303` to a page with the spec's words, or a page saying what to fix).
+ *
  * A form says only what is particular to it (`FormFunction`); everything else is here, once.
  * Stored means it reaches the studio: the answer goes out as soon as the transaction commits,
  * and the mails are sent after it (Netlify's `context.waitUntil`), or later by the outbox's
  * retry if this instance stops first. Spam is stored, marked, answered like anything else and
  * never mailed. A repeated submission id stores and sends nothing more and answers like the first.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { TIMER_FIELD } from '../../forms/anti-spam';
 import { CHECK_FIELDS, refusal, type FormName } from '../../forms/answer';
 import { describeProblems, fieldErrors } from '../../forms/fields';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
 import type { MailKind } from '../platform/mail-kinds';
 import { deliverNow, enqueueMail } from '../platform/outbox';
 import { refused, stored, type Problem } from './answers';
-import { guardPost, type Client, type ClientContext } from './guard';
+import { guardPost, type Client, type ClientContext, type PostFormat } from './guard';
+import { problemPage, seeOther, type ProblemWords } from './pages';
 import { parseRateLimit, type RateLimit } from './rate-limit';
 import { spamReason, type SpamReason } from './spam';
 
@@ -27,7 +33,10 @@ export interface Received {
   /** The browser's submission id, or one made here when it sent none. */
   submissionId: string;
   spam: SpamReason | null;
+  /** The time trap ran (a post without script has no clock: it is delivered, unverified). */
+  timed: boolean;
   client: Client;
+  format: PostFormat;
 }
 
 /** The part of Netlify's context the pipeline uses (tests may pass less, or nothing). */
@@ -46,10 +55,22 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E>
   /** The time trap: nobody fills in this form faster (milliseconds). */
   minFillMs: number;
   schema: S;
-  /** Where the form's fields are in the body (the waiver nests them in `waiver`). */
+  /** Where the form's fields are in a JSON body (the waiver nests them in `waiver`). */
   fields?: (body: Record<string, unknown>) => unknown;
+  /** The schema's input from a plain form post's fields (all text; a ticked box is `on`). */
+  fromForm?: (body: Record<string, unknown>) => unknown;
+  /** The answers to a post without script. */
+  noScript: {
+    /** The static page with the spec's success words. */
+    sentPage: string;
+    /** The form's own page, for a fresh start. */
+    formPage: { href: string; label: string };
+    labels: Record<string, string>;
+    /** What the page says for a refusal. */
+    words: (problem: Problem) => ProblemWords;
+  };
   /** Checks the schema cannot make; what they find out is handed on to `insert`. */
-  check?: (data: z.output<S>) => Checked<E> | Promise<Checked<E>>;
+  check?: (data: z.output<S>, format: PostFormat) => Checked<E> | Promise<Checked<E>>;
   /** Stores the row in the open transaction: its id, or `undefined` for a known submission id. */
   insert: (
     tx: Queryable,
@@ -68,23 +89,29 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
   const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const rateLimit = parseRateLimit(process.env[spec.rateLimit.setting], spec.rateLimit.fallback);
     const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
-    if (guarded.problem) return refused(guarded.problem);
-    const { body, client } = guarded.posted;
+    if (guarded.problem) return answer(guarded.format, guarded.problem);
+    const { body, client, format } = guarded.posted;
+    const fail = (problem: Problem) => answer(format, problem);
 
-    const parsed = spec.schema.safeParse(spec.fields ? spec.fields(body) : body);
+    const input =
+      format === 'form' ? (spec.fromForm?.(body) ?? body) : (spec.fields?.(body) ?? body);
+    const parsed = spec.schema.safeParse(input);
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error);
       const error = describeProblems(errors) || parsed.error.issues[0]?.message || CHECK_FIELDS;
-      return refused({ status: 422, error, fieldErrors: errors });
+      return fail({ status: 422, error, fieldErrors: errors });
     }
     const data = parsed.data;
-    const checked = spec.check ? await spec.check(data) : { value: undefined as E };
-    if ('problem' in checked) return refused(checked.problem);
+    const checked = spec.check ? await spec.check(data, format) : { value: undefined as E };
+    if ('problem' in checked) return fail(checked.problem);
 
+    // A browser without script keeps no time: its post is not taken for a bot for that alone.
     const received: Received = {
-      submissionId: data.submissionId ?? randomUUID(),
-      spam: spamReason(body, spec.minFillMs),
+      submissionId: data.submissionId ?? submissionIdFor(form, input, client, format),
+      spam: spamReason(body, spec.minFillMs, { timerRequired: format === 'json' }),
+      timed: typeof body[TIMER_FIELD] === 'number',
       client,
+      format,
     };
     let queued: string[];
     try {
@@ -109,7 +136,7 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
         `${form}: nothing stored (${outage ? 'the database is unavailable' : (error as Error)?.name})`,
       );
       const status = outage ? 503 : 500;
-      return refused({
+      return fail({
         status,
         error: refusal(form, status) ?? 'Please try again.',
         headers: outage ? { 'retry-after': '30' } : undefined,
@@ -122,8 +149,46 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
       if (context?.waitUntil) context.waitUntil(delivery);
       else await delivery;
     }
-    return stored(received.submissionId);
+    return format === 'form' ? seeOther(spec.noScript.sentPage) : stored(received.submissionId);
   };
+
+  /** A refusal as JSON for the form's script, or as a page for a browser without one. */
+  function answer(format: PostFormat, problem: Problem): Response {
+    if (format === 'json') return refused(problem);
+    const { noScript } = spec;
+    return problemPage({
+      problem,
+      words: noScript.words(problem),
+      labels: noScript.labels,
+      formPage: noScript.formPage,
+    });
+  }
   // What the function may queue, readable by the test that every such kind has a composer.
   return Object.assign(handler, { form, mails: spec.mails });
+}
+
+/**
+ * The submission id of a post that brought none. A script always sends one; a plain form post
+ * cannot make one, so the same fields sent again from the same address on the same day (the
+ * browser's Back and Send again, a double click) name the same submission and store nothing more.
+ */
+function submissionIdFor(
+  form: FormName,
+  fields: unknown,
+  client: Client,
+  format: PostFormat,
+): string {
+  if (format === 'json') return randomUUID();
+  const day = new Date().toISOString().slice(0, 10);
+  const hex = createHash('sha256')
+    .update(JSON.stringify([form, fields, client.ip, day]))
+    .digest('hex');
+  // Laid out as a UUID (version 8: custom, RFC 9562), which the tables store.
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    `8${hex.slice(13, 16)}`,
+    `${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}`,
+    hex.slice(20, 32),
+  ].join('-');
 }

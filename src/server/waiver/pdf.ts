@@ -3,6 +3,7 @@ import {
   CONSENTS,
   WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
+  SIGNATURE_KINDS,
   WAIVER_SECTIONS,
   type WaiverFieldSpec,
 } from '../../forms/waiver';
@@ -144,6 +145,9 @@ export function renderWaiverPdf(
   row('User agent', record.userAgent ?? 'Not available');
   row('Waiver text version', record.waiverText.version);
   row('Waiver text SHA-256', record.waiverText.sha256);
+  row('Signature', SIGNATURE_KINDS[record.signatureKind]);
+  if (record.signatureName) row('Name typed to sign', record.signatureName);
+  row('Form timing', record.timed ? 'Checked' : 'Not checked (sent without JavaScript)');
 
   const pages = doc.bufferedPageRange();
   for (let i = 0; i < pages.count; i++) {

@@ -1,5 +1,10 @@
 import { PNG } from 'pngjs';
-import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX } from '../../forms/waiver';
+import { TEXT_CHANGED } from '../../forms/answer';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX, type Waiver } from '../../forms/waiver';
+import type { Problem } from '../request/answers';
+import type { SignedWith } from './store';
+import { currentWaiverText } from './text';
+import { typedSignaturePng } from './typed-signature';
 
 export const SIGNATURE_LIMITS = {
   maxBytes: MAX_SIGNATURE_BYTES,
@@ -68,4 +73,29 @@ function hasInk({ data }: PNG): boolean {
     if (visible && dark && ++inked >= 10) return true;
   }
   return false;
+}
+
+/**
+ * What a waiver was signed with and under: its signature image (the pad's PNG, checked, or the
+ * typed name drawn here when the form came without one) and the waiver text in force, which must
+ * be the version the participant read.
+ */
+export function signedWith(waiver: Waiver): { problem: Problem } | { value: SignedWith } {
+  const text = currentWaiverText();
+  if (waiver.waiverVersion && waiver.waiverVersion !== text.version) {
+    return { problem: { status: 409, error: TEXT_CHANGED } };
+  }
+  const name = waiver.signatureName || null;
+  if (!waiver.signature) {
+    const signaturePng = typedSignaturePng(waiver.signatureName);
+    return { value: { signaturePng, signatureKind: 'typed-server', signatureName: name, text } };
+  }
+  const signature = checkSignature(waiver.signature);
+  if (!signature.ok) {
+    const fieldErrors = { signature: signature.error };
+    return { problem: { status: 422, error: signature.error, fieldErrors } };
+  }
+  const signatureKind = waiver.signatureKind ?? 'drawn';
+  const signatureName = signatureKind === 'typed' ? name : null;
+  return { value: { signaturePng: signature.png, signatureKind, signatureName, text } };
 }

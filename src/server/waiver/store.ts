@@ -3,6 +3,7 @@ import {
   WAIVER_FIELD_NAMES,
   type Waiver,
   type WaiverFieldName,
+  type SignatureKind,
   type WaiverFieldSpec,
 } from '../../forms/waiver';
 import { decryptField, encryptField, isEncrypted } from '../platform/crypto';
@@ -21,12 +22,19 @@ export type WaiverRecord = Record<WaiverFieldName, string> & {
   clientIp: string | null;
   userAgent: string | null;
   waiverText: WaiverText;
+  signatureKind: SignatureKind;
+  /** The name typed to sign, for a typed signature. */
+  signatureName: string | null;
   spamReason: SpamReason | null;
+  /** The form's time trap ran (not for a form sent without script). */
+  timed: boolean;
 };
 
 /** What the form's own checks found out, stored with the fields. */
 export interface SignedWith {
   signaturePng: Buffer;
+  signatureKind: SignatureKind;
+  signatureName: string | null;
   text: WaiverText;
 }
 
@@ -47,8 +55,8 @@ const isHealth = (field: WaiverFieldName) =>
 export async function insertWaiver(
   tx: Queryable,
   waiver: Waiver,
-  { submissionId, spam, client }: Received,
-  { signaturePng, text }: SignedWith,
+  { submissionId, spam, timed, client }: Received,
+  { signaturePng, signatureKind, signatureName, text }: SignedWith,
 ): Promise<string | undefined> {
   await tx.query(
     `INSERT INTO waiver_texts (sha256, version, text) VALUES ($1, $2, $3)
@@ -62,10 +70,13 @@ export async function insertWaiver(
     agreed_to_photos: waiver.agreedToPhotos,
     signature_png: signaturePng,
     signature_sha256: sha256(signaturePng),
+    signature_kind: signatureKind,
+    signature_name: signatureName,
     waiver_text_sha256: text.sha256,
     client_ip: client.ip.slice(0, 100),
     user_agent: client.userAgent?.slice(0, 1000) ?? null,
     spam_reason: spam,
+    timed,
   };
   for (const field of WAIVER_FIELD_NAMES) {
     row[columnOf(field)] = isHealth(field) ? encryptField(waiver[field], field) : waiver[field];
@@ -110,6 +121,9 @@ export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> 
       text: String(row.text),
       sha256: String(row.waiver_text_sha256),
     },
+    signatureKind: row.signature_kind as SignatureKind,
+    signatureName: (row.signature_name as string | null) ?? null,
     spamReason: (row.spam_reason as SpamReason | null) ?? null,
+    timed: row.timed !== false,
   };
 }

@@ -1,0 +1,278 @@
+/**
+ * Both forms posted by a browser without JavaScript: a plain HTML form post
+ * (`application/x-www-form-urlencoded`) goes through the same guards, checks, spam verdict,
+ * idempotency and storage as the script's JSON, and is answered with pages.
+ */
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import sendEmail from '../../functions/send-email';
+import submitWaiver from '../../functions/submit-waiver';
+import { closeDatabase } from '../../src/server/platform/db';
+import { currentWaiverText } from '../../src/server/waiver/text';
+import { pdfText } from '../fixtures/pdf-text';
+import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+
+const STUDIO = 'studio-inbox@example.test';
+const RECORDS = 'waiver-records@example.test';
+const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
+
+let database: TestDatabase;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
+  process.env.SMTP_URL = smtp.url;
+  process.env.CONTACT_TO = STUDIO;
+  process.env.WAIVER_RECORDS_TO = RECORDS;
+});
+
+beforeEach(async () => {
+  await database.clear();
+  smtp.mails.length = 0;
+  smtp.setFailing(false);
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+afterAll(async () => {
+  await smtp?.stop();
+  await database?.stop();
+});
+
+/** A form post as a browser sends it: urlencoded fields and the page's own origin. */
+function formPost(url: string, fields: Record<string, string>, ip = '203.0.113.20') {
+  return new Request(url, {
+    method: 'POST',
+    headers: {
+      origin: new URL(url).origin,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': 'NoScriptBrowser/1.0',
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+const message = {
+  name: 'Noor Haddad',
+  email: 'noor@example.test',
+  service: 'consultation',
+  message: 'Hello!\r\nI have no JavaScript but would love a consultation.',
+  website: '',
+};
+
+const sendMessage = (fields: Record<string, string>, ip?: string) =>
+  sendEmail(formPost('http://127.0.0.1/api/send-email', fields), { ip: ip ?? '203.0.113.20' });
+
+async function rows(table: string) {
+  const { rows } = await database.db.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
+  return rows;
+}
+
+function expectPage(response: Response) {
+  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('x-robots-tag')).toBe('noindex');
+  expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+  expect(response.headers.get('content-security-policy')).not.toMatch(/script-src/);
+}
+
+describe('the contact form without JavaScript', () => {
+  test('a message is stored, answered with a 303 to the page that says it was sent, and mailed', async () => {
+    const response = await sendMessage({ ...message, fillTimeMs: '9000' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/contact/sent');
+    const [row] = await rows('contact_messages');
+    expect(row).toMatchObject({ name: message.name, spam_reason: null, timed: true });
+    await smtp.waitForMails(1);
+    expect(smtp.mails[0]!.subject).toBe('New Inquiry from Noor Haddad');
+    expect(smtp.mails[0]!.envelope.to).toEqual([STUDIO]);
+  });
+
+  test('without the time (no script at all) it is still delivered, marked as not timed', async () => {
+    const response = await sendMessage(message);
+    expect(response.status).toBe(303);
+    const [row] = await rows('contact_messages');
+    expect(row).toMatchObject({ spam_reason: null, timed: false });
+    await smtp.waitForMails(1);
+    expect(smtp.mails[0]!.text).toContain('Sent from a browser without JavaScript');
+  });
+
+  test('a filled-in honeypot is still answered as sent, stored as spam and not mailed', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    const response = await sendMessage({ ...message, website: 'https://spam.example' });
+    expect(response.status).toBe(303);
+    expect((await rows('contact_messages'))[0]).toMatchObject({ spam_reason: 'honeypot' });
+    expect(await rows('mail_outbox')).toEqual([]);
+  });
+
+  test('sent twice (Back, then Send again) it is stored and mailed once', async () => {
+    expect((await sendMessage(message)).status).toBe(303);
+    expect((await sendMessage(message)).status).toBe(303);
+    expect(await rows('contact_messages')).toHaveLength(1);
+    await smtp.waitForMails(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(smtp.mails).toHaveLength(1);
+  });
+
+  test('missing and wrong fields get a page in the spec words naming each field, and nothing is stored', async () => {
+    const response = await sendMessage({ ...message, name: ' ', email: 'noor-at-example' });
+    expect(response.status).toBe(422);
+    expectPage(response);
+    const html = await response.text();
+    expect(html).toContain(
+      '<h1 id="problem-title" class="text-3xl font-semibold tracking-tight">Error sending message</h1>',
+    );
+    expect(html).toContain('<strong class="font-semibold">Name:</strong> Please enter your name.');
+    expect(html).toContain(
+      '<strong class="font-semibold">Email:</strong> Please enter a valid e-mail address, like name@example.com.',
+    );
+    expect(html).toContain('Please try again or contact me directly at');
+    expect(html).toContain(`href="mailto:${STUDIO_EMAIL}"`);
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toContain("browser's Back button");
+    expect(await rows('contact_messages')).toEqual([]);
+  });
+
+  test('a NUL character in the message gets the page naming the message, and nothing is stored', async () => {
+    const response = await sendMessage({ ...message, message: 'Hi\u0000there' });
+    expect(response.status).toBe(422);
+    expect(await response.text()).toContain(
+      'Message:</strong> Please remove the control characters',
+    );
+    expect(await rows('contact_messages')).toEqual([]);
+  });
+
+  test('when the database is down the page says so in the spec words, with Retry-After', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const url = process.env.NETLIFY_DB_URL;
+    await closeDatabase();
+    process.env.NETLIFY_DB_URL = 'postgres://postgres@127.0.0.1:1/postgres';
+    try {
+      const response = await sendMessage(message);
+      expect(response.status).toBe(503);
+      expectPage(response);
+      expect(response.headers.get('retry-after')).toBe('30');
+      const html = await response.text();
+      expect(html).toContain('Error sending message');
+      expect(html).toContain('Your message could not be saved just now. Please try again shortly.');
+      expect(html).toContain(`Please try again or contact me directly at`);
+    } finally {
+      await closeDatabase();
+      process.env.NETLIFY_DB_URL = url;
+    }
+  });
+
+  test('over the rate limit the page says when to try again', async () => {
+    vi.stubEnv('CONTACT_RATE_LIMIT', '1/1h');
+    await sendMessage(message, '203.0.113.77');
+    const response = await sendMessage({ ...message, name: 'Again' }, '203.0.113.77');
+    expect(response.status).toBe(429);
+    expectPage(response);
+    expect(await response.text()).toMatch(
+      /Too many messages have been sent from your connection\. Please try again in \d+ (minute|hour)s?\./,
+    );
+  });
+
+  test('a post from another site gets the refusal page and nothing is stored', async () => {
+    const request = formPost('http://127.0.0.1/api/send-email', message);
+    request.headers.set('origin', 'https://evil.example');
+    const response = await sendEmail(request);
+    expect(response.status).toBe(403);
+    expectPage(response);
+    expect(await rows('contact_messages')).toEqual([]);
+  });
+});
+
+describe('the waiver without JavaScript', () => {
+  const waiver = {
+    firstName: 'Noor',
+    lastName: 'Haddad',
+    email: 'noor@example.test',
+    phone: '503-555-0123',
+    emergencyName: 'Sami Haddad',
+    emergencyPhone: '503-555-0188',
+    medicalConditions: 'Old ankle sprain',
+    medications: '',
+    agreedToTerms: 'on',
+    signatureName: 'Noor Haddad',
+    waiverVersion: currentWaiverText().version,
+    website: '',
+  };
+  const sign = (fields: Record<string, string>) =>
+    submitWaiver(formPost('http://127.0.0.1/api/submit-waiver', fields), { ip: '203.0.113.30' });
+
+  test('signed with a typed name: stored with the image the server drew, filed, both mails sent', async () => {
+    const response = await sign(waiver);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/waiver/signed');
+    const [row] = await rows('waivers');
+    expect(row).toMatchObject({
+      first_name: 'Noor',
+      agreed_to_terms: true,
+      agreed_to_photos: false,
+      signature_kind: 'typed-server',
+      signature_name: 'Noor Haddad',
+      client_ip: '203.0.113.30',
+      user_agent: 'NoScriptBrowser/1.0',
+      timed: false,
+      spam_reason: null,
+    });
+    const png = PNG.sync.read(Buffer.from(row!.signature_png as Uint8Array));
+    expect([png.width, png.height]).toEqual([800, 400]);
+    let ink = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! < 128) ink++;
+    expect(ink).toBeGreaterThan(2_000);
+
+    await smtp.waitForMails(2);
+    const records = smtp.mails.find((mail) => mail.envelope.to.includes(RECORDS))!;
+    const pdf = await pdfText(records.attachments[0]!.content);
+    expect(pdf).toContain('Signature: Typed name, drawn by the server');
+    expect(pdf).toContain('Name typed to sign: Noor Haddad');
+    expect(pdf).toContain('Form timing: Not checked (sent without JavaScript)');
+    expect(pdf).toContain('Old ankle sprain');
+  });
+
+  test('the same typed name always gives the same signature image', async () => {
+    await sign(waiver);
+    await database.clear();
+    await sign({ ...waiver, email: 'noor.other@example.test' });
+    const first = (await rows('waivers'))[0]!.signature_sha256;
+    await database.clear();
+    await sign({ ...waiver, email: 'noor.third@example.test' });
+    expect((await rows('waivers'))[0]!.signature_sha256).toBe(first);
+  });
+
+  test('the terms not ticked: the Agreement Required page, nothing stored', async () => {
+    const { agreedToTerms: _terms, ...unticked } = waiver;
+    const response = await sign(unticked);
+    expect(response.status).toBe(422);
+    expectPage(response);
+    const html = await response.text();
+    expect(html).toContain('Agreement Required');
+    expect(html).toContain('Please read and agree to the liability waiver terms.');
+    expect(html).toContain('Please try again or contact us directly.');
+    expect(await rows('waivers')).toEqual([]);
+  });
+
+  test('no signature: the Signature Required page, nothing stored', async () => {
+    const response = await sign({ ...waiver, signatureName: '' });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain('Signature Required');
+    expect(html).toContain('Please provide your electronic signature.');
+    expect(await rows('waivers')).toEqual([]);
+  });
+
+  test('a wrong field: the Error submitting waiver page naming it', async () => {
+    const response = await sign({ ...waiver, phone: '12', emergencyName: '' });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain('Error submitting waiver');
+    expect(html).toContain('Please fix the fields below.');
+    expect(html).toContain('Phone:</strong> Please enter a phone number with at least 7 digits.');
+    expect(html).toContain(
+      'Emergency Contact Name:</strong> Please enter your emergency contact&#39;s name.',
+    );
+    expect(await rows('waivers')).toEqual([]);
+  });
+});
