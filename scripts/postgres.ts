@@ -97,8 +97,12 @@ function runner(): {
       'Running as root, PostgreSQL needs the `postgres` user to run as (Debian creates it with the postgresql package).',
     );
   }
+  // util-linux's runuser sits in /usr/sbin, which a root shell of a CI runner may not have in PATH.
+  const runuser =
+    ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((path) => existsSync(path)) ??
+    'runuser';
   return {
-    command: (bin, args) => ['runuser', ['-u', 'postgres', '--', bin, ...args]],
+    command: (bin, args) => [runuser, ['-u', 'postgres', '--', bin, ...args]],
     owner: [Number(uid.stdout), Number(gid.stdout)],
   };
 }
