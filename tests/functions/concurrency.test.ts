@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
 import { signaturePng } from '../fixtures/signatures';
@@ -16,6 +16,8 @@ const RECORDS = 'waiver-records@example.test';
 const KEY = randomBytes(32).toString('base64');
 
 const env = useFunctionEnv();
+// Each test starts up to ten Node processes; on a busy two-CPU machine that alone takes seconds.
+vi.setConfig({ testTimeout: 90_000 });
 
 let running: Instance[] = [];
 afterEach(async () => {
