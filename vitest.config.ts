@@ -51,7 +51,7 @@ export default defineConfig({
         test: {
           ...functionTests,
           name: 'functions:embedded',
-          include: fn('send-email', 'submit-waiver', 'db-session-lock'),
+          include: fn('send-email', 'submit-waiver', 'db-session-lock', 'database'),
           env: { TEST_DATABASE: 'embedded', NETLIFY_DB_DRIVER: 'server' },
           // Each file loads its own copy of Postgres compiled to WebAssembly: one at a time.
           fileParallelism: false,
