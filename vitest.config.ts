@@ -1,5 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+const POSTGRES = 'tests/fixtures/postgres-setup.ts';
+const fn = (...names: string[]) => names.map((name) => `tests/functions/${name}.test.ts`);
+
+// Function tests start servers, databases and (concurrency) other Node processes.
+const functionTests = {
+  environment: 'node' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -11,14 +21,51 @@ export default defineConfig({
         },
       },
       {
+        // Every function test on a real PostgreSQL server through `pg`, each file on its own
+        // database, so files run in parallel.
         test: {
+          ...functionTests,
           name: 'functions',
           include: ['tests/functions/**/*.test.ts'],
-          environment: 'node',
-          // Each file starts its own Postgres and SMTP server; they are light but not free.
+          exclude: fn('db-session-lock'),
+          globalSetup: POSTGRES,
+          env: { NETLIFY_DB_DRIVER: 'server' },
+        },
+      },
+      {
+        // As on Netlify: `@neondatabase/serverless` over a WebSocket to the same server.
+        test: {
+          ...functionTests,
+          name: 'functions:serverless',
+          include: [
+            ...fn('send-email', 'submit-waiver', 'outbox', 'contact-guards', 'form-posts'),
+            'tests/drivers/serverless.test.ts',
+          ],
+          globalSetup: POSTGRES,
+          setupFiles: 'tests/fixtures/serverless-driver.ts',
+          env: { NETLIFY_DB_DRIVER: 'serverless' },
+        },
+      },
+      {
+        // What `npm start` uses by default: the embedded Postgres (PGlite) of Netlify's tooling.
+        test: {
+          ...functionTests,
+          name: 'functions:embedded',
+          include: fn('send-email', 'submit-waiver', 'db-session-lock', 'database'),
+          env: { TEST_DATABASE: 'embedded', NETLIFY_DB_DRIVER: 'server' },
+          // Each file loads its own copy of Postgres compiled to WebAssembly: one at a time.
           fileParallelism: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Netlify's bundles of functions/, run from a folder outside the repository.
+        test: {
+          ...functionTests,
+          name: 'bundles',
+          include: ['tests/bundles/**/*.test.ts'],
+          globalSetup: POSTGRES,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,9 +1,11 @@
 /**
- * `npm test`: type checks, lint and format, unit and function tests, then the browser tests
- * against the built site. Stops at the first failing step.
+ * `npm test`: type checks, lint and format, unit, function and bundle tests (on a throwaway
+ * PostgreSQL server, see scripts/postgres.ts), then the browser tests against the built site.
+ * Stops at the first failing step.
  */
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './chromium.ts';
+import { ensurePostgres } from './postgres.ts';
 
 const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
 const bin = (name: string) => `node_modules/.bin/${name}`;
@@ -17,11 +19,17 @@ const steps: [string, string, string[]][] = [
   ['type check', ...npmRun('check')],
   ['lint', ...npmRun('lint')],
   ['format', ...npmRun('format:check')],
-  ['unit and function tests', bin('vitest'), ['run']],
+  ['unit, function and bundle tests', bin('vitest'), ['run']],
   ['build', bin('astro'), ['build']],
   ['browser tests', bin('playwright'), ['test']],
 ];
 
+try {
+  env.POSTGRES_BIN = ensurePostgres().bin;
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 env.CHROMIUM_PATH = ensureChromium();
 for (const [name, command, args] of steps) {
   console.log(`\n▶ ${name}: ${[command, ...args].join(' ')}`);

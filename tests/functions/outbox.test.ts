@@ -1,41 +1,30 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import retryMail, { config as retryConfig } from '../../functions/retry-mail';
 import { backoffMs, drainOutbox, outboxSettings } from '../../src/server/platform/outbox';
-import { jsonPost, startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { jsonPost } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 const OUTBOX_ENV = ['OUTBOX_MAX_ATTEMPTS', 'OUTBOX_BASE_DELAY_MS', 'OUTBOX_MAX_DELAY_MS'];
 
-let database: TestDatabase;
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-});
+// A database of this file's own and the SMTP server, both emptied before each test.
+const env = useFunctionEnv();
+const { count } = env;
 
 beforeEach(() => {
-  process.env.SMTP_URL = smtp.url;
   process.env.CONTACT_TO = STUDIO;
   // Bursts from one client are the point here; the rate limit has its own tests.
   process.env.CONTACT_RATE_LIMIT = '10000/1m';
-  smtp.setFailing(false);
   // The mail server's refusals are expected here; the tests read the rows instead.
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   vi.spyOn(console, 'info').mockImplementation(() => undefined);
 });
 
-afterEach(async () => {
+afterEach(() => {
   for (const name of OUTBOX_ENV) delete process.env[name];
   delete process.env.CONTACT_RATE_LIMIT;
-  await database.clear();
-  smtp.mails.length = 0;
   vi.restoreAllMocks();
-});
-
-afterAll(async () => {
-  await database?.stop();
-  await smtp?.stop();
 });
 
 function message(n: number, submissionId?: string) {
@@ -68,35 +57,28 @@ interface OutboxRow {
 }
 
 async function outbox(): Promise<OutboxRow[]> {
-  const { rows } = await database.db.query<OutboxRow>('SELECT * FROM mail_outbox ORDER BY id');
+  const { rows } = await env.db.query<OutboxRow>('SELECT * FROM mail_outbox ORDER BY id');
   return rows;
-}
-
-async function count(table: string): Promise<number> {
-  const { rows } = await database.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${table}`,
-  );
-  return rows[0].n;
 }
 
 /** Lets the mail server's last deliveries land, so a late duplicate would be counted. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 function subjects(): string[] {
-  return smtp.mails.map((mail) => mail.subject ?? '').sort();
+  return env.smtp.mails.map((mail) => mail.subject ?? '').sort();
 }
 
 describe('store first, send later', () => {
   test('submissions made while the mail server is down succeed, and once it is back a drain delivers every mail exactly once', async () => {
     process.env.OUTBOX_BASE_DELAY_MS = '1';
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => post(message(n))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
-    expect(smtp.mails).toEqual([]);
+    expect(env.smtp.mails).toEqual([]);
     expect(await count('contact_messages')).toBe(8);
     expect((await outbox()).every((row) => row.sent_at === null && row.attempts === 1)).toBe(true);
 
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const summary = await drainOutbox();
     expect(summary).toEqual({ sent: 8, retrying: 0, failed: 0 });
@@ -108,7 +90,7 @@ describe('store first, send later', () => {
     // Nothing is owed any more: another drain sends nothing.
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     await settle();
-    expect(smtp.mails).toHaveLength(8);
+    expect(env.smtp.mails).toHaveLength(8);
     expect((await outbox()).every((row) => row.sent_at instanceof Date && row.attempts === 2)).toBe(
       true,
     );
@@ -116,10 +98,10 @@ describe('store first, send later', () => {
 
   test('five drains running at once send each owed mail exactly once', async () => {
     process.env.OUTBOX_BASE_DELAY_MS = '1';
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     const answers = await Promise.all(Array.from({ length: 25 }, (_, n) => post(message(n))));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     await new Promise((resolve) => setTimeout(resolve, 20));
 
     const summaries = await Promise.all(
@@ -127,7 +109,7 @@ describe('store first, send later', () => {
     );
     expect(summaries.reduce((total, summary) => total + summary.sent, 0)).toBe(25);
     await settle();
-    expect(smtp.mails).toHaveLength(25);
+    expect(env.smtp.mails).toHaveLength(25);
     expect(new Set(subjects()).size).toBe(25);
     const rows = await outbox();
     expect(rows.every((row) => row.sent_at !== null && row.attempts === 2)).toBe(true);
@@ -143,34 +125,34 @@ describe('store first, send later', () => {
       locked_until: null,
     });
     expect(row.sent_at).toBeInstanceOf(Date);
-    await smtp.waitForMails(1);
-    expect(smtp.mails[0].messageId).toMatch(new RegExp(`^<outbox-${row.id}@`));
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails[0].messageId).toMatch(new RegExp(`^<outbox-${row.id}@`));
   });
 
   test('the outbox row holds no message content, only the kind and the id of the message', async () => {
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post({ ...message(1), message: 'A private note about my back' });
-    const { rows } = await database.db.query('SELECT * FROM mail_outbox');
+    const { rows } = await env.db.query('SELECT * FROM mail_outbox');
     expect(JSON.stringify(rows)).not.toMatch(/private note|visitor1@example/);
   });
 
   test('a row held by a sender that died is left alone until its lease runs out, then sent', async () => {
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post(message(1));
-    await database.db.exec(
+    await env.db.exec(
       `UPDATE mail_outbox SET next_attempt_at = now(), locked_until = now() + interval '1 hour'`,
     );
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
-    await database.db.exec(`UPDATE mail_outbox SET locked_until = now() - interval '1 second'`);
+    await env.db.exec(`UPDATE mail_outbox SET locked_until = now() - interval '1 second'`);
     expect(await drainOutbox()).toEqual({ sent: 1, retrying: 0, failed: 0 });
-    await smtp.waitForMails(1);
+    await env.smtp.waitForMails(1);
   });
 });
 
 describe('backoff and giving up', () => {
   test('a failed attempt schedules the next one later, twice as late after each further failure', async () => {
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     const before = Date.now();
     await post(message(1));
     const [first] = await outbox();
@@ -184,7 +166,7 @@ describe('backoff and giving up', () => {
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect((await outbox())[0].attempts).toBe(1);
 
-    await database.db.exec(`UPDATE mail_outbox SET next_attempt_at = now()`);
+    await env.db.exec(`UPDATE mail_outbox SET next_attempt_at = now()`);
     const again = Date.now();
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 1, failed: 0 });
     const [second] = await outbox();
@@ -206,7 +188,7 @@ describe('backoff and giving up', () => {
   test('a mail that keeps failing is marked failed after the last attempt and stays stored with its message', async () => {
     process.env.OUTBOX_MAX_ATTEMPTS = '3';
     process.env.OUTBOX_BASE_DELAY_MS = '1';
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post(message(1));
     for (let round = 0; round < 4; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -220,16 +202,16 @@ describe('backoff and giving up', () => {
     expect(await count('contact_messages')).toBe(1);
 
     // Given up means given up: the mail server coming back does not resend it by itself...
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     // ...and the instructor finds it with the query the README gives, and can queue it again.
-    const { rows } = await database.db.query<{ name: string; last_error: string }>(
+    const { rows } = await env.db.query<{ name: string; last_error: string }>(
       `SELECT c.name, o.last_error FROM mail_outbox o
          JOIN contact_messages c ON o.kind = 'contact' AND c.id = o.ref::bigint
         WHERE o.failed_at IS NOT NULL`,
     );
     expect(rows).toEqual([{ name: 'Visitor 1', last_error: expect.stringMatching(/451/) }]);
-    await database.db.exec(
+    await env.db.exec(
       `UPDATE mail_outbox SET failed_at = NULL, attempts = 0, next_attempt_at = now()
         WHERE failed_at IS NOT NULL`,
     );
@@ -237,17 +219,17 @@ describe('backoff and giving up', () => {
   });
 
   test('a mail whose message was deleted is marked failed instead of retried forever', async () => {
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post(message(1));
-    await database.db.exec(
+    await env.db.exec(
       `DELETE FROM contact_messages; UPDATE mail_outbox SET next_attempt_at = now()`,
     );
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 1 });
     const [row] = await outbox();
     expect(row.failed_at).toBeInstanceOf(Date);
     expect(row.last_error).toBe('source row missing');
-    expect(smtp.mails).toEqual([]);
+    expect(env.smtp.mails).toEqual([]);
   });
 });
 
@@ -263,23 +245,23 @@ describe('idempotency', () => {
     expect(bodies).toEqual(Array(10).fill({ success: true, id: submissionId }));
     expect(await count('contact_messages')).toBe(1);
     expect(await count('mail_outbox')).toBe(1);
-    await smtp.waitForMails(1);
+    await env.smtp.waitForMails(1);
     await settle();
-    expect(smtp.mails).toHaveLength(1);
+    expect(env.smtp.mails).toHaveLength(1);
   });
 
   test('a retry after the mail server refused the first try stores nothing new, and the mail still arrives once', async () => {
     process.env.OUTBOX_BASE_DELAY_MS = '1';
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     expect((await post(message(1, submissionId))).status).toBe(200);
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     const retry = await post(message(1, submissionId));
     expect(await retry.json()).toEqual({ success: true, id: submissionId });
     expect(await count('contact_messages')).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await drainOutbox();
     await settle();
-    expect(smtp.mails).toHaveLength(1);
+    expect(env.smtp.mails).toHaveLength(1);
   });
 
   test('different submission ids are different messages', async () => {
@@ -297,14 +279,14 @@ describe('idempotency', () => {
 
 describe('nothing half-written', () => {
   test('when the mail cannot be queued, the message is not stored either (500, one transaction)', async () => {
-    await database.db.exec('ALTER TABLE mail_outbox RENAME TO mail_outbox_away');
+    await env.db.exec('ALTER TABLE mail_outbox RENAME TO mail_outbox_away');
     try {
       const answer = await post(message(1));
       expect(answer.status).toBe(500);
       expect(await answer.json()).toEqual({ success: false, error: expect.any(String) });
       expect(await count('contact_messages')).toBe(0);
     } finally {
-      await database.db.exec('ALTER TABLE mail_outbox_away RENAME TO mail_outbox');
+      await env.db.exec('ALTER TABLE mail_outbox_away RENAME TO mail_outbox');
     }
   });
 });
@@ -316,13 +298,13 @@ describe('the retry-mail scheduled function', () => {
 
   test('drains the outbox and reports what it did', async () => {
     process.env.OUTBOX_BASE_DELAY_MS = '1';
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post(message(1));
     await post(message(2));
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const answer = await retryMail();
     expect(await answer.json()).toEqual({ success: true, sent: 2, retrying: 0, failed: 0 });
-    await smtp.waitForMails(2);
+    await env.smtp.waitForMails(2);
   });
 });

@@ -2,36 +2,22 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail, { config } from '../../functions/send-email';
-import { closeDatabase } from '../../src/server/platform/db';
-import { jsonPost, startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { jsonPost } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let database: TestDatabase;
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-});
+const env = useFunctionEnv();
 
 beforeEach(() => {
-  process.env.SMTP_URL = smtp.url;
   process.env.CONTACT_TO = STUDIO;
-  smtp.setFailing(false);
 });
 
-afterEach(async () => {
-  await database.clear();
-  smtp.mails.length = 0;
+afterEach(() => {
   vi.restoreAllMocks();
-});
-
-afterAll(async () => {
-  await database?.stop();
-  await smtp?.stop();
 });
 
 // The form also sends its two invisible anti-spam fields: an empty honeypot and the time it was open.
@@ -62,7 +48,7 @@ interface Row {
 
 /** The stored messages, each with the state of its mail as the outbox records it. */
 async function rows(): Promise<Row[]> {
-  const { rows } = await database.db.query<Row>(
+  const { rows } = await env.db.query<Row>(
     `SELECT c.*, o.sent_at AS mail_sent_at, coalesce(o.attempts, 0) AS mail_attempts,
             o.last_error AS mail_last_error
        FROM contact_messages c
@@ -107,8 +93,8 @@ describe('a valid message', () => {
 
   test('reaches the studio inbox with the exact subject and Reply-To the visitor', async () => {
     await post(valid);
-    await smtp.waitForMails(1);
-    const [mail] = smtp.mails;
+    await env.smtp.waitForMails(1);
+    const [mail] = env.smtp.mails;
     expect(mail.envelope.to).toEqual([STUDIO]);
     expect(mail.subject).toBe('New Inquiry from Ada Lovelace');
     expect(mail.replyTo?.value).toEqual([{ address: 'ada@example.test', name: '' }]);
@@ -118,8 +104,8 @@ describe('a valid message', () => {
 
   test('lists the message with its line breaks as <br> and has a plain-text part', async () => {
     await post({ ...valid, message: 'Line one\nLine two\r\nLine three' });
-    await smtp.waitForMails(1);
-    const [mail] = smtp.mails;
+    await env.smtp.waitForMails(1);
+    const [mail] = env.smtp.mails;
     expect(mail.html).toContain('Line one<br>Line two<br>Line three');
     expect(mail.text).toContain('Name: Ada Lovelace');
     expect(mail.text).toContain('Email: ada@example.test');
@@ -130,17 +116,17 @@ describe('a valid message', () => {
   test("says 'Not specified' when no service was chosen", async () => {
     const response = await post({ ...valid, service: '' });
     expect(response.status).toBe(200);
-    await smtp.waitForMails(1);
-    expect(smtp.mails[0].html).toContain('Not specified');
-    expect(smtp.mails[0].text).toContain('Service Interest: Not specified');
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails[0].html).toContain('Not specified');
+    expect(env.smtp.mails[0].text).toContain('Service Interest: Not specified');
     expect((await rows())[0].service).toBeNull();
   });
 
   test('may leave out the service field altogether', async () => {
     const { service: _service, ...withoutService } = valid;
     expect((await post(withoutService)).status).toBe(200);
-    await smtp.waitForMails(1);
-    expect(smtp.mails[0].html).toContain('Not specified');
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails[0].html).toContain('Not specified');
   });
 
   test('has every visitor value HTML-escaped', async () => {
@@ -151,20 +137,20 @@ describe('a valid message', () => {
       service: '',
       message: 'Hi <img src=x onerror=alert(2)> & "bye"',
     });
-    await smtp.waitForMails(1);
-    const { html } = smtp.mails[0];
+    await env.smtp.waitForMails(1);
+    const { html } = env.smtp.mails[0];
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('Hi &lt;img src=x onerror=alert(2)&gt; &amp; &quot;bye&quot;');
-    expect(smtp.mails[0].subject).toBe('New Inquiry from <script>alert(1)</script>');
+    expect(env.smtp.mails[0].subject).toBe('New Inquiry from <script>alert(1)</script>');
   });
 
   test('goes to the e-mail in content/site.yaml when CONTACT_TO is not set', async () => {
     delete process.env.CONTACT_TO;
     await post(valid);
-    await smtp.waitForMails(1);
-    expect(smtp.mails[0].envelope.to).toEqual(['hello@stillpointpilates.studio']);
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails[0].envelope.to).toEqual(['hello@stillpointpilates.studio']);
   });
 
   test('is written to the local outbox as an .eml file when SMTP_URL is not set', async () => {
@@ -209,7 +195,7 @@ describe('bad input', () => {
       expect(answer).toMatchObject({ success: false, error: expect.any(String) });
       expect(answer.fieldErrors[field]).toEqual(expect.any(String));
       expect(await rows()).toEqual([]);
-      expect(smtp.mails).toEqual([]);
+      expect(env.smtp.mails).toEqual([]);
     },
   );
 
@@ -242,7 +228,7 @@ describe('bad input', () => {
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(await response.json()).toMatchObject({ success: false, error: expect.any(String) });
     expect(await rows()).toEqual([]);
-    expect(smtp.mails).toEqual([]);
+    expect(env.smtp.mails).toEqual([]);
   });
 
   test.each(['GET', 'PUT', 'DELETE'])('%s gets 405 JSON with Allow: POST', async (method) => {
@@ -251,7 +237,7 @@ describe('bad input', () => {
     expect(response.headers.get('allow')).toBe('POST');
     expect(await response.json()).toMatchObject({ success: false });
     expect(await rows()).toEqual([]);
-    expect(smtp.mails).toEqual([]);
+    expect(env.smtp.mails).toEqual([]);
   });
 });
 
@@ -265,10 +251,10 @@ describe('a client that tries to pick the mail', () => {
       html: '<a href="https://evil.example">claim</a>',
     });
     expect(response.status).toBe(200);
-    await smtp.waitForMails(1);
+    await env.smtp.waitForMails(1);
     await new Promise((r) => setTimeout(r, 200));
-    expect(smtp.mails).toHaveLength(1);
-    const [mail] = smtp.mails;
+    expect(env.smtp.mails).toHaveLength(1);
+    const [mail] = env.smtp.mails;
     expect(mail.envelope.to).toEqual([STUDIO]);
     expect(mail.subject).toBe('New Inquiry from Ada Lovelace');
     expect(mail.html).not.toContain('evil.example');
@@ -286,14 +272,14 @@ describe('a client that tries to pick the mail', () => {
     });
     expect(await rows()).toEqual([]);
     await new Promise((r) => setTimeout(r, 100));
-    expect(smtp.mails).toEqual([]);
+    expect(env.smtp.mails).toEqual([]);
   });
 
   test('a name that looks like a MIME encoded word reaches the subject as the words typed', async () => {
     const name = '=?utf-8?Q?Mallory_=E2=9C=93?= =?utf-8?B?8J+Slg==?=';
     expect((await post({ ...valid, name })).status).toBe(200);
-    await smtp.waitForMails(1);
-    const [mail] = smtp.mails;
+    await env.smtp.waitForMails(1);
+    const [mail] = env.smtp.mails;
     expect(mail.subject?.replaceAll('\u200B', '')).toBe(`New Inquiry from ${name}`);
     expect(mail.subject).not.toContain('Mallory ✓');
   });
@@ -319,27 +305,22 @@ describe('characters Postgres or a mail client would choke on', () => {
 
 describe('when a backing service is down', () => {
   test('answers 503 JSON and sends nothing when the database is unavailable', async () => {
-    const workingUrl = process.env.NETLIFY_DB_URL;
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await closeDatabase();
-    process.env.NETLIFY_DB_URL = `postgres://postgres:postgres@127.0.0.1:${await closedPort()}/postgres`;
-    try {
+    await env.whileDown(async () => {
       const response = await post(valid);
       expect(response.status).toBe(503);
       const answer = await response.json();
       expect(answer).toEqual({ success: false, error: expect.stringMatching(/try again/i) });
       expect(JSON.stringify(answer)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|at /);
-      expect(smtp.mails).toEqual([]);
-    } finally {
-      await closeDatabase();
-      process.env.NETLIFY_DB_URL = workingUrl;
-    }
+    });
+    expect(env.smtp.mails).toEqual([]);
+    expect(await env.count('contact_messages')).toBe(0);
     expect((await post(valid)).status).toBe(200);
   });
 
   test('keeps the message, marked unsent, when the mail server refuses it', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     const response = await post({ ...valid, message: 'A secret about my knee' });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true, id: expect.stringMatching(UUID) });
@@ -349,7 +330,7 @@ describe('when a backing service is down', () => {
     expect(row.mail_sent_at).toBeNull();
     expect(row.mail_attempts).toBe(1);
     expect(row.mail_last_error).toMatch(/451/);
-    expect(smtp.mails).toEqual([]);
+    expect(env.smtp.mails).toEqual([]);
 
     const logged = JSON.stringify(errors.mock.calls);
     expect(logged).toContain(`contact ${row.id}`);

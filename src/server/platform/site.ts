@@ -67,12 +67,11 @@ export function isHostedFunction(): boolean {
  */
 export class MissingSettingError extends Error {
   readonly code: string;
-  constructor(
-    readonly setting: string,
-    purpose: string,
-  ) {
+  readonly setting: string;
+  constructor(setting: string, purpose: string) {
     super(`${setting} is not set: ${purpose}`);
     this.name = 'MissingSettingError';
+    this.setting = setting;
     this.code = `${setting} not set`;
   }
 }

@@ -1,0 +1,221 @@
+/**
+ * The production bundles: functions/ bundled by Netlify's own bundler with netlify.toml's
+ * settings, each zip unpacked into a temporary folder outside the repository, and each function
+ * loaded from there by a fresh Node 24 process whose working directory is that folder (as
+ * Netlify runs it from /var/task), then called for real against the run's PostgreSQL server and
+ * a real SMTP server. A file the functions read at run time that the bundle lacks (an included
+ * content file, a font, a dependency) fails here, not in production.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { bundleFunctions, functionsSettings, type Bundle } from '../fixtures/bundles';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { startInstance, type Call, type Instance } from '../fixtures/instances';
+import { pdfText } from '../fixtures/pdf-text';
+import { signaturePng } from '../fixtures/signatures';
+import { startWsProxy, type WsProxy } from '../fixtures/ws-proxy';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+// No CONTACT_TO or WAIVER_RECORDS_TO: the studio's address comes from content/site.yaml, which
+// the functions must then find inside their bundle.
+const { email: STUDIO } = parse(await readFile(join(ROOT, 'content/site.yaml'), 'utf8')) as {
+  email: string;
+};
+
+const env = useFunctionEnv();
+
+let out: string;
+let bundles: Bundle[];
+let proxy: WsProxy;
+
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), 'pilates-bundles-'));
+  [bundles, proxy] = await Promise.all([bundleFunctions(ROOT, out), startWsProxy()]);
+  const sizes = bundles.map((b) => `${b.name} ${(b.zipBytes / 1024 / 1024).toFixed(2)} MB`);
+  console.info(`Netlify bundles: ${sizes.join(', ')}`);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  if (out) await rm(out, { recursive: true, force: true });
+});
+
+const bundle = (name: string) => {
+  const found = bundles.find((b) => b.name === name);
+  if (!found) throw new Error(`no bundle named ${name}`);
+  return found;
+};
+
+describe('what Netlify deploys', () => {
+  test('every file in functions/ becomes a v2 bundle, unpacked outside the repository', async () => {
+    expect(bundles.map((b) => b.name)).toEqual(['retry-mail', 'send-email', 'submit-waiver']);
+    for (const b of bundles) {
+      expect(relative(ROOT, b.dir).startsWith('..')).toBe(true);
+      expect(b.runtimeAPIVersion).toBe(2);
+      expect(b.files).toContain(relative(b.dir, b.entry));
+      expect(b.files).toContain(relative(b.dir, b.module));
+    }
+  });
+
+  test("each bundle carries netlify.toml's included_files", async () => {
+    const { config } = await functionsSettings(ROOT);
+    const included = config['*']?.includedFiles ?? [];
+    expect(included.length).toBeGreaterThan(0);
+    for (const b of bundles) for (const file of included) expect(b.files).toContain(file);
+  });
+});
+
+function contactCall(fields: Record<string, unknown> = {}): Call {
+  const url = 'https://studio.example.test/api/send-email';
+  return {
+    url,
+    headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bundle Visitor',
+      email: 'bundle.visitor@example.test',
+      service: '',
+      message: 'Sent through the production bundle.',
+      website: '',
+      fillTimeMs: 20_000,
+      ...fields,
+    }),
+    ip: '198.51.100.77',
+  };
+}
+
+function waiverCall(): Call {
+  const url = 'https://studio.example.test/api/submit-waiver';
+  return {
+    url,
+    headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      website: '',
+      fillTimeMs: 20_000,
+      waiver: {
+        firstName: 'Bundled',
+        lastName: 'Participant',
+        email: 'participant@example.test',
+        phone: '+1 (503) 555-0142',
+        emergencyName: 'Emergency Contact',
+        emergencyPhone: '503-555-0199',
+        medicalConditions: 'Old ankle sprain',
+        medications: 'None',
+        agreedToTerms: true,
+        agreedToPhotos: false,
+        signature: signaturePng(),
+        submissionId: randomUUID(),
+      },
+    }),
+    ip: '198.51.100.78',
+  };
+}
+
+// On Netlify the functions use Neon's serverless driver; self-hosted, `pg`. The bundle carries both.
+describe.each(['serverless', 'server'] as const)('the bundles with the %s driver', (driver) => {
+  const running: Instance[] = [];
+
+  afterAll(async () => {
+    await Promise.all(running.map((instance) => instance.stop()));
+  });
+
+  async function run(name: string, call: Call) {
+    const b = bundle(name);
+    const instance = await startInstance({
+      module: b.module,
+      cwd: b.dir,
+      neonProxy: driver === 'serverless' ? `${proxy.host}:${proxy.port}` : undefined,
+      env: {
+        NETLIFY_DB_URL: env.url,
+        NETLIFY_DB_DRIVER: driver,
+        SMTP_URL: env.smtp.url,
+        MAIL_FROM: '"Studio website" <website@studio.example.test>',
+        SITE_URL: 'https://studio.example.test',
+        WAIVER_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        // What Netlify's runtime sets: the function knows it is deployed.
+        LAMBDA_TASK_ROOT: b.dir,
+        AWS_LAMBDA_FUNCTION_NAME: name,
+      },
+    });
+    running.push(instance);
+    const before = proxy.connections;
+    const [answer] = await instance.run([call]);
+    if (answer!.error || answer!.status >= 500) {
+      throw new Error(
+        `${name}: ${answer!.status} ${answer!.body}\n${answer!.error ?? ''}\n${instance.output()}`,
+      );
+    }
+    if (driver === 'serverless') expect(proxy.connections).toBeGreaterThan(before);
+    return answer!;
+  }
+
+  /** Waits for `count` mails; if they do not come, says what the instances and the outbox say. */
+  async function mails(count: number) {
+    try {
+      await env.smtp.waitForMails(count, 5_000);
+    } catch (error) {
+      const { rows } = await env.db.query('SELECT kind, attempts, last_error FROM mail_outbox');
+      const logs = running.map((instance) => instance.output()).join('\n');
+      throw new Error(`${(error as Error).message}\noutbox: ${JSON.stringify(rows)}\n${logs}`, {
+        cause: error,
+      });
+    }
+  }
+
+  test('send-email stores a real message and mails it to the studio', async () => {
+    const answer = await run('send-email', contactCall());
+    expect(answer.status).toBe(200);
+    const { rows } = await env.db.query<{ name: string }>('SELECT name FROM contact_messages');
+    expect(rows).toEqual([{ name: 'Bundle Visitor' }]);
+    await mails(1);
+    const [mail] = env.smtp.mails;
+    expect(mail!.envelope.to).toEqual([STUDIO]);
+    expect(mail!.subject).toBe('New Inquiry from Bundle Visitor');
+  });
+
+  test('submit-waiver files a waiver, renders its PDF with the waiver text, and sends both mails', async () => {
+    const answer = await run('submit-waiver', waiverCall());
+    expect(answer.status).toBe(200);
+    expect(await env.count('waivers')).toBe(1);
+    await mails(2);
+    const records = env.smtp.mails.find((mail) => mail.envelope.to.includes(STUDIO));
+    const participant = env.smtp.mails.find((mail) =>
+      mail.envelope.to.includes('participant@example.test'),
+    );
+    expect(participant).toBeDefined();
+    const pdf = records?.attachments.find((file) => file.contentType === 'application/pdf');
+    expect(pdf).toBeDefined();
+    const text = await pdfText(pdf!.content);
+    expect(text).toContain('Bundled Participant');
+    // The waiver text itself comes from content/waiver.md, read inside the bundle.
+    const { rows } = await env.db.query<{ text: string }>('SELECT text FROM waiver_texts');
+    const firstWords = rows[0]!.text
+      .replace(/[#*_>`-]/g, ' ')
+      .trim()
+      .split(/\s+/)
+      .slice(0, 4);
+    expect(text.replace(/\s+/g, ' ')).toContain(firstWords.join(' '));
+  });
+
+  test('retry-mail sends the mail the outage left owed', async () => {
+    env.smtp.setFailing(true);
+    expect((await run('send-email', contactCall({ name: 'Owed Visitor' }))).status).toBe(200);
+    expect(env.smtp.mails).toHaveLength(0);
+    env.smtp.setFailing(false);
+    await env.db.exec('UPDATE mail_outbox SET next_attempt_at = now()');
+    const answer = await run('retry-mail', {
+      url: 'https://studio.example.test/.netlify/functions/retry-mail',
+      body: JSON.stringify({ next_run: new Date().toISOString() }),
+    });
+    expect(answer.status).toBe(200);
+    await mails(1);
+    expect(env.smtp.mails[0]!.subject).toBe('New Inquiry from Owed Visitor');
+    const { rows } = await env.db.query<{ sent: boolean }>(
+      'SELECT sent_at IS NOT NULL AS sent FROM mail_outbox',
+    );
+    expect(rows).toEqual([{ sent: true }]);
+  });
+});
