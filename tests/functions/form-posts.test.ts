@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 /** A form post as a browser sends it: urlencoded fields and the page's own origin. */
-function formPost(url: string, fields: Record<string, string>, ip = '203.0.113.20') {
+function formPost(url: string, fields: Record<string, string>) {
   return new Request(url, {
     method: 'POST',
     headers: {
