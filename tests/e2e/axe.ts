@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 /** WCAG 2.2 level AA, with every earlier version and level A it includes. */
 export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -28,6 +28,24 @@ export async function expectNoViolations(page: Page, options: { include?: string
     v.nodes.map((node) => `${v.id} (${v.impact}): ${v.help} — ${node.target.join(' ')}`),
   );
   expect(found, `axe found ${found.length} violation(s)`).toEqual([]);
+}
+
+/**
+ * axe runs inside the page, which a page opened with JavaScript off cannot do: the same page
+ * (its address and exact HTML) is opened again with scripts on, and checked there.
+ */
+export async function expectNoViolationsWithoutScript(browser: Browser, page: Page) {
+  const url = page.url();
+  const html = await page.content();
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  try {
+    const copy = await context.newPage();
+    await copy.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+    await copy.goto(url);
+    await expectNoViolations(copy);
+  } finally {
+    await context.close();
+  }
 }
 
 export interface SmallTarget {

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_SMTP_PORT } from '../../playwright.config';
 import { startSmtp, type TestSmtp } from '../functions/harness';
+import { holdScript, hydrate, island } from './islands';
 
 const STUDIO_INBOX = 'studio-inbox@example.test';
 const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
@@ -35,8 +36,7 @@ function contactForm(page: Page) {
 async function openForm(page: Page) {
   await page.goto('/contact');
   const fields = contactForm(page);
-  // The button is enabled once the island has hydrated.
-  await expect(fields.submit).toBeEnabled();
+  await hydrate(page, 'ContactForm', fields.name);
   return fields;
 }
 
@@ -197,12 +197,7 @@ test('checks the fields with the shared schema before sending anything', async (
 });
 
 test('keeps what was typed before the form script arrived and sends it', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/ContactForm*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScript(page, 'ContactForm');
   let sent: unknown;
   await page.route('**/api/send-email', (route) => {
     sent = route.request().postDataJSON();
@@ -215,11 +210,14 @@ test('keeps what was typed before the form script arrived and sends it', async (
   await page.goto('/contact', { waitUntil: 'domcontentloaded' });
   const fields = contactForm(page);
   await fillIn(fields, 'Early Visitor');
-  await expect(fields.submit).toBeDisabled();
+  // Not hydrated yet, and still a form that can be sent: the browser would post it itself.
+  await expect(island(page, 'ContactForm')).toHaveAttribute('ssr');
+  await expect(fields.submit).toBeEnabled();
 
   release();
-  await expect(fields.submit).toBeEnabled();
+  await expect(island(page, 'ContactForm')).not.toHaveAttribute('ssr');
   await expect(fields.name).toHaveValue('Early Visitor');
+  await expect(fields.service).toHaveValue('small-group');
   await fields.submit.click();
   await expect(page.getByText('Message sent successfully!')).toBeVisible();
   expect(sent).toEqual({
@@ -231,6 +229,18 @@ test('keeps what was typed before the form script arrived and sends it', async (
     fillTimeMs: expect.any(Number),
     submissionId: expect.stringMatching(UUID),
   });
+});
+
+test('loads no script until the form is touched, then the form island', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/contact');
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toEqual([]);
+  await contactForm(page).message.click();
+  await expect.poll(() => scripts.some((url) => url.includes('ContactForm'))).toBe(true);
 });
 
 test('loads the contact form script on the contact page only', async ({ page }) => {
@@ -434,4 +444,35 @@ test('a message sent while the mail server is down is saved at once and mailed b
       timeout: 20_000,
     })
     .toBe(1);
+});
+
+test('a message that gets no answer says so after 30 seconds, keeps the fields, and is safe to send again', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const ids: string[] = [];
+  let answer = false;
+  await page.route('**/api/send-email', async (route) => {
+    const { submissionId } = route.request().postDataJSON() as { submissionId: string };
+    ids.push(submissionId);
+    if (!answer) return; // never answered: the connection hangs
+    await route.fulfill({ status: 200, json: { success: true, id: submissionId } });
+  });
+  const fields = await openForm(page);
+  await fillIn(fields, 'Waiting Visitor');
+  await fields.submit.click();
+  await expect(fields.submit).toHaveText('Sending...');
+  await page.clock.runFor(30_000);
+  await expect(page.getByText('Error sending message')).toBeVisible();
+  await expect(
+    page.getByText(`Please try again or contact me directly at ${STUDIO_EMAIL}`),
+  ).toBeVisible();
+  await expect(fields.name).toHaveValue('Waiting Visitor');
+  await expect(fields.submit).toHaveText('Send Message');
+
+  answer = true;
+  await fields.submit.click();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+  expect(ids).toHaveLength(2);
+  expect(ids[1]).toBe(ids[0]);
 });

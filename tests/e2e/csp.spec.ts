@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { hydrate } from './islands';
 import { E2E_SMTP_PORT } from '../../playwright.config';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { builtPages } from './pages';
@@ -69,7 +70,7 @@ test.describe('the contact form', () => {
     await page.goto('/contact');
     const form = page.locator('form#contact-form');
     const submit = form.getByRole('button', { name: 'Send Message' });
-    await expect(submit).toBeEnabled();
+    await hydrate(page, 'ContactForm', form.getByRole('textbox', { name: 'Name' }));
     const name = `CSP Visitor ${Date.now()}`;
     await form.getByRole('textbox', { name: 'Name' }).fill(name);
     await form.getByRole('textbox', { name: 'Email' }).fill('csp@example.test');
@@ -98,10 +99,7 @@ test.describe('the waiver form', () => {
     test.slow();
     const violations = await watchViolations(page);
     await page.goto('/waiver');
-    await page.locator('#waiver-form').scrollIntoViewIfNeeded();
-    await expect(page.locator('astro-island[component-url*="WaiverForm"]')).not.toHaveAttribute(
-      'ssr',
-    );
+    await hydrate(page, 'WaiverForm', page.getByLabel('First Name'));
     const email = `csp-${Date.now()}@example.test`;
     await page.getByLabel('First Name').fill('Csp');
     await page.getByLabel('Last Name').fill('Visitor');
@@ -110,7 +108,6 @@ test.describe('the waiver form', () => {
     await page.getByLabel('Emergency Contact Name').fill('Emergency Contact');
     await page.getByLabel('Emergency Contact Phone').fill('503-555-0199');
     await page.getByRole('checkbox', { name: /agree to the liability waiver/ }).check();
-    await page.getByRole('button', { name: 'Type your name instead' }).click();
     await page.getByLabel('Type your full name to sign').fill('Csp Visitor');
     await page.waitForFunction(() => performance.now() > 5_500);
     await page.getByRole('button', { name: 'Submit Waiver' }).click();

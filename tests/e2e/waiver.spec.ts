@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startSmtp, type TestSmtp } from '../functions/harness';
+import { signaturePng } from '../fixtures/signatures';
+import { holdScript, hydrate, island } from './islands';
 
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 const STUDIO_INBOX = 'studio-inbox@example.test';
@@ -26,11 +28,7 @@ const photos = (page: Page) => page.getByRole('checkbox', { name: /promotional/ 
 
 async function openWaiver(page: Page) {
   await page.goto('/waiver');
-  await page.locator('#waiver-form').scrollIntoViewIfNeeded();
-  // client:visible: wait until React has taken over the server-rendered form.
-  await expect(page.locator('astro-island[component-url*="WaiverForm"]')).not.toHaveAttribute(
-    'ssr',
-  );
+  await hydrate(page, 'WaiverForm', page.getByLabel('First Name'));
   await pad(page).scrollIntoViewIfNeeded();
 }
 
@@ -103,7 +101,6 @@ test.describe('the waiver form on a computer', () => {
 
   test('signs by typing a name instead of drawing', async ({ page }) => {
     await openWaiver(page);
-    await page.getByRole('button', { name: 'Type your name instead' }).click();
     await page.getByLabel('Type your full name to sign').fill('Ingrid Okonkwo');
     await expect(hint(page)).toBeHidden();
     expect(await inkPixels(page)).toBeGreaterThan(50);
@@ -427,5 +424,81 @@ test.describe('the waiver form on a phone', () => {
     await expect.poll(async () => (await pad(page).boundingBox())!.width).toBe(400);
     await expect.poll(() => inkPixels(page)).toBeGreaterThan(30);
     await expect(hint(page)).toBeHidden();
+  });
+});
+
+test.describe('the waiver form before its script has arrived', () => {
+  test('keeps everything typed, ticked and signed by name, and sends it once hydrated', async ({
+    page,
+  }) => {
+    const release = await holdScript(page, 'WaiverForm');
+    let sent: { waiver: Record<string, unknown> } | undefined;
+    await page.route('**/api/submit-waiver', (route) => {
+      sent = route.request().postDataJSON();
+      return route.fulfill({ status: 200, json: { success: true, id: 'test' } });
+    });
+    await page.goto('/waiver', { waitUntil: 'domcontentloaded' });
+    await fillFields(page);
+    await terms(page).check();
+    await photos(page).check();
+    await page.getByLabel('Type your full name to sign').fill('Ingrid Okonkwo');
+    await expect(island(page, 'WaiverForm')).toHaveAttribute('ssr');
+
+    release();
+    await expect(island(page, 'WaiverForm')).not.toHaveAttribute('ssr');
+    await expect(page.getByLabel('Medical Conditions or Injuries')).toHaveValue('Old knee injury');
+    await expect(terms(page)).toBeChecked();
+    await expect(hint(page)).toBeHidden();
+    expect(await inkPixels(page)).toBeGreaterThan(50);
+    await expect(submitButton(page)).toBeEnabled();
+    await submitButton(page).click();
+    await expect(toast(page, 'Waiver submitted successfully!')).toBeVisible();
+    expect(sent?.waiver).toMatchObject({
+      firstName: 'Ingrid',
+      medicalConditions: 'Old knee injury',
+      agreedToTerms: true,
+      agreedToPhotos: true,
+      signatureName: 'Ingrid Okonkwo',
+      signatureKind: 'typed',
+      signature: expect.stringMatching(/^data:image\/png;base64,/),
+    });
+  });
+
+  test('draws from the first touch, and the pad keeps the strokes when it takes over', async ({
+    page,
+  }) => {
+    const release = await holdScript(page, 'WaiverForm');
+    await page.goto('/waiver', { waitUntil: 'domcontentloaded' });
+    await drawWithMouse(page);
+    // Inked by the page's own small script: React has not arrived.
+    await expect(island(page, 'WaiverForm')).toHaveAttribute('ssr');
+    const early = await inkPixels(page);
+    expect(early).toBeGreaterThan(50);
+
+    release();
+    await expect(island(page, 'WaiverForm')).not.toHaveAttribute('ssr');
+    await expect(hint(page)).toBeHidden();
+    await expect.poll(() => inkPixels(page)).toBeGreaterThan(50);
+    const signature = await page.locator('input[type="hidden"][name="signature"]').inputValue();
+    expect(signature).toMatch(/^data:image\/png;base64,/);
+
+    // And it draws on: a second stroke after hydration is the pad's own.
+    await drawWithMouse(page);
+    await page.getByRole('button', { name: 'Clear Signature' }).click();
+    expect(await inkPixels(page)).toBe(0);
+  });
+
+  test('starts from a signature image the page already holds (a form given back by the browser)', async ({
+    page,
+  }) => {
+    const release = await holdScript(page, 'WaiverForm');
+    await page.goto('/waiver', { waitUntil: 'domcontentloaded' });
+    await page
+      .locator('input[type="hidden"][name="signature"]')
+      .evaluate((input: HTMLInputElement, image) => (input.value = image), signaturePng());
+    release();
+    await hydrate(page, 'WaiverForm', page.getByLabel('First Name'));
+    await expect(hint(page)).toBeHidden();
+    await expect.poll(() => inkPixels(page)).toBeGreaterThan(50);
   });
 });

@@ -33,6 +33,9 @@ export interface FormOptions {
 // Statuses a proxy or the platform may send bare (no JSON), which still deserve an explanation.
 const BARE_REFUSALS = new Set([403, 408, 413, 429]);
 
+/** A form that gets no answer says so after this long; sending again is safe (same id). */
+export const ANSWER_TIMEOUT_MS = 30_000;
+
 class Refused extends Error {}
 
 /**
@@ -81,9 +84,12 @@ export function useForm({ form, action, notices, order, body = (fields) => field
     if (sending || !element) return false;
     setErrors({});
     setSending(true);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), ANSWER_TIMEOUT_MS);
     try {
       const response = await fetch(action, {
         method: 'POST',
+        signal: timeout.signal,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           ...body({ ...fields, submissionId: submission.for(fields) }),
@@ -115,6 +121,7 @@ export function useForm({ form, action, notices, order, body = (fields) => field
       });
       return false;
     } finally {
+      clearTimeout(timer);
       setSending(false);
     }
   }
