@@ -1,39 +1,21 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
-import {
-  jsonPost,
-  startDatabase,
-  startSmtp,
-  streamOf,
-  type TestDatabase,
-  type TestSmtp,
-} from './harness';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { jsonPost, streamOf } from './harness';
 
 const ENDPOINT = 'http://localhost/api/send-email';
 const CAP = 32 * 1024;
 
-let database: TestDatabase;
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-});
+// A database of this file's own and the SMTP server, both emptied before each test.
+const env = useFunctionEnv();
 
 beforeEach(() => {
-  process.env.SMTP_URL = smtp.url;
   process.env.CONTACT_TO = 'studio-inbox@example.test';
 });
 
-afterEach(async () => {
-  await database.clear();
-  smtp.mails.length = 0;
+afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
-});
-
-afterAll(async () => {
-  await database?.stop();
-  await smtp?.stop();
 });
 
 const valid = {
@@ -49,7 +31,7 @@ const post = (body: unknown, headers: Record<string, string> = {}, ip?: string) 
   sendEmail(jsonPost(ENDPOINT, body, headers), ip ? ({ ip } as never) : undefined);
 
 async function messages() {
-  const { rows } = await database.db.query<{
+  const { rows } = await env.db.query<{
     id: string;
     message: string;
     spam_reason: string | null;
@@ -62,7 +44,7 @@ async function expectRejected(response: Response, status: number) {
   expect(response.headers.get('content-type')).toMatch(/application\/json/);
   expect(await response.json()).toEqual({ success: false, error: expect.any(String) });
   expect(await messages()).toEqual([]);
-  expect(smtp.mails).toEqual([]);
+  expect(env.smtp.mails).toEqual([]);
 }
 
 /** Gives a mail that should not come the time to arrive anyway. */
@@ -144,9 +126,9 @@ describe('only a body of sane size, as JSON or a plain form post in UTF-8, is re
     const atCap = json.slice(0, -1) + ' '.repeat(CAP - json.length) + '}';
     expect(Buffer.byteLength(atCap)).toBe(CAP);
     expect((await post(atCap)).status).toBe(200);
-    await smtp.waitForMails(1);
-    await database.clear();
-    smtp.mails.length = 0;
+    await env.smtp.waitForMails(1);
+    await env.clear();
+    env.smtp.mails.length = 0;
     await expectRejected(await post(`${atCap} `), 413);
   });
 
@@ -219,9 +201,7 @@ describe('rate limits per client', () => {
 
   test('the counter keeps a keyed hash of the IP, never the address', async () => {
     await post(valid, {}, '203.0.113.99');
-    const { rows } = await database.db.query<Record<string, unknown>>(
-      'SELECT * FROM rate_limit_hits',
-    );
+    const { rows } = await env.db.query<Record<string, unknown>>('SELECT * FROM rate_limit_hits');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ bucket: 'contact', hits: 1 });
     expect(JSON.stringify(rows)).not.toContain('203.0.113.99');
@@ -253,24 +233,24 @@ describe('spam', () => {
       expect(row).toMatchObject({ spam_reason: reason });
       expect(row.message).toBe(valid.message);
       // Nothing owed: no mail is queued for a retry to send later either.
-      const { rows: queued } = await database.db.query('SELECT id FROM mail_outbox');
+      const { rows: queued } = await env.db.query('SELECT id FROM mail_outbox');
       expect(queued).toEqual([]);
       await settle();
-      expect(smtp.mails).toEqual([]);
+      expect(env.smtp.mails).toEqual([]);
     },
   );
 
   test('a message sent after 3 seconds with an empty honeypot is not spam', async () => {
     expect((await post({ ...valid, fillTimeMs: 3_000 })).status).toBe(200);
     expect((await messages())[0].spam_reason).toBeNull();
-    await smtp.waitForMails(1);
+    await env.smtp.waitForMails(1);
   });
 
   test('the instructor can list the spam for review', async () => {
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
     await post(valid);
     await post({ ...valid, website: 'x' });
-    const { rows } = await database.db.query(
+    const { rows } = await env.db.query(
       `SELECT name, spam_reason FROM contact_messages WHERE spam_reason IS NOT NULL
        ORDER BY created_at DESC`,
     );
@@ -289,9 +269,9 @@ describe('logs', () => {
     await post({ ...valid, website: 'spam' }, {}, '203.0.113.50');
     await post(valid, {}, '203.0.113.50');
     await post({ ...valid, email: 'broken' });
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post(valid, {}, '203.0.113.51');
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     const logged = JSON.stringify(lines);
     expect(logged).not.toContain('lower back');
     expect(logged).not.toContain(valid.email);

@@ -4,39 +4,29 @@
  * idempotency and storage as the script's JSON, and is answered with pages.
  */
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
-import { closeDatabase } from '../../src/server/platform/db';
 import { currentWaiverText } from '../../src/server/waiver/text';
+import { useFunctionEnv } from '../fixtures/function-env';
 import { pdfText } from '../fixtures/pdf-text';
-import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 const RECORDS = 'waiver-records@example.test';
 const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
 
-let database: TestDatabase;
-let smtp: TestSmtp;
+// A database of this file's own and the SMTP server, both emptied (and the mail server
+// accepting again) before each test.
+const env = useFunctionEnv();
 
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-  process.env.SMTP_URL = smtp.url;
+beforeAll(() => {
   process.env.CONTACT_TO = STUDIO;
   process.env.WAIVER_RECORDS_TO = RECORDS;
 });
 
-beforeEach(async () => {
-  await database.clear();
-  smtp.mails.length = 0;
-  smtp.setFailing(false);
+beforeEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
-});
-
-afterAll(async () => {
-  await smtp?.stop();
-  await database?.stop();
 });
 
 /** A form post as a browser sends it: urlencoded fields and the page's own origin. */
@@ -64,7 +54,7 @@ const sendMessage = (fields: Record<string, string>, ip?: string) =>
   sendEmail(formPost('http://127.0.0.1/api/send-email', fields), { ip: ip ?? '203.0.113.20' });
 
 async function rows(table: string) {
-  const { rows } = await database.db.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
+  const { rows } = await env.db.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
   return rows;
 }
 
@@ -83,9 +73,9 @@ describe('the contact form without JavaScript', () => {
     expect(response.headers.get('location')).toBe('/contact/sent');
     const [row] = await rows('contact_messages');
     expect(row).toMatchObject({ name: message.name, spam_reason: null, timed: true });
-    await smtp.waitForMails(1);
-    expect(smtp.mails[0]!.subject).toBe('New Inquiry from Noor Haddad');
-    expect(smtp.mails[0]!.envelope.to).toEqual([STUDIO]);
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails[0]!.subject).toBe('New Inquiry from Noor Haddad');
+    expect(env.smtp.mails[0]!.envelope.to).toEqual([STUDIO]);
   });
 
   test('without the time (no script at all) it is still delivered, marked as not timed', async () => {
@@ -93,8 +83,8 @@ describe('the contact form without JavaScript', () => {
     expect(response.status).toBe(303);
     const [row] = await rows('contact_messages');
     expect(row).toMatchObject({ spam_reason: null, timed: false });
-    await smtp.waitForMails(1);
-    expect(smtp.mails[0]!.text).toContain('Sent from a browser without JavaScript');
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails[0]!.text).toContain('Sent from a browser without JavaScript');
   });
 
   test('a filled-in honeypot is still answered as sent, stored as spam and not mailed', async () => {
@@ -109,9 +99,9 @@ describe('the contact form without JavaScript', () => {
     expect((await sendMessage(message)).status).toBe(303);
     expect((await sendMessage(message)).status).toBe(303);
     expect(await rows('contact_messages')).toHaveLength(1);
-    await smtp.waitForMails(1);
+    await env.smtp.waitForMails(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(smtp.mails).toHaveLength(1);
+    expect(env.smtp.mails).toHaveLength(1);
   });
 
   test('missing and wrong fields get a page in the spec words naming each field, and nothing is stored', async () => {
@@ -144,10 +134,7 @@ describe('the contact form without JavaScript', () => {
 
   test('when the database is down the page says so in the spec words, with Retry-After', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const url = process.env.NETLIFY_DB_URL;
-    await closeDatabase();
-    process.env.NETLIFY_DB_URL = 'postgres://postgres@127.0.0.1:1/postgres';
-    try {
+    await env.whileDown(async () => {
       const response = await sendMessage(message);
       expect(response.status).toBe(503);
       expectPage(response);
@@ -156,10 +143,7 @@ describe('the contact form without JavaScript', () => {
       expect(html).toContain('Error sending message');
       expect(html).toContain('Your message could not be saved just now. Please try again shortly.');
       expect(html).toContain(`Please try again or contact me directly at`);
-    } finally {
-      await closeDatabase();
-      process.env.NETLIFY_DB_URL = url;
-    }
+    });
   });
 
   test('over the rate limit the page says when to try again', async () => {
@@ -223,8 +207,8 @@ describe('the waiver without JavaScript', () => {
     for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! < 128) ink++;
     expect(ink).toBeGreaterThan(2_000);
 
-    await smtp.waitForMails(2);
-    const records = smtp.mails.find((mail) => mail.envelope.to.includes(RECORDS))!;
+    await env.smtp.waitForMails(2);
+    const records = env.smtp.mails.find((mail) => mail.envelope.to.includes(RECORDS))!;
     const pdf = await pdfText(records.attachments[0]!.content);
     expect(pdf).toContain('Signature: Typed name, drawn by the server');
     expect(pdf).toContain('Name typed to sign: Noor Haddad');
@@ -234,10 +218,10 @@ describe('the waiver without JavaScript', () => {
 
   test('the same typed name always gives the same signature image', async () => {
     await sign(waiver);
-    await database.clear();
+    await env.clear();
     await sign({ ...waiver, email: 'noor.other@example.test' });
     const first = (await rows('waivers'))[0]!.signature_sha256;
-    await database.clear();
+    await env.clear();
     await sign({ ...waiver, email: 'noor.third@example.test' });
     expect((await rows('waivers'))[0]!.signature_sha256).toBe(first);
   });

@@ -1,26 +1,9 @@
 /**
- * Request helpers of the function tests, and the older `startDatabase()`/`startSmtp()` entry
- * points, now thin wrappers of the shared fixture (tests/fixtures/function-env.ts): new and
- * converted files call `useFunctionEnv()` instead.
+ * Request helpers of the function tests. Their database and SMTP server come from the shared
+ * fixture, `useFunctionEnv()` in tests/fixtures/function-env.ts; `startSmtp()` is re-exported for
+ * the browser tests (tests/e2e/), which run their own server.
  */
-import type { SQLExecutor } from '@netlify/database-dev';
-import { startFunctionDatabase } from '../fixtures/function-env';
-
-export { MIGRATIONS } from '../fixtures/databases';
-export { startSmtp, type Envelope, type TestSmtp } from '../fixtures/smtp';
-
-export interface TestDatabase {
-  db: SQLExecutor;
-  url: string;
-  /** Empties every table the migrations made (keeps the migrations applied). */
-  clear(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** The file's own database (see useFunctionEnv() for which one), `NETLIFY_DB_URL` set to it. */
-export async function startDatabase(): Promise<TestDatabase> {
-  return startFunctionDatabase();
-}
+export { startSmtp, type TestSmtp } from '../fixtures/smtp';
 
 /**
  * A JSON POST as the site's own page sends it: `Origin` is the URL's own origin (browsers send it

@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
 import { MAIL_KINDS, isMailKind } from '../../src/server/platform/mail-kinds';
-import { startDatabase, type TestDatabase } from './harness';
+import { useFunctionEnv } from '../fixtures/function-env';
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await startDatabase();
-});
-
-afterAll(async () => {
-  await database?.stop();
-});
+// The composers look their rows up in this file's own database.
+useFunctionEnv();
 
 const functions = { 'send-email': sendEmail, 'submit-waiver': submitWaiver };
 

@@ -4,38 +4,29 @@
  * nothing sent.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
 import { contactSchema } from '../../src/forms/contact';
 import { WAIVER_FIELD_ORDER } from '../../src/forms/waiver';
+import { useFunctionEnv } from '../fixtures/function-env';
 import { signaturePng } from '../fixtures/signatures';
-import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 
-let database: TestDatabase;
-let smtp: TestSmtp;
+// A database of this file's own and the SMTP server, both emptied before each test.
+const env = useFunctionEnv();
 
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-  process.env.SMTP_URL = smtp.url;
+beforeAll(() => {
   process.env.CONTACT_TO = 'studio-inbox@example.test';
   // The limit has its own tests; here it would only turn every later run into a 429.
   process.env.CONTACT_RATE_LIMIT = '1000000/1h';
   process.env.WAIVER_RATE_LIMIT = '1000000/1h';
 });
 
-beforeEach(async () => {
-  await database.clear();
-  smtp.mails.length = 0;
-});
-
-afterAll(async () => {
+afterAll(() => {
   delete process.env.CONTACT_RATE_LIMIT;
   delete process.env.WAIVER_RATE_LIMIT;
-  await database?.stop();
-  await smtp?.stop();
 });
 
 const FIELDS = ['name', 'email', 'service', 'message', 'website', 'fillTimeMs'] as const;
@@ -102,13 +93,6 @@ const isFormPost = (headers: Headers) =>
   headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ===
   'application/x-www-form-urlencoded';
 
-async function counts(table = 'contact_messages') {
-  const { rows } = await database.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${table}`,
-  );
-  return rows[0].n;
-}
-
 describe('the contact function under arbitrary input', () => {
   test('never answers 5xx, answers in kind, and stores and sends only valid messages', async () => {
     await fc.assert(
@@ -117,8 +101,8 @@ describe('the contact function under arbitrary input', () => {
         contentType,
         fc.constantFrom('POST', 'POST', 'PUT'),
         async (raw, type, method) => {
-          const before = await counts();
-          const mailsBefore = smtp.mails.length;
+          const before = await env.count('contact_messages');
+          const mailsBefore = env.smtp.mails.length;
           const headers = new Headers({ origin: 'http://localhost' });
           // A header value cannot hold every string; such a request could not be sent at all.
           try {
@@ -132,10 +116,11 @@ describe('the contact function under arbitrary input', () => {
           expect(response.status).toBeLessThan(500);
           if (isFormPost(headers)) {
             // A plain form post is answered with pages: a 303 once stored, else a page saying why.
-            if (response.status === 303) expect(await counts()).toBe(before + 1);
+            if (response.status === 303)
+              expect(await env.count('contact_messages')).toBe(before + 1);
             else {
               expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-              expect(await counts()).toBe(before);
+              expect(await env.count('contact_messages')).toBe(before);
             }
             return;
           }
@@ -146,12 +131,12 @@ describe('the contact function under arbitrary input', () => {
             expect(answer).toEqual({ success: true, id: expect.any(String) });
             const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
             expect(contactSchema.safeParse(JSON.parse(text)).success).toBe(true);
-            expect(await counts()).toBe(before + 1);
+            expect(await env.count('contact_messages')).toBe(before + 1);
           } else {
             expect(answer.success).toBe(false);
             expect(typeof answer.error).toBe('string');
-            expect(await counts()).toBe(before);
-            expect(smtp.mails.length).toBe(mailsBefore);
+            expect(await env.count('contact_messages')).toBe(before);
+            expect(env.smtp.mails.length).toBe(mailsBefore);
           }
         },
       ),
@@ -183,8 +168,8 @@ describe('the contact function under arbitrary input', () => {
     await fc.assert(
       fc.asyncProperty(validForm, async (form) => {
         fc.pre(contactSchema.safeParse(form).success);
-        await database.clear();
-        smtp.mails.length = 0;
+        await env.clear();
+        env.smtp.mails.length = 0;
         const response = await sendEmail(
           new Request('http://localhost/api/send-email', {
             method: 'POST',
@@ -193,11 +178,11 @@ describe('the contact function under arbitrary input', () => {
           }),
         );
         expect(response.status).toBe(200);
-        const { rows } = await database.db.query<{ message: string }>(
+        const { rows } = await env.db.query<{ message: string }>(
           'SELECT message FROM contact_messages',
         );
         expect(rows).toEqual([{ message: form.message.trim() }]);
-        expect(smtp.mails).toHaveLength(1);
+        expect(env.smtp.mails).toHaveLength(1);
       }),
       { numRuns: Math.ceil(RUNS / 3) },
     );
@@ -241,9 +226,9 @@ describe('the waiver function under arbitrary input', () => {
   test('never answers 5xx, answers in kind, and stores nothing it refuses', async () => {
     await fc.assert(
       fc.asyncProperty(waiverBody, contentType, async (raw, type) => {
-        const before = await counts('waivers');
-        const textsBefore = await counts('waiver_texts');
-        const mailsBefore = smtp.mails.length;
+        const before = await env.count('waivers');
+        const textsBefore = await env.count('waiver_texts');
+        const mailsBefore = env.smtp.mails.length;
         const headers = new Headers({ origin: 'http://localhost' });
         try {
           headers.set('content-type', type);
@@ -255,10 +240,10 @@ describe('the waiver function under arbitrary input', () => {
         );
         expect(response.status).toBeLessThan(500);
         if (isFormPost(headers)) {
-          if (response.status === 303) expect(await counts('waivers')).toBe(before + 1);
+          if (response.status === 303) expect(await env.count('waivers')).toBe(before + 1);
           else {
             expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-            expect(await counts('waivers')).toBe(before);
+            expect(await env.count('waivers')).toBe(before);
           }
           return;
         }
@@ -266,13 +251,13 @@ describe('the waiver function under arbitrary input', () => {
         const answer = (await response.json()) as { success: boolean; error?: unknown };
         if (response.status === 200) {
           expect(answer.success).toBe(true);
-          expect(await counts('waivers')).toBe(before + 1);
+          expect(await env.count('waivers')).toBe(before + 1);
         } else {
           expect(answer.success).toBe(false);
           expect(typeof answer.error).toBe('string');
-          expect(await counts('waivers')).toBe(before);
-          expect(await counts('waiver_texts')).toBe(textsBefore);
-          expect(smtp.mails.length).toBe(mailsBefore);
+          expect(await env.count('waivers')).toBe(before);
+          expect(await env.count('waiver_texts')).toBe(textsBefore);
+          expect(env.smtp.mails.length).toBe(mailsBefore);
         }
       }),
       { numRuns: RUNS },

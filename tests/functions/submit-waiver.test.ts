@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Context } from '@netlify/functions';
 import submitWaiver from '../../functions/submit-waiver';
-import { closeDatabase } from '../../src/server/platform/db';
 import { currentWaiverText, sha256 } from '../../src/server/waiver/text';
 import { drainOutbox } from '../../src/server/platform/outbox';
 import { waiverBlocks } from '../../src/forms/waiver-text';
-import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
+import { useFunctionEnv } from '../fixtures/function-env';
 import { noisyPng, signaturePng } from '../fixtures/signatures';
 import { pdfText } from '../fixtures/pdf-text';
 
@@ -13,24 +12,13 @@ const RECORDS = 'waiver-records@example.test';
 const IP = '203.0.113.7';
 const AGENT = 'Mozilla/5.0 (test) WaiverTest/1.0';
 
-let database: TestDatabase;
-let smtp: TestSmtp;
+// A database of this file's own and the SMTP server, both emptied (and the mail server
+// accepting again) before each test.
+const env = useFunctionEnv();
+const { count } = env;
 
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-  process.env.SMTP_URL = smtp.url;
+beforeAll(() => {
   process.env.WAIVER_RECORDS_TO = RECORDS;
-});
-
-afterAll(async () => {
-  await smtp?.stop();
-  await database?.stop();
-});
-
-beforeEach(async () => {
-  await database.clear();
-  smtp.mails.length = 0;
-  smtp.setFailing(false);
 });
 
 const SIGNATURE = signaturePng();
@@ -71,13 +59,6 @@ function post(body: unknown, init: RequestInit = {}) {
 
 const context = { ip: IP } as Context;
 
-async function count(table: string) {
-  const { rows } = await database.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${table}`,
-  );
-  return rows[0]!.n;
-}
-
 const squash = (text: string) => text.replace(/\s+/g, '');
 
 describe('POST /api/submit-waiver', () => {
@@ -87,7 +68,7 @@ describe('POST /api/submit-waiver', () => {
     const body = await response.json();
     expect(body).toEqual({ success: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
-    const { rows } = await database.db.query<Record<string, unknown>>('SELECT * FROM waivers');
+    const { rows } = await env.db.query<Record<string, unknown>>('SELECT * FROM waivers');
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     const text = currentWaiverText();
@@ -109,14 +90,14 @@ describe('POST /api/submit-waiver', () => {
     const png = Buffer.from(SIGNATURE.split(',')[1]!, 'base64');
     expect(Buffer.from(row.signature_png as Uint8Array).equals(png)).toBe(true);
     expect(Date.now() - new Date(row.created_at as string).getTime()).toBeLessThan(60_000);
-    const mails = await database.db.query<{ kind: string; sent_at: Date | null }>(
+    const mails = await env.db.query<{ kind: string; sent_at: Date | null }>(
       'SELECT kind, sent_at FROM mail_outbox WHERE ref = $1 ORDER BY kind',
       [body.id],
     );
     expect(mails.rows.map((mail) => mail.kind)).toEqual(['waiver-participant', 'waiver-records']);
     expect(mails.rows.every((mail) => mail.sent_at instanceof Date)).toBe(true);
 
-    const texts = await database.db.query<{ sha256: string; version: string; text: string }>(
+    const texts = await env.db.query<{ sha256: string; version: string; text: string }>(
       'SELECT sha256, version, text FROM waiver_texts',
     );
     expect(texts.rows).toHaveLength(1);
@@ -134,10 +115,10 @@ describe('POST /api/submit-waiver', () => {
   test('mails the full PDF to the records inbox and a copy without health details to the participant', async () => {
     const response = await submitWaiver(post({ waiver: validWaiver() }), context);
     const { id } = await response.json();
-    await smtp.waitForMails(2);
+    await env.smtp.waitForMails(2);
 
-    const records = smtp.mails.find((m) => m.envelope.to.includes(RECORDS))!;
-    const participant = smtp.mails.find((m) => m.envelope.to.includes('ingrid@example.test'))!;
+    const records = env.smtp.mails.find((m) => m.envelope.to.includes(RECORDS))!;
+    const participant = env.smtp.mails.find((m) => m.envelope.to.includes('ingrid@example.test'))!;
     expect(records).toBeDefined();
     expect(participant).toBeDefined();
     expect(records.subject).toContain('Ingrid Okonkwo');
@@ -186,12 +167,12 @@ describe('POST /api/submit-waiver', () => {
   });
 
   test('keeps the waiver and answers success when the mail server is down, then mails both copies once it is back', async () => {
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     const response = await submitWaiver(post({ waiver: validWaiver() }), context);
     expect(response.status).toBe(200);
     const { id } = await response.json();
     const mails = () =>
-      database.db.query<{ kind: string; sent_at: Date | null; attempts: number }>(
+      env.db.query<{ kind: string; sent_at: Date | null; attempts: number }>(
         'SELECT kind, sent_at, attempts FROM mail_outbox WHERE ref = $1 ORDER BY kind',
         [id],
       );
@@ -200,13 +181,13 @@ describe('POST /api/submit-waiver', () => {
       { kind: 'waiver-records', sent_at: null, attempts: 1 },
     ]);
 
-    smtp.setFailing(false);
+    env.smtp.setFailing(false);
     // Due now rather than after the backoff, as if the minutes had passed.
-    await database.db.query('UPDATE mail_outbox SET next_attempt_at = now()');
+    await env.db.query('UPDATE mail_outbox SET next_attempt_at = now()');
     expect(await drainOutbox()).toMatchObject({ sent: 2, retrying: 0, failed: 0 });
-    await smtp.waitForMails(2);
+    await env.smtp.waitForMails(2);
     expect(await drainOutbox()).toMatchObject({ sent: 0 });
-    expect(smtp.mails.map((mail) => mail.envelope.to[0]).sort()).toEqual([
+    expect(env.smtp.mails.map((mail) => mail.envelope.to[0]).sort()).toEqual([
       'ingrid@example.test',
       RECORDS,
     ]);
@@ -225,9 +206,9 @@ describe('POST /api/submit-waiver', () => {
     expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
     expect(await count('waivers')).toBe(1);
     expect(await count('mail_outbox')).toBe(2);
-    await smtp.waitForMails(2);
+    await env.smtp.waitForMails(2);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(smtp.mails).toHaveLength(2);
+    expect(env.smtp.mails).toHaveLength(2);
   });
 
   test('a submission id that is not a UUID gets 422 and files nothing', async () => {
@@ -354,7 +335,7 @@ describe('POST /api/submit-waiver', () => {
       expect(await count('waivers')).toBe(0);
       expect(await count('waiver_texts')).toBe(0);
       await new Promise((r) => setTimeout(r, 50));
-      expect(smtp.mails).toHaveLength(0);
+      expect(env.smtp.mails).toHaveLength(0);
     },
   );
 
@@ -373,9 +354,7 @@ describe('POST /api/submit-waiver', () => {
     const request = post({ waiver: validWaiver() });
     request.headers.set('x-forwarded-for', '198.51.100.9, 10.0.0.1');
     await submitWaiver(request, context);
-    const { rows } = await database.db.query<{ client_ip: string }>(
-      'SELECT client_ip FROM waivers',
-    );
+    const { rows } = await env.db.query<{ client_ip: string }>('SELECT client_ip FROM waivers');
     expect(rows[0]!.client_ip).toBe(IP);
   });
 
@@ -383,26 +362,18 @@ describe('POST /api/submit-waiver', () => {
     const request = post({ waiver: validWaiver() });
     request.headers.set('x-nf-client-connection-ip', '198.51.100.9');
     await submitWaiver(request);
-    const { rows } = await database.db.query<{ client_ip: string }>(
-      'SELECT client_ip FROM waivers',
-    );
+    const { rows } = await env.db.query<{ client_ip: string }>('SELECT client_ip FROM waivers');
     expect(rows[0]!.client_ip).toBe('198.51.100.9');
   });
 
   test('answers 503 with a clear error when the database is unavailable', async () => {
-    const url = process.env.NETLIFY_DB_URL;
-    await closeDatabase();
-    process.env.NETLIFY_DB_URL = 'postgres://postgres@127.0.0.1:1/postgres';
-    try {
+    await env.whileDown(async () => {
       const response = await submitWaiver(post({ waiver: validWaiver() }), context);
       expect(response.status).toBe(503);
       const body = await response.json();
       expect(body.success).toBe(false);
       expect(body.error).toMatch(/could not save your waiver/);
-      expect(smtp.mails).toHaveLength(0);
-    } finally {
-      await closeDatabase();
-      process.env.NETLIFY_DB_URL = url;
-    }
+      expect(env.smtp.mails).toHaveLength(0);
+    });
   });
 });

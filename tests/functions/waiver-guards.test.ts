@@ -1,46 +1,28 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import submitWaiver from '../../functions/submit-waiver';
 import { decryptField } from '../../src/server/platform/crypto';
 import { loadWaiver } from '../../src/server/waiver/store';
 import { pdfText } from '../fixtures/pdf-text';
 import { signaturePng } from '../fixtures/signatures';
-import {
-  jsonPost,
-  startDatabase,
-  startSmtp,
-  streamOf,
-  type TestDatabase,
-  type TestSmtp,
-} from './harness';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { jsonPost, streamOf } from './harness';
 
 const ENDPOINT = 'http://127.0.0.1/api/submit-waiver';
 const CAP = 1024 * 1024;
 const CONDITIONS = 'Herniated disc L4-L5, asthma';
 const MEDICATIONS = 'Salbutamol inhaler';
 
-let database: TestDatabase;
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  [database, smtp] = await Promise.all([startDatabase(), startSmtp()]);
-});
+// A database of this file's own and the SMTP server, both emptied (and the mail server
+// accepting again) before each test.
+const env = useFunctionEnv();
 
 beforeEach(() => {
-  process.env.SMTP_URL = smtp.url;
   process.env.WAIVER_RECORDS_TO = 'waiver-records@example.test';
 });
 
-afterEach(async () => {
-  await database.clear();
-  smtp.mails.length = 0;
-  smtp.setFailing(false);
+afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
-});
-
-afterAll(async () => {
-  await database?.stop();
-  await smtp?.stop();
 });
 
 const SIGNATURE = signaturePng();
@@ -71,7 +53,7 @@ const post = (body: unknown, headers: Record<string, string> = {}, ip = '203.0.1
   submitWaiver(jsonPost(ENDPOINT, body, headers), { ip } as never);
 
 async function rows() {
-  const { rows } = await database.db.query<Record<string, unknown>>(
+  const { rows } = await env.db.query<Record<string, unknown>>(
     'SELECT * FROM waivers ORDER BY created_at',
   );
   return rows;
@@ -82,7 +64,7 @@ async function expectRejected(response: Response, status: number) {
   expect(response.headers.get('content-type')).toMatch(/application\/json/);
   expect(await response.json()).toEqual({ success: false, error: expect.any(String) });
   expect(await rows()).toEqual([]);
-  expect(smtp.mails).toEqual([]);
+  expect(env.smtp.mails).toEqual([]);
 }
 
 describe('health data at rest', () => {
@@ -103,8 +85,8 @@ describe('health data at rest', () => {
     const record = await loadWaiver(id);
     expect(record?.medicalConditions).toBe(CONDITIONS);
     expect(record?.medications).toBe(MEDICATIONS);
-    await smtp.waitForMails(2);
-    const records = smtp.mails.find(
+    await env.smtp.waitForMails(2);
+    const records = env.smtp.mails.find(
       (mail) => mail.envelope.to[0] === 'waiver-records@example.test',
     );
     const text = await pdfText(records!.attachments[0]!.content);
@@ -114,7 +96,7 @@ describe('health data at rest', () => {
 
   test('a waiver stored before health data was encrypted still reads as it was', async () => {
     const { id } = await (await post(form())).json();
-    await database.db.query(
+    await env.db.query(
       'UPDATE waivers SET medical_conditions = $1, medications = $2 WHERE id = $3',
       [CONDITIONS, '', id],
     );
@@ -128,10 +110,7 @@ describe('health data at rest', () => {
     const [row] = await rows();
     const parts = (row.medications as string).split(':');
     parts[3] = Buffer.from('Something else').toString('base64url');
-    await database.db.query('UPDATE waivers SET medications = $1 WHERE id = $2', [
-      parts.join(':'),
-      id,
-    ]);
+    await env.db.query('UPDATE waivers SET medications = $1 WHERE id = $2', [parts.join(':'), id]);
     await expect(loadWaiver(id)).rejects.toThrow();
   });
 
@@ -143,7 +122,7 @@ describe('health data at rest', () => {
     await post(form());
     await post(form({ website: 'bot' }));
     await post(form({}, { agreedToTerms: false }));
-    smtp.setFailing(true);
+    env.smtp.setFailing(true);
     await post(form());
     vi.stubEnv('WAIVER_RATE_LIMIT', '1/1h');
     await post(form(), {}, '198.51.100.1');
@@ -235,10 +214,10 @@ describe('rate limits per client', () => {
   });
 
   test('the waiver and contact limits are counted apart', async () => {
-    const { rows: before } = await database.db.query('SELECT * FROM rate_limit_hits');
+    const { rows: before } = await env.db.query('SELECT * FROM rate_limit_hits');
     expect(before).toEqual([]);
     await post(form(), {}, '203.0.113.40');
-    const { rows: after } = await database.db.query<{ bucket: string }>(
+    const { rows: after } = await env.db.query<{ bucket: string }>(
       'SELECT bucket FROM rate_limit_hits',
     );
     expect(after.map((row) => row.bucket)).toEqual(['waiver']);
@@ -261,8 +240,8 @@ describe('spam', () => {
       expect(row).toMatchObject({ spam_reason: reason });
       expect(JSON.stringify(row)).not.toContain('asthma');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(smtp.mails).toEqual([]);
-      const { rows: queued } = await database.db.query('SELECT id FROM mail_outbox');
+      expect(env.smtp.mails).toEqual([]);
+      const { rows: queued } = await env.db.query('SELECT id FROM mail_outbox');
       expect(queued).toEqual([]);
     },
   );
