@@ -1,4 +1,7 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import submitWaiver from '../../functions/submit-waiver';
 import { currentWaiverText, sha256 } from '../../src/server/waiver/text';
@@ -375,5 +378,25 @@ describe('POST /api/submit-waiver', () => {
       expect(body.error).toMatch(/could not save your waiver/);
       expect(env.smtp.mails).toHaveLength(0);
     });
+  });
+
+  test('a waiver text missing from the deployment gets a JSON 500 naming nothing of the form, and stores nothing', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'no-content-'));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubEnv('CONTENT_DIR', empty);
+    try {
+      const response = await submitWaiver(post({ waiver: validWaiver() }), context);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        success: false,
+        error: 'We could not save your waiver, so nothing was recorded. Please try again.',
+      });
+      expect(await env.count('waivers')).toBe(0);
+      expect(JSON.stringify(errors.mock.calls)).not.toContain('Okonkwo');
+    } finally {
+      vi.unstubAllEnvs();
+      errors.mockRestore();
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 });

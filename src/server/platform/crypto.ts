@@ -6,7 +6,7 @@ import {
   hkdfSync,
   randomBytes,
 } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MissingSettingError, isHostedFunction, missingSetting, projectPath } from './site';
 
@@ -43,12 +43,17 @@ function localKey(): Buffer {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   mkdirSync(dirname(file), { recursive: true });
+  // Written whole under a name of this process's own, then linked into place: two processes
+  // starting at once never use different keys, nor read a key file half written.
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   try {
-    // 'wx': two processes starting at once must not each write (and use) a different key.
-    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    linkSync(draft, file);
     console.info(`No WAIVER_ENCRYPTION_KEY set: created a local key in ${LOCAL_KEY_FILE}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
   }
   return parseKey(readFileSync(file, 'utf8'));
 }

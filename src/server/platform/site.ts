@@ -41,7 +41,20 @@ let facts: SiteFacts | undefined;
 
 export function siteFacts(): SiteFacts {
   if (!facts) {
-    const data = parse(readFileSync(contentPath('site.yaml'), 'utf8')) as Partial<SiteFacts>;
+    const file = contentPath('site.yaml');
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch (cause) {
+      // Said in full, once, in the log; its code names it wherever it is recorded (the outbox).
+      const error = new Error(
+        `${file} could not be read: set CONTENT_DIR, or ship it with the functions (included_files in netlify.toml)`,
+        { cause },
+      );
+      console.error(error.message);
+      throw Object.assign(error, { code: 'site.yaml unreadable' });
+    }
+    const data = parse(source) as Partial<SiteFacts>;
     if (typeof data?.name !== 'string' || typeof data.email !== 'string') {
       throw new Error('content/site.yaml needs a name and an email');
     }

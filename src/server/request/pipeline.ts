@@ -23,7 +23,7 @@ import { DatabaseUnavailableError, transaction, type Queryable } from '../platfo
 import type { MailKind } from '../platform/mail-kinds';
 import { deliverNow, enqueueMail } from '../platform/outbox';
 import { refused, stored, type Problem } from './answers';
-import { guardPost, type Client, type ClientContext, type PostFormat } from './guard';
+import { guardPost, postFormat, type Client, type ClientContext, type PostFormat } from './guard';
 import { problemPage, seeOther, type ProblemWords } from './pages';
 import { parseRateLimit, type RateLimit } from './rate-limit';
 import { spamReason, type SpamReason } from './spam';
@@ -87,6 +87,18 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
 ) {
   const { form } = spec;
   const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
+    try {
+      return await handle(req, context);
+    } catch (error) {
+      // Whatever broke (a content file missing from the bundle, a bug), the visitor gets an
+      // answer in kind, and the log its name and nothing of the form.
+      console.error(`${form}: the request failed (${(error as Error)?.name ?? 'unknown error'})`);
+      const format = postFormat(req) ?? 'json';
+      return answer(format, { status: 500, error: refusal(form, 500) ?? 'Please try again.' });
+    }
+  };
+
+  const handle = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const rateLimit = parseRateLimit(process.env[spec.rateLimit.setting], spec.rateLimit.fallback);
     const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
     if (guarded.problem) return answer(guarded.format, guarded.problem);
