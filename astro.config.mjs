@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import netlify from '@netlify/vite-plugin';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
+import deploySettings from './src/integrations/deploy-settings.ts';
 
 const site = process.env.SITE_URL ?? process.env.URL ?? 'http://127.0.0.1:8888';
 
@@ -18,6 +19,7 @@ export default defineConfig({
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
+    deploySettings(),
     react(),
     sitemap({ filter: (page) => !UNLISTED.test(page) }),
     interactionDirective(),

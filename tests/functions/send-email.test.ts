@@ -303,6 +303,34 @@ describe('characters Postgres or a mail client would choke on', () => {
   );
 });
 
+describe('deployed without its mail settings', () => {
+  test('the message is stored and answered, its mail stays owed, and the log names the setting once', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((...args) => void lines.push(args.join(' ')));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'send-email');
+    vi.stubEnv('SMTP_URL', '');
+    try {
+      expect((await post(valid)).status).toBe(200);
+      expect((await post({ ...valid, name: 'Second Visitor' })).status).toBe(200);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const rows = await env.db.query<{ sent_at: Date | null; last_error: string }>(
+      'SELECT sent_at, last_error FROM mail_outbox',
+    );
+    expect(rows.rows).toEqual([
+      { sent_at: null, last_error: 'SMTP_URL not set' },
+      { sent_at: null, last_error: 'SMTP_URL not set' },
+    ]);
+    const configuration = lines.filter((line) => line.startsWith('Configuration:'));
+    expect(configuration).toEqual([
+      "Configuration: SMTP_URL is not set: mail stays queued in mail_outbox. Set it in the site's environment variables.",
+    ]);
+    expect(lines.join('\n')).not.toMatch(/ENOENT/);
+  });
+});
+
 describe('when a backing service is down', () => {
   test('answers 503 JSON and sends nothing when the database is unavailable', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { deployProblems } from '../../src/integrations/deploy-settings';
+
+const complete = {
+  NETLIFY: 'true',
+  CONTEXT: 'production',
+  SMTP_URL: 'smtps://studio:secret@smtp.example.test',
+  MAIL_FROM: '"Studio" <studio@example.test>',
+  WAIVER_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+};
+
+describe('a deployed build', () => {
+  test.each(['production', 'deploy-preview', 'branch-deploy'])(
+    'a %s build with every setting has no problem',
+    (CONTEXT) => {
+      expect(deployProblems({ ...complete, CONTEXT })).toEqual([]);
+    },
+  );
+
+  test.each(['SMTP_URL', 'MAIL_FROM', 'WAIVER_ENCRYPTION_KEY'] as const)(
+    'without %s fails, naming it',
+    (name) => {
+      const problems = deployProblems({ ...complete, [name]: '' });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(new RegExp(`^${name} is not set: `));
+    },
+  );
+
+  test('names every missing setting at once', () => {
+    expect(deployProblems({ NETLIFY: 'true', CONTEXT: 'deploy-preview' })).toHaveLength(3);
+  });
+
+  test('refuses a key of the wrong size and an address that is not SMTP', () => {
+    expect(
+      deployProblems({
+        ...complete,
+        WAIVER_ENCRYPTION_KEY: randomBytes(16).toString('base64'),
+        SMTP_URL: 'https://mail.example.test',
+      }),
+    ).toEqual([
+      'WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex.',
+      'SMTP_URL must be an smtp:// or smtps:// address.',
+    ]);
+  });
+});
+
+describe('a build anywhere else', () => {
+  test.each([
+    ['locally', {}],
+    ['in Netlify dev', { NETLIFY: 'true', CONTEXT: 'dev' }],
+  ])('%s needs none of them', (_, env) => {
+    expect(deployProblems(env)).toEqual([]);
+  });
+});
