@@ -12,6 +12,45 @@ export interface Queryable {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+interface PooledClient extends Queryable {
+  /** Back to the pool, or (with an error) closed: a connection that hung is not reused. */
+  release(destroy?: Error | boolean): void;
+}
+
+const positive = (value: string | undefined, fallback: number) => {
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : fallback;
+};
+
+/**
+ * How long a function waits for a connection, and for one statement, before it tells the visitor
+ * the database is unavailable (503). `getDatabase()` takes no pool options, and its drivers wait
+ * for a database that accepts connections but never answers until the function itself is
+ * killed; so the wait is bounded here, and a connection that hung is closed, not reused.
+ */
+function timeouts() {
+  return {
+    connectMs: positive(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
+    queryMs: positive(process.env.DB_QUERY_TIMEOUT_MS, 10_000),
+  };
+}
+
+class TimedOut extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(what: string, ms: number) {
+    super(`The database did not ${what} within ${ms} ms`);
+    this.name = 'TimedOut';
+  }
+}
+
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimedOut(what, ms)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 let connection: DatabaseConnection | undefined;
 
 function pool() {
@@ -20,16 +59,43 @@ function pool() {
   } catch (error) {
     throw new DatabaseUnavailableError(error);
   }
-  return connection.pool as unknown as Queryable & {
-    connect(): Promise<Queryable & { release(): void }>;
+  return connection.pool as unknown as { connect(): Promise<PooledClient> };
+}
+
+async function connect(): Promise<PooledClient> {
+  const pending = pool().connect();
+  try {
+    return await within(pending, timeouts().connectMs, 'connect');
+  } catch (error) {
+    // A connection that arrives after all is closed at once.
+    pending.then((client) => client.release(true)).catch(() => undefined);
+    throw asUnavailable(error);
+  }
+}
+
+/** Runs `work` on one connection; a statement that hangs closes it and fails the work. */
+async function withClient<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await connect();
+  const { queryMs } = timeouts();
+  let broken: Error | undefined;
+  const timed: Queryable = {
+    query: (text, params) =>
+      within(client.query(text, params), queryMs, 'answer').catch((error: unknown) => {
+        if (error instanceof TimedOut) broken = error;
+        throw error;
+      }),
   };
+  try {
+    return await work(timed);
+  } finally {
+    client.release(broken);
+  }
 }
 
 /** Runs one parameterised statement and returns its rows. */
 export async function query<T>(text: string, params: unknown[] = []): Promise<T[]> {
   try {
-    const { rows } = await pool().query(text, params);
-    return rows as T[];
+    return await withClient(async (client) => (await client.query(text, params)).rows as T[]);
   } catch (error) {
     throw asUnavailable(error);
   }
@@ -37,26 +103,24 @@ export async function query<T>(text: string, params: unknown[] = []): Promise<T[
 
 /** Runs `work` in one transaction: every statement lands, or none does. */
 export async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-  let client;
   try {
-    client = await pool().connect();
+    return await withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   } catch (error) {
     throw asUnavailable(error);
-  }
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw asUnavailable(error);
-  } finally {
-    client.release();
   }
 }
 
-/** Closes the pool (tests, and the local server on shutdown). */
+/** Closes the pool (the tests, and `npm start` when it stops). */
 export async function closeDatabase(): Promise<void> {
   const current = connection;
   connection = undefined;

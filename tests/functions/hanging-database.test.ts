@@ -1,0 +1,73 @@
+/**
+ * A database that accepts connections and never answers (not one that refuses them): the visitor
+ * still gets an answer in seconds, in kind, and never a stack trace.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import sendEmail from '../../functions/send-email';
+import { closeDatabase } from '../../src/server/platform/db';
+import { jsonPost } from './harness';
+
+let server: Server;
+const sockets: Socket[] = [];
+let url: string;
+
+beforeAll(async () => {
+  server = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `postgres://postgres@127.0.0.1:${(server.address() as { port: number }).port}/postgres`;
+  vi.stubEnv('NETLIFY_DB_URL', url);
+  vi.stubEnv('DB_CONNECT_TIMEOUT_MS', '1500');
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  await closeDatabase();
+  for (const socket of sockets) socket.destroy();
+  await new Promise((done) => server.close(done));
+});
+
+const valid = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.test',
+  service: '',
+  message: 'Hello',
+  website: '',
+  fillTimeMs: 9_000,
+};
+
+test('a JSON post gets a JSON 503 within the connect timeout', async () => {
+  const started = Date.now();
+  const response = await sendEmail(jsonPost('http://127.0.0.1/api/send-email', valid), {
+    ip: '203.0.113.1',
+  });
+  expect(Date.now() - started).toBeLessThan(4_000);
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('30');
+  expect(await response.json()).toEqual({
+    success: false,
+    error: 'Your message could not be saved just now. Please try again shortly.',
+  });
+});
+
+test('a plain form post gets the page that says so, as quickly', async () => {
+  const started = Date.now();
+  const response = await sendEmail(
+    new Request('http://127.0.0.1/api/send-email', {
+      method: 'POST',
+      headers: {
+        origin: 'http://127.0.0.1',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ ...valid, fillTimeMs: '9000' }).toString(),
+    }),
+    { ip: '203.0.113.2' },
+  );
+  expect(Date.now() - started).toBeLessThan(4_000);
+  expect(response.status).toBe(503);
+  const html = await response.text();
+  expect(html).toContain('Error sending message');
+  expect(html).not.toMatch(/\bat \w+ \(|node:internal|ETIMEDOUT/);
+});
