@@ -54,10 +54,20 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 let connection: DatabaseConnection | undefined;
 
 function pool() {
-  try {
-    connection ??= getDatabase();
-  } catch (error) {
-    throw new DatabaseUnavailableError(error);
+  if (!connection) {
+    try {
+      connection = getDatabase();
+    } catch (error) {
+      throw new DatabaseUnavailableError(error);
+    }
+    // An idle connection that breaks (the database restarts) is an 'error' event of the pool: left
+    // unheard it would end the whole process. The pool drops it; the next request reconnects.
+    (connection.pool as unknown as NodeJS.EventEmitter).on('error', (error: unknown) => {
+      const code = (error as { code?: unknown })?.code;
+      console.error(
+        `database: an idle connection was lost (${typeof code === 'string' ? code : 'no code'})`,
+      );
+    });
   }
   return connection.pool as unknown as { connect(): Promise<PooledClient> };
 }
