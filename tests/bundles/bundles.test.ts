@@ -16,8 +16,8 @@ import { bundleFunctions, functionsSettings, type Bundle } from '../fixtures/bun
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstance, type Call, type Instance } from '../fixtures/instances';
 import { pdfText } from '../fixtures/pdf-text';
-import { signaturePng } from '../fixtures/signatures';
 import { startWsProxy, type WsProxy } from '../fixtures/ws-proxy';
+import { contactBody, waiverBody } from '../fixtures/submissions';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // No CONTACT_TO or WAIVER_RECORDS_TO: the studio's address comes from content/site.yaml, which
@@ -74,15 +74,14 @@ function contactCall(fields: Record<string, unknown> = {}): Call {
   return {
     url,
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bundle Visitor',
-      email: 'bundle.visitor@example.test',
-      service: '',
-      message: 'Sent through the production bundle.',
-      website: '',
-      fillTimeMs: 20_000,
-      ...fields,
-    }),
+    body: JSON.stringify(
+      contactBody({
+        name: 'Bundle Visitor',
+        email: 'bundle.visitor@example.test',
+        message: 'Sent through the production bundle.',
+        ...fields,
+      }),
+    ),
     ip: '198.51.100.77',
   };
 }
@@ -92,24 +91,17 @@ function waiverCall(): Call {
   return {
     url,
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      website: '',
-      fillTimeMs: 20_000,
-      waiver: {
+    body: JSON.stringify(
+      waiverBody({
         firstName: 'Bundled',
         lastName: 'Participant',
         email: 'participant@example.test',
-        phone: '+1 (503) 555-0142',
         emergencyName: 'Emergency Contact',
-        emergencyPhone: '503-555-0199',
         medicalConditions: 'Old ankle sprain',
         medications: 'None',
-        agreedToTerms: true,
-        agreedToPhotos: false,
-        signature: signaturePng(),
         submissionId: randomUUID(),
-      },
-    }),
+      }),
+    ),
     ip: '198.51.100.78',
   };
 }

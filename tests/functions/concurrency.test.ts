@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
-import { signaturePng } from '../fixtures/signatures';
+import { contactBody, waiverBody } from '../fixtures/submissions';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STUDIO = 'studio-inbox@example.test';
@@ -67,16 +67,7 @@ function contactCall(fields: Record<string, unknown>, ip: string): Call {
   return {
     url,
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Ada Lovelace',
-      email: 'ada@example.test',
-      service: '',
-      message: 'May I try a reformer class?',
-      // The form's anti-spam fields as a person who took their time sends them.
-      website: '',
-      fillTimeMs: 20_000,
-      ...fields,
-    }),
+    body: JSON.stringify(contactBody(fields)),
     ip,
   };
 }
@@ -86,24 +77,7 @@ function waiverCall(submissionId: string, ip: string): Call {
   return {
     url,
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      website: '',
-      fillTimeMs: 20_000,
-      waiver: {
-        firstName: 'Ingrid',
-        lastName: 'Okonkwo',
-        email: 'ingrid@example.test',
-        phone: '+1 (503) 555-0142',
-        emergencyName: 'Tomas Okonkwo',
-        emergencyPhone: '503-555-0199',
-        medicalConditions: 'Mild scoliosis',
-        medications: 'None',
-        agreedToTerms: true,
-        agreedToPhotos: false,
-        signature: signaturePng(),
-        submissionId,
-      },
-    }),
+    body: JSON.stringify(waiverBody({ medicalConditions: 'Mild scoliosis', submissionId })),
     ip,
   };
 }

@@ -13,7 +13,10 @@ const sockets: Socket[] = [];
 let url: string;
 
 beforeAll(async () => {
-  server = createServer((socket) => void sockets.push(socket));
+  server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   url = `postgres://postgres@127.0.0.1:${(server.address() as { port: number }).port}/postgres`;
   vi.stubEnv('NETLIFY_DB_URL', url);
@@ -22,11 +25,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-  await closeDatabase();
+  // The connections still waiting on the silent database end first, then the pool can close.
   for (const socket of sockets) socket.destroy();
   await new Promise((done) => server.close(done));
+  await closeDatabase();
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
 });
 
 const valid = {

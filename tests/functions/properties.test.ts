@@ -10,7 +10,7 @@ import submitWaiver from '../../functions/submit-waiver';
 import { contactSchema } from '../../src/forms/contact';
 import { WAIVER_FIELD_ORDER } from '../../src/forms/waiver';
 import { useFunctionEnv } from '../fixtures/function-env';
-import { signaturePng } from '../fixtures/signatures';
+import { waiverFields } from '../fixtures/submissions';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 
@@ -190,21 +190,12 @@ describe('the contact function under arbitrary input', () => {
 });
 
 describe('the waiver function under arbitrary input', () => {
-  const SIGNATURE = signaturePng();
   const FIELDS_OF_WAIVER = [...WAIVER_FIELD_ORDER];
-  const good: Record<string, unknown> = {
-    firstName: 'Ingrid',
-    lastName: 'Okonkwo',
-    email: 'ingrid@example.test',
-    phone: '+1 (503) 555-0142',
-    emergencyName: 'Tomas Okonkwo',
-    emergencyPhone: '503-555-0199',
+  const good: Record<string, unknown> = waiverFields({
     medicalConditions: '',
     medications: '',
-    agreedToTerms: true,
     agreedToPhotos: false,
-    signature: SIGNATURE,
-  };
+  });
 
   /** A waiver with some fields replaced by anything at all. */
   const mangled = fc

@@ -10,6 +10,7 @@ import { waiverBlocks } from '../../src/forms/waiver-text';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { noisyPng, signaturePng } from '../fixtures/signatures';
 import { pdfText } from '../fixtures/pdf-text';
+import { waiverFields } from '../fixtures/submissions';
 
 const RECORDS = 'waiver-records@example.test';
 const IP = '203.0.113.7';
@@ -25,23 +26,7 @@ beforeAll(() => {
 });
 
 const SIGNATURE = signaturePng();
-
-function validWaiver(overrides: Record<string, unknown> = {}) {
-  return {
-    firstName: 'Ingrid',
-    lastName: 'Okonkwo',
-    email: 'ingrid@example.test',
-    phone: '+1 (503) 555-0142',
-    emergencyName: 'Tomas Okonkwo',
-    emergencyPhone: '503-555-0199',
-    medicalConditions: 'Mild scoliosis, left knee surgery in 2021',
-    medications: 'Ibuprofen as needed',
-    agreedToTerms: true,
-    agreedToPhotos: true,
-    signature: SIGNATURE,
-    ...overrides,
-  };
-}
+const validWaiver = waiverFields;
 
 // As the site's own page sends it: same-origin `Origin`, an empty honeypot and the time the
 // page was open (see the security tests for what happens otherwise).

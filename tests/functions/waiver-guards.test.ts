@@ -3,9 +3,9 @@ import submitWaiver from '../../functions/submit-waiver';
 import { decryptField } from '../../src/server/platform/crypto';
 import { loadWaiver } from '../../src/server/waiver/store';
 import { pdfText } from '../fixtures/pdf-text';
-import { signaturePng } from '../fixtures/signatures';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { jsonPost, streamOf } from './harness';
+import { waiverFields } from '../fixtures/submissions';
 
 const ENDPOINT = 'http://127.0.0.1/api/submit-waiver';
 const CAP = 1024 * 1024;
@@ -25,24 +25,14 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const SIGNATURE = signaturePng();
-
 function form(overrides: Record<string, unknown> = {}, waiver: Record<string, unknown> = {}) {
   return {
-    waiver: {
-      firstName: 'Ingrid',
-      lastName: 'Okonkwo',
-      email: 'ingrid@example.test',
-      phone: '+1 (503) 555-0142',
-      emergencyName: 'Tomas Okonkwo',
-      emergencyPhone: '503-555-0199',
+    waiver: waiverFields({
       medicalConditions: CONDITIONS,
       medications: MEDICATIONS,
-      agreedToTerms: true,
       agreedToPhotos: false,
-      signature: SIGNATURE,
       ...waiver,
-    },
+    }),
     website: '',
     fillTimeMs: 40_000,
     ...overrides,

@@ -73,14 +73,24 @@ function pool() {
 }
 
 async function connect(): Promise<PooledClient> {
-  const pending = pool().connect();
+  const database = pool();
+  const pending = database.connect();
   try {
     return await within(pending, timeouts().connectMs, 'connect');
   } catch (error) {
     // A connection that arrives after all is closed at once.
     pending.then((client) => client.release(true)).catch(() => undefined);
+    // The pool would keep places for connections to a database that does not answer, and with
+    // its places all taken wait for good: the next request starts a pool of its own.
+    if (error instanceof TimedOut) forget(database);
     throw asUnavailable(error);
   }
+}
+
+function forget(database: object) {
+  if (connection?.pool !== database) return;
+  connection = undefined;
+  (database as { end?: () => Promise<void> }).end?.().catch(() => undefined);
 }
 
 /** Runs `work` on one connection; a statement that hangs closes it and fails the work. */
