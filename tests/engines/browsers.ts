@@ -1,0 +1,359 @@
+/**
+ * One small interface over the two ways the engines are driven, so every test reads the same in
+ * both:
+ *
+ * - Gecko (Firefox ESR) through puppeteer-core over WebDriver BiDi, which Firefox serves itself
+ *   (no geckodriver): headless, a fresh profile per launch, JavaScript turned off with the
+ *   `javascript.enabled` preference. Its own log (BiDi `log.entryAdded`) is kept as well.
+ * - WebKit (WebKitGTK) through selenium-webdriver's W3C WebDriver client against WebKitGTK's
+ *   `WebKitWebDriver`, which launches MiniBrowser under Xvfb (see global-setup.ts). It has no
+ *   BiDi (`webSocketUrl: true` is refused), so no log events: console errors come from the
+ *   recorder the test proxy puts into every page (in-page.ts). JavaScript is turned off with
+ *   MiniBrowser's `--enable-javascript=false` (a WebKitSettings property) in
+ *   `webkitgtk:browserOptions.args`.
+ * - Chromium, only as the reference the others are compared with (`ENGINES=chromium`), through
+ *   puppeteer-core over the DevTools protocol with the project's Chromium flags.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { Capabilities, Key, WebDriver, type WebElement } from 'selenium-webdriver';
+import { Executor, HttpClient } from 'selenium-webdriver/http/index.js';
+import { CHROMIUM_FLAGS, findChromium } from '../../scripts/chromium.ts';
+import { findEngines } from '../../scripts/engines.ts';
+import { findElements, type Query } from './in-page.ts';
+
+export type EngineName = 'firefox' | 'webkit' | 'chromium';
+
+/** An element in the page, as the engine's client knows it; pass it back to the page's methods. */
+export type ElementRef = ElementHandle<Element> | WebElement;
+
+export interface LaunchOptions {
+  javaScript: boolean;
+  /** WebKit only: the WebKitWebDriver server to ask for a session. */
+  webkitDriverUrl?: string;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  readonly version: string;
+  newPage(): Promise<EnginePage>;
+  close(): Promise<void>;
+}
+
+/** A point on an element, as fractions of its width and height from its top left corner. */
+export type Point = readonly [x: number, y: number];
+
+export interface EnginePage {
+  readonly engine: EngineName;
+  goto(url: string): Promise<void>;
+  url(): Promise<string>;
+  /** Makes the layout viewport `width` x `height` CSS px (WebKit: by sizing the window). */
+  setViewport(width: number, height: number): Promise<void>;
+  /** Runs a self-contained function in the page; elements may be passed and returned. */
+  evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A): Promise<Awaited<T>>;
+  findAll(query: Query, scope?: ElementRef): Promise<ElementRef[]>;
+  click(element: ElementRef): Promise<void>;
+  /** Types into a field as a person does, key by key (the field gets the focus first). */
+  type(element: ElementRef, text: string): Promise<void>;
+  /** Chooses an option of a select by its value. */
+  select(element: ElementRef, value: string): Promise<void>;
+  press(key: 'Escape' | 'Tab' | 'Enter'): Promise<void>;
+  /** Presses a pointer at the first point, moves it through the others and lifts it. */
+  draw(element: ElementRef, points: readonly Point[]): Promise<void>;
+  /** A picture of the whole page, not just the viewport. */
+  screenshot(path: string): Promise<void>;
+  /** Errors from the browser's own log since the last call, where the client has one. */
+  nativeErrors(): string[];
+  close(): Promise<void>;
+}
+
+export async function launch(name: EngineName, options: LaunchOptions): Promise<Engine> {
+  if (name === 'webkit') return launchWebKit(options);
+  return launchPuppeteer(name, options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gecko and Chromium: puppeteer-core
+
+async function launchPuppeteer(
+  name: 'firefox' | 'chromium',
+  { javaScript }: LaunchOptions,
+): Promise<Engine> {
+  const browser: Browser =
+    name === 'firefox'
+      ? await puppeteer.launch({
+          browser: 'firefox',
+          protocol: 'webDriverBiDi',
+          executablePath: findEngines().firefox ?? '/usr/bin/firefox-esr',
+          headless: true,
+          extraPrefsFirefox: {
+            'javascript.enabled': javaScript,
+            // Scrollbars over the page, as on a phone (and in WebKit here): a classic one would
+            // take 12 px of a 375 px viewport's width.
+            'ui.useOverlayScrollbars': 1,
+            'widget.gtk.overlay-scrollbars.enabled': true,
+          },
+        })
+      : await puppeteer.launch({
+          browser: 'chrome',
+          executablePath: findChromium() ?? '/usr/bin/chromium',
+          headless: true,
+          args: CHROMIUM_FLAGS,
+        });
+  const version = await browser.version();
+  return {
+    name,
+    version,
+    async newPage() {
+      const page = await browser.newPage();
+      if (!javaScript && name === 'chromium') await page.setJavaScriptEnabled(false);
+      return new PuppeteerPage(name, page);
+    },
+    close: () => browser.close(),
+  };
+}
+
+class PuppeteerPage implements EnginePage {
+  private readonly errors: string[] = [];
+
+  constructor(
+    readonly engine: EngineName,
+    private readonly page: Page,
+  ) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.errors.push(message.text());
+    });
+    page.on('pageerror', (error) => this.errors.push(`uncaught ${String(error)}`));
+  }
+
+  async goto(url: string) {
+    await this.page.goto(url, { waitUntil: 'load' });
+  }
+
+  async url() {
+    return this.page.url();
+  }
+
+  async setViewport(width: number, height: number) {
+    await this.page.setViewport({ width, height });
+  }
+
+  evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A) {
+    return this.page.evaluate(fn as never, ...(args as never[])) as Promise<Awaited<T>>;
+  }
+
+  async findAll(query: Query, scope?: ElementRef) {
+    const list = await this.page.evaluateHandle(findElements, query, (scope ?? null) as never);
+    const properties = await list.getProperties();
+    const elements: ElementRef[] = [];
+    for (const property of properties.values()) {
+      const element = property.asElement();
+      if (element) elements.push(element as ElementHandle<Element>);
+    }
+    await list.dispose();
+    return elements;
+  }
+
+  private handle(element: ElementRef) {
+    return element as ElementHandle<Element>;
+  }
+
+  async click(element: ElementRef) {
+    await this.handle(element).click();
+  }
+
+  async type(element: ElementRef, text: string) {
+    await this.handle(element).type(text);
+  }
+
+  async select(element: ElementRef, value: string) {
+    await (this.handle(element) as ElementHandle<HTMLSelectElement>).select(value);
+  }
+
+  async press(key: 'Escape' | 'Tab' | 'Enter') {
+    await this.page.keyboard.press(key);
+  }
+
+  async draw(element: ElementRef, points: readonly Point[]) {
+    const handle = this.handle(element);
+    await handle.scrollIntoView();
+    const box = await handle.boundingBox();
+    if (!box) throw new Error('The element to draw on is not rendered');
+    const at = ([fx, fy]: Point) => [box.x + box.width * fx, box.y + box.height * fy] as const;
+    const [first, ...rest] = points;
+    await this.page.mouse.move(...at(first));
+    await this.page.mouse.down();
+    for (const point of rest) await this.page.mouse.move(...at(point), { steps: 2 });
+    await this.page.mouse.up();
+  }
+
+  async screenshot(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    await this.page.screenshot({ path: path as `${string}.png`, fullPage: true });
+  }
+
+  nativeErrors() {
+    return this.errors.splice(0);
+  }
+
+  async close() {
+    await this.page.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebKit: selenium-webdriver and WebKitWebDriver
+
+const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Promise<Engine> {
+  if (!webkitDriverUrl) throw new Error('No WebKitWebDriver is running (see global-setup.ts)');
+  const executor = new Executor(new HttpClient(webkitDriverUrl));
+  const sessions = new Set<WebDriver>();
+  // Each page is a session of its own: a MiniBrowser with a fresh, ephemeral profile.
+  const newSession = async () => {
+    const driver = WebDriver.createSession(
+      executor,
+      new Capabilities({
+        'webkitgtk:browserOptions': {
+          binary: process.env.MINIBROWSER_PATH ?? MINIBROWSER,
+          // `--automation` is what WebKitWebDriver passes itself when no binary is given.
+          args: ['--automation', `--enable-javascript=${javaScript}`],
+        },
+      }),
+    );
+    await driver.getSession();
+    sessions.add(driver);
+    return driver;
+  };
+  const probe = await newSession();
+  const version = String((await probe.getCapabilities()).get('browserVersion'));
+  let spare: WebDriver | undefined = probe;
+  return {
+    name: 'webkit',
+    version: `WebKitGTK ${version}`,
+    async newPage() {
+      const driver = spare ?? (await newSession());
+      spare = undefined;
+      return new WebKitPage(driver, () => sessions.delete(driver));
+    },
+    async close() {
+      await Promise.all([...sessions].map((driver) => driver.quit().catch(() => undefined)));
+    },
+  };
+}
+
+class WebKitPage implements EnginePage {
+  readonly engine = 'webkit' as const;
+
+  constructor(
+    private readonly driver: WebDriver,
+    private readonly onClose: () => void,
+  ) {}
+
+  async goto(url: string) {
+    await this.driver.get(url);
+  }
+
+  url() {
+    return this.driver.getCurrentUrl();
+  }
+
+  async setViewport(width: number, height: number) {
+    // The window holds MiniBrowser's (shrunk) toolbar too: size it, measure, correct once.
+    const window = this.driver.manage().window();
+    await window.setRect({ width, height });
+    const [innerWidth, innerHeight] = await this.evaluate(() => [
+      window.innerWidth,
+      window.innerHeight,
+    ]);
+    if (innerWidth !== width || innerHeight !== height) {
+      await window.setRect({
+        width: 2 * width - innerWidth,
+        height: 2 * height - innerHeight,
+      });
+    }
+  }
+
+  evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A) {
+    return this.driver.executeScript<Awaited<T>>(
+      `return (${fn.toString()}).apply(null, arguments);`,
+      ...args,
+    );
+  }
+
+  async findAll(query: Query, scope?: ElementRef) {
+    return (await this.evaluate(findElements, query, (scope ?? null) as never)) as WebElement[];
+  }
+
+  private element(element: ElementRef) {
+    return element as WebElement;
+  }
+
+  async click(element: ElementRef) {
+    await this.element(element).click();
+  }
+
+  async type(element: ElementRef, text: string) {
+    await this.element(element).sendKeys(text);
+  }
+
+  async select(element: ElementRef, value: string) {
+    const option = await this.evaluate(
+      (select: HTMLSelectElement, wanted: string) =>
+        [...select.options].find((candidate) => candidate.value === wanted) ?? null,
+      element as never,
+      value,
+    );
+    if (!option) throw new Error(`No option with the value ${value}`);
+    await (option as unknown as WebElement).click();
+  }
+
+  async press(key: 'Escape' | 'Tab' | 'Enter') {
+    const keys = { Escape: Key.ESCAPE, Tab: Key.TAB, Enter: Key.ENTER };
+    await this.driver.actions().sendKeys(keys[key]).perform();
+  }
+
+  async draw(element: ElementRef, points: readonly Point[]) {
+    const target = this.element(element);
+    await this.evaluate((el: Element) => el.scrollIntoView({ block: 'center' }), target as never);
+    const { width, height } = await target.getRect();
+    // W3C pointer actions take offsets from the element's centre, in whole CSS pixels.
+    const offset = ([fx, fy]: Point) => ({
+      origin: target,
+      x: Math.round((fx - 0.5) * width),
+      y: Math.round((fy - 0.5) * height),
+    });
+    const [first, ...rest] = points;
+    let actions = this.driver.actions().move(offset(first)).press();
+    for (const point of rest) actions = actions.move({ ...offset(point), duration: 16 });
+    await actions.release().perform();
+  }
+
+  async screenshot(path: string) {
+    // WebKitWebDriver captures the viewport only: make the viewport as tall as the page, take
+    // it, and put the viewport back. Nothing on the site depends on the viewport's height but
+    // `min-height: 100vh` on the body, which the page's own height then satisfies.
+    const [width, height, pageHeight] = await this.evaluate(() => [
+      window.innerWidth,
+      window.innerHeight,
+      Math.ceil(document.documentElement.scrollHeight),
+    ]);
+    await this.setViewport(width, Math.max(height, pageHeight));
+    await this.evaluate(() => window.scrollTo(0, 0));
+    const png = await this.driver.takeScreenshot();
+    await this.setViewport(width, height);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, Buffer.from(png, 'base64'));
+  }
+
+  nativeErrors() {
+    return [];
+  }
+
+  async close() {
+    this.onClose();
+    await this.driver.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PAGES,
+  SCREENSHOTS,
+  WIDTHS,
+  consoleErrors,
+  find,
+  hydrateAll,
+  overflow,
+  selectedEngines,
+  useEngine,
+  useSite,
+} from './site.ts';
+
+const site = useSite();
+
+for (const engineName of selectedEngines()) {
+  describe(`${engineName}, with scripts`, () => {
+    const browser = useEngine(engineName, { javaScript: true });
+
+    for (const width of WIDTHS) {
+      for (const { name, path, heading } of PAGES) {
+        it(`${name} (${path}) renders its heading at ${width} px${width === 375 ? ' without sideways scrolling' : ''}, logs no error${path === '/no-such-page' ? ' but its path' : ''}, and is photographed`, async () => {
+          const page = await browser.open(width);
+          await page.goto(site.url(path));
+          await find(page, { role: 'heading', level: 1, name: heading ?? { regex: '\\S' } });
+          if (width === 375) expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+          await hydrateAll(page);
+          if (width === 375) expect(await overflow(page)).toBeLessThanOrEqual(0);
+          await page.screenshot(`${SCREENSHOTS}/${engineName}/${width}/${name.toLowerCase()}.png`);
+
+          const { recorded, native } = await consoleErrors(page, { javaScript: true });
+          if (path === '/no-such-page') {
+            expect(recorded).toEqual([
+              `${path}: 404 Error: User attempted to access non-existent route: ${path}`,
+            ]);
+            if (engineName !== 'webkit') {
+              expect(native).toEqual([
+                `404 Error: User attempted to access non-existent route: ${path}`,
+              ]);
+            }
+          } else {
+            expect(recorded).toEqual([]);
+            expect(native).toEqual([]);
+          }
+        });
+      }
+    }
+  });
+}
