@@ -52,6 +52,11 @@ export interface EnginePage {
   setViewport(width: number, height: number): Promise<void>;
   /** Runs a self-contained function in the page; elements may be passed and returned. */
   evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A): Promise<Awaited<T>>;
+  /** Like `evaluate`, for a function that returns an element (or null). */
+  evaluateElement<A extends unknown[]>(
+    fn: (...args: A) => Element | null,
+    ...args: A
+  ): Promise<ElementRef | null>;
   findAll(query: Query, scope?: ElementRef): Promise<ElementRef[]>;
   click(element: ElementRef): Promise<void>;
   /** Types into a field as a person does, key by key (the field gets the focus first). */
@@ -143,6 +148,13 @@ class PuppeteerPage implements EnginePage {
     return this.page.evaluate(fn as never, ...(args as never[])) as Promise<Awaited<T>>;
   }
 
+  async evaluateElement<A extends unknown[]>(fn: (...args: A) => Element | null, ...args: A) {
+    const handle = await this.page.evaluateHandle(fn as never, ...(args as never[]));
+    const element = handle.asElement();
+    if (!element) await handle.dispose();
+    return element as ElementHandle<Element> | null;
+  }
+
   async findAll(query: Query, scope?: ElementRef) {
     const list = await this.page.evaluateHandle(findElements, query, (scope ?? null) as never);
     const properties = await list.getProperties();
@@ -155,20 +167,43 @@ class PuppeteerPage implements EnginePage {
     return elements;
   }
 
-  private handle(element: ElementRef) {
-    return element as ElementHandle<Element>;
+  /**
+   * Scrolls the element into view and gives its box in viewport pixels. Done with plain page
+   * evaluation rather than puppeteer's ElementHandle helpers: with `javascript.enabled` off,
+   * Firefox never answers those (their utility realm cannot run), while evaluation and input
+   * actions still work.
+   */
+  private async box(element: ElementRef) {
+    const box = await this.evaluate((el: Element) => {
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const { x, y, width, height } = el.getBoundingClientRect();
+      return { x, y, width, height };
+    }, element as never);
+    if (box.width === 0 && box.height === 0) throw new Error('The element is not rendered');
+    return box;
   }
 
   async click(element: ElementRef) {
-    await this.handle(element).click();
+    const { x, y, width, height } = await this.box(element);
+    await this.page.mouse.click(x + width / 2, y + height / 2);
   }
 
   async type(element: ElementRef, text: string) {
-    await this.handle(element).type(text);
+    await this.click(element);
+    await this.page.keyboard.type(text);
   }
 
   async select(element: ElementRef, value: string) {
-    await (this.handle(element) as ElementHandle<HTMLSelectElement>).select(value);
+    await this.evaluate(
+      (select: HTMLSelectElement, wanted: string) => {
+        select.focus();
+        select.value = wanted;
+        select.dispatchEvent(new Event('input', { bubbles: true }));
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      element as never,
+      value,
+    );
   }
 
   async press(key: 'Escape' | 'Tab' | 'Enter') {
@@ -176,13 +211,10 @@ class PuppeteerPage implements EnginePage {
   }
 
   async draw(element: ElementRef, points: readonly Point[]) {
-    const handle = this.handle(element);
-    await handle.scrollIntoView();
-    const box = await handle.boundingBox();
-    if (!box) throw new Error('The element to draw on is not rendered');
+    const box = await this.box(element);
     const at = ([fx, fy]: Point) => [box.x + box.width * fx, box.y + box.height * fy] as const;
     const [first, ...rest] = points;
-    await this.page.mouse.move(...at(first));
+    await this.page.mouse.move(...at(first!));
     await this.page.mouse.down();
     for (const point of rest) await this.page.mouse.move(...at(point), { steps: 2 });
     await this.page.mouse.up();
@@ -281,6 +313,10 @@ class WebKitPage implements EnginePage {
       `return (${fn.toString()}).apply(null, arguments);`,
       ...args,
     );
+  }
+
+  async evaluateElement<A extends unknown[]>(fn: (...args: A) => Element | null, ...args: A) {
+    return (await this.evaluate(fn, ...args)) as unknown as WebElement | null;
   }
 
   async findAll(query: Query, scope?: ElementRef) {

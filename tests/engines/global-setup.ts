@@ -106,7 +106,9 @@ const GTK_CSS = `* { min-width: 0; min-height: 0; margin: 0; padding: 0; border-
 
 export default async function setup(project: TestProject) {
   if (!existsSync(join(ROOT, 'dist/index.html'))) {
-    throw new Error('No built site in dist/: run `npm run build` first (npm run test:engines does).');
+    throw new Error(
+      'No built site in dist/: run `npm run build` first (npm run test:engines does).',
+    );
   }
   const sitePort = await freePort();
   const smtpPort = await freePort();

@@ -20,8 +20,7 @@ export interface Query {
 /** Every element matching `query` inside `scope` (or the document), in document order. */
 export function findElements(query: Query, scope?: Element | null): Element[] {
   const ROLES: Record<string, string> = {
-    button:
-      'button, input[type=button], input[type=submit], input[type=reset], [role=button]',
+    button: 'button, input[type=button], input[type=submit], input[type=reset], [role=button]',
     link: 'a[href], [role=link]',
     textbox:
       'input:not([type]), input[type=text], input[type=email], input[type=tel], input[type=url], input[type=search], textarea, [role=textbox]',

@@ -5,7 +5,13 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, inject, onTestFinished } from 'vitest';
 import { startSmtp, type TestSmtp } from '../functions/harness';
-import { launch, type ElementRef, type Engine, type EngineName, type EnginePage } from './browsers.ts';
+import {
+  launch,
+  type ElementRef,
+  type Engine,
+  type EngineName,
+  type EnginePage,
+} from './browsers.ts';
 import { findElements, takeRecordedErrors, type Query } from './in-page.ts';
 import { startProxy, type Proxy } from './proxy.ts';
 
