@@ -16,9 +16,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import { Capabilities, Key, WebDriver, type WebElement } from 'selenium-webdriver';
-import { Executor, HttpClient } from 'selenium-webdriver/http/index.js';
+import puppeteer, {
+  type Browser,
+  type ElementHandle,
+  type JSHandle,
+  type Page,
+} from 'puppeteer-core';
+import { Capabilities, Key, Origin, WebDriver, type WebElement } from 'selenium-webdriver';
+import { Executor, HttpClient } from 'selenium-webdriver/http';
 import { CHROMIUM_FLAGS, findChromium } from '../../scripts/chromium.ts';
 import { findEngines } from '../../scripts/engines.ts';
 import { findElements, type Query } from './in-page.ts';
@@ -76,6 +81,45 @@ export interface EnginePage {
 export async function launch(name: EngineName, options: LaunchOptions): Promise<Engine> {
   if (name === 'webkit') return launchWebKit(options);
   return launchPuppeteer(name, options);
+}
+
+/**
+ * Scrolls the element into view and gives its box in viewport pixels once it has stayed put
+ * for two readings and is what a pointer at its centre would hit (a field's caret scrolling into
+ * view may move the page just after it was scrolled). Both engines click and draw at the box
+ * this gives, with W3C pointer actions. It is plain page evaluation: with `javascript.enabled`
+ * off, Firefox never answers puppeteer's ElementHandle helpers (their utility realm cannot run),
+ * and WebKitWebDriver's own Element Click refused some visible buttons as "not interactable".
+ */
+async function restingBox(page: EnginePage, element: ElementRef) {
+  let previous = '';
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const box = await page.evaluate((el: Element) => {
+      let rect = el.getBoundingClientRect();
+      if (rect.top < 0 || rect.bottom > window.innerHeight) {
+        el.scrollIntoView({ block: 'center', inline: 'center' });
+        rect = el.getBoundingClientRect();
+      }
+      const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+      const labels = el instanceof HTMLInputElement ? [...(el.labels ?? [])] : [];
+      const hits = !!hit && (el.contains(hit) || labels.some((label) => label.contains(hit)));
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, hits };
+    }, element as never);
+    if (box.width === 0 && box.height === 0) throw new Error('The element is not rendered');
+    const key = JSON.stringify(box);
+    if (box.hits && key === previous) return box;
+    previous = key;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('The element did not come to rest in view, unobscured, within 5 s');
+}
+
+/** Chooses an option by value as the select's own change would: value, input and change. */
+function chooseOption(select: HTMLSelectElement, value: string) {
+  select.focus();
+  select.value = value;
+  select.dispatchEvent(new Event('input', { bubbles: true }));
+  select.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -145,11 +189,14 @@ class PuppeteerPage implements EnginePage {
   }
 
   evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A) {
-    return this.page.evaluate(fn as never, ...(args as never[])) as Promise<Awaited<T>>;
+    return this.page.evaluate(fn as never, ...(args as unknown as never[])) as Promise<Awaited<T>>;
   }
 
   async evaluateElement<A extends unknown[]>(fn: (...args: A) => Element | null, ...args: A) {
-    const handle = await this.page.evaluateHandle(fn as never, ...(args as never[]));
+    const handle: JSHandle = await this.page.evaluateHandle(
+      fn as never,
+      ...(args as unknown as never[]),
+    );
     const element = handle.asElement();
     if (!element) await handle.dispose();
     return element as ElementHandle<Element> | null;
@@ -167,24 +214,8 @@ class PuppeteerPage implements EnginePage {
     return elements;
   }
 
-  /**
-   * Scrolls the element into view and gives its box in viewport pixels. Done with plain page
-   * evaluation rather than puppeteer's ElementHandle helpers: with `javascript.enabled` off,
-   * Firefox never answers those (their utility realm cannot run), while evaluation and input
-   * actions still work.
-   */
-  private async box(element: ElementRef) {
-    const box = await this.evaluate((el: Element) => {
-      el.scrollIntoView({ block: 'center', inline: 'center' });
-      const { x, y, width, height } = el.getBoundingClientRect();
-      return { x, y, width, height };
-    }, element as never);
-    if (box.width === 0 && box.height === 0) throw new Error('The element is not rendered');
-    return box;
-  }
-
   async click(element: ElementRef) {
-    const { x, y, width, height } = await this.box(element);
+    const { x, y, width, height } = await restingBox(this, element);
     await this.page.mouse.click(x + width / 2, y + height / 2);
   }
 
@@ -194,16 +225,7 @@ class PuppeteerPage implements EnginePage {
   }
 
   async select(element: ElementRef, value: string) {
-    await this.evaluate(
-      (select: HTMLSelectElement, wanted: string) => {
-        select.focus();
-        select.value = wanted;
-        select.dispatchEvent(new Event('input', { bubbles: true }));
-        select.dispatchEvent(new Event('change', { bubbles: true }));
-      },
-      element as never,
-      value,
-    );
+    await this.evaluate(chooseOption, element as never, value);
   }
 
   async press(key: 'Escape' | 'Tab' | 'Enter') {
@@ -211,7 +233,7 @@ class PuppeteerPage implements EnginePage {
   }
 
   async draw(element: ElementRef, points: readonly Point[]) {
-    const box = await this.box(element);
+    const box = await restingBox(this, element);
     const at = ([fx, fy]: Point) => [box.x + box.width * fx, box.y + box.height * fy] as const;
     const [first, ...rest] = points;
     await this.page.mouse.move(...at(first!));
@@ -294,14 +316,14 @@ class WebKitPage implements EnginePage {
 
   async setViewport(width: number, height: number) {
     // The window holds MiniBrowser's (shrunk) toolbar too: size it, measure, correct once.
-    const window = this.driver.manage().window();
-    await window.setRect({ width, height });
+    const win = this.driver.manage().window();
+    await win.setRect({ width, height });
     const [innerWidth, innerHeight] = await this.evaluate(() => [
       window.innerWidth,
       window.innerHeight,
     ]);
     if (innerWidth !== width || innerHeight !== height) {
-      await window.setRect({
+      await win.setRect({
         width: 2 * width - innerWidth,
         height: 2 * height - innerHeight,
       });
@@ -320,30 +342,34 @@ class WebKitPage implements EnginePage {
   }
 
   async findAll(query: Query, scope?: ElementRef) {
-    return (await this.evaluate(findElements, query, (scope ?? null) as never)) as WebElement[];
-  }
-
-  private element(element: ElementRef) {
-    return element as WebElement;
+    return (await this.evaluate(
+      findElements,
+      query,
+      (scope ?? null) as never,
+    )) as unknown as WebElement[];
   }
 
   async click(element: ElementRef) {
-    await this.element(element).click();
+    const { x, y, width, height } = await restingBox(this, element);
+    await this.driver
+      .actions()
+      .move({
+        origin: Origin.VIEWPORT,
+        x: Math.round(x + width / 2),
+        y: Math.round(y + height / 2),
+      })
+      .press()
+      .release()
+      .perform();
   }
 
   async type(element: ElementRef, text: string) {
-    await this.element(element).sendKeys(text);
+    await this.click(element);
+    await this.driver.actions().sendKeys(text).perform();
   }
 
   async select(element: ElementRef, value: string) {
-    const option = await this.evaluate(
-      (select: HTMLSelectElement, wanted: string) =>
-        [...select.options].find((candidate) => candidate.value === wanted) ?? null,
-      element as never,
-      value,
-    );
-    if (!option) throw new Error(`No option with the value ${value}`);
-    await (option as unknown as WebElement).click();
+    await this.evaluate(chooseOption, element as never, value);
   }
 
   async press(key: 'Escape' | 'Tab' | 'Enter') {
@@ -352,18 +378,15 @@ class WebKitPage implements EnginePage {
   }
 
   async draw(element: ElementRef, points: readonly Point[]) {
-    const target = this.element(element);
-    await this.evaluate((el: Element) => el.scrollIntoView({ block: 'center' }), target as never);
-    const { width, height } = await target.getRect();
-    // W3C pointer actions take offsets from the element's centre, in whole CSS pixels.
-    const offset = ([fx, fy]: Point) => ({
-      origin: target,
-      x: Math.round((fx - 0.5) * width),
-      y: Math.round((fy - 0.5) * height),
+    const box = await restingBox(this, element);
+    const at = ([fx, fy]: Point) => ({
+      origin: Origin.VIEWPORT,
+      x: Math.round(box.x + box.width * fx),
+      y: Math.round(box.y + box.height * fy),
     });
     const [first, ...rest] = points;
-    let actions = this.driver.actions().move(offset(first)).press();
-    for (const point of rest) actions = actions.move({ ...offset(point), duration: 16 });
+    let actions = this.driver.actions().move(at(first!)).press();
+    for (const point of rest) actions = actions.move({ ...at(point), duration: 16 });
     await actions.release().perform();
   }
 

@@ -151,7 +151,7 @@ export function recorder() {
   };
   addEventListener(
     'error',
-    (event) => {
+    (event: Event) => {
       if (event instanceof ErrorEvent) {
         record(`uncaught ${describe(event.error ?? event.message)}`);
       } else if (event.target instanceof Element) {

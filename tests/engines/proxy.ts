@@ -82,7 +82,10 @@ export async function startProxy(target: string, port: number): Promise<Proxy> {
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
           const body = Buffer.from(withRecorder(Buffer.concat(chunks).toString('utf8')));
-          const out = { ...answer.headers, 'content-length': String(body.length) };
+          const out: IncomingHttpHeaders = {
+            ...answer.headers,
+            'content-length': String(body.length),
+          };
           delete out['transfer-encoding'];
           const policy = answer.headers['content-security-policy'];
           if (typeof policy === 'string') out['content-security-policy'] = allowRecorder(policy);
