@@ -314,20 +314,35 @@ class WebKitPage implements EnginePage {
     return this.driver.getCurrentUrl();
   }
 
+  /** The page's viewport size, once the page reports the same size twice in a row. */
+  private async settledViewport(): Promise<[number, number]> {
+    let last = '';
+    for (let reading = 0; reading < 50; reading++) {
+      const size = await this.evaluate(() => [window.innerWidth, window.innerHeight] as const);
+      if (size.join() === last) return [size[0], size[1]];
+      last = size.join();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('The viewport did not settle');
+  }
+
   async setViewport(width: number, height: number) {
-    // The window holds MiniBrowser's (shrunk) toolbar too: size it, measure, correct once.
+    // The window holds MiniBrowser's (shrunk) toolbar as well, and the page learns of a resize a
+    // moment after the window has it: size the window, let the page settle, add what the
+    // toolbar takes, and check.
     const win = this.driver.manage().window();
     await win.setRect({ width, height });
-    const [innerWidth, innerHeight] = await this.evaluate(() => [
-      window.innerWidth,
-      window.innerHeight,
-    ]);
-    if (innerWidth !== width || innerHeight !== height) {
+    await this.settledViewport();
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const [innerWidth, innerHeight] = await this.settledViewport();
+      if (innerWidth === width && innerHeight === height) return;
+      const rect = await win.getRect();
       await win.setRect({
-        width: 2 * width - innerWidth,
-        height: 2 * height - innerHeight,
+        width: Math.max(1, width + rect.width - innerWidth),
+        height: Math.max(1, height + rect.height - innerHeight),
       });
     }
+    throw new Error(`WebKit's viewport could not be made ${width}x${height}`);
   }
 
   evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A) {
