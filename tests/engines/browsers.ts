@@ -259,6 +259,18 @@ class PuppeteerPage implements EnginePage {
 // ---------------------------------------------------------------------------------------------
 // WebKit: selenium-webdriver and WebKitWebDriver
 
+/** A WebDriver command that does not answer fails the test naming it, instead of hanging it. */
+function answerWithin<T>(what: string, promise: Promise<T>, ms = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`WebKit: ${what} got no answer in ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Promise<Engine> {
@@ -277,7 +289,7 @@ async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Pro
         },
       }),
     );
-    await driver.getSession();
+    await answerWithin('a new session (MiniBrowser starting)', driver.getSession(), 60_000);
     sessions.add(driver);
     return driver;
   };
@@ -307,11 +319,11 @@ class WebKitPage implements EnginePage {
   ) {}
 
   async goto(url: string) {
-    await this.driver.get(url);
+    await answerWithin(`loading ${url}`, this.driver.get(url));
   }
 
   url() {
-    return this.driver.getCurrentUrl();
+    return answerWithin('the current URL', this.driver.getCurrentUrl());
   }
 
   /** The page's viewport size, once the page reports the same size twice in a row. */
@@ -331,24 +343,30 @@ class WebKitPage implements EnginePage {
     // moment after the window has it: size the window, let the page settle, add what the
     // toolbar takes, and check.
     const win = this.driver.manage().window();
-    await win.setRect({ width, height });
+    await answerWithin('resizing the window', win.setRect({ width, height }));
     await this.settledViewport();
     for (let attempt = 0; attempt < 20; attempt++) {
       const [innerWidth, innerHeight] = await this.settledViewport();
       if (innerWidth === width && innerHeight === height) return;
-      const rect = await win.getRect();
-      await win.setRect({
-        width: Math.max(1, width + rect.width - innerWidth),
-        height: Math.max(1, height + rect.height - innerHeight),
-      });
+      const rect = await answerWithin('the window size', win.getRect());
+      await answerWithin(
+        'resizing the window',
+        win.setRect({
+          width: Math.max(1, width + rect.width - innerWidth),
+          height: Math.max(1, height + rect.height - innerHeight),
+        }),
+      );
     }
     throw new Error(`WebKit's viewport could not be made ${width}x${height}`);
   }
 
   evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A) {
-    return this.driver.executeScript<Awaited<T>>(
-      `return (${fn.toString()}).apply(null, arguments);`,
-      ...args,
+    return answerWithin(
+      `running ${fn.name || 'a script'}`,
+      this.driver.executeScript<Awaited<T>>(
+        `return (${fn.toString()}).apply(null, arguments);`,
+        ...args,
+      ),
     );
   }
 
@@ -380,7 +398,7 @@ class WebKitPage implements EnginePage {
 
   async type(element: ElementRef, text: string) {
     await this.click(element);
-    await this.driver.actions().sendKeys(text).perform();
+    await answerWithin('typing', this.driver.actions().sendKeys(text).perform());
   }
 
   async select(element: ElementRef, value: string) {
@@ -389,7 +407,7 @@ class WebKitPage implements EnginePage {
 
   async press(key: 'Escape' | 'Tab' | 'Enter') {
     const keys = { Escape: Key.ESCAPE, Tab: Key.TAB, Enter: Key.ENTER };
-    await this.driver.actions().sendKeys(keys[key]).perform();
+    await answerWithin(`pressing ${key}`, this.driver.actions().sendKeys(keys[key]).perform());
   }
 
   async draw(element: ElementRef, points: readonly Point[]) {
@@ -402,7 +420,7 @@ class WebKitPage implements EnginePage {
     const [first, ...rest] = points;
     let actions = this.driver.actions().move(at(first!)).press();
     for (const point of rest) actions = actions.move({ ...at(point), duration: 16 });
-    await actions.release().perform();
+    await answerWithin('drawing', actions.release().perform());
   }
 
   async screenshot(path: string) {
@@ -416,7 +434,7 @@ class WebKitPage implements EnginePage {
     ]);
     await this.setViewport(width, Math.max(height, pageHeight));
     await this.evaluate(() => window.scrollTo(0, 0));
-    const png = await this.driver.takeScreenshot();
+    const png = await answerWithin('a screenshot', this.driver.takeScreenshot());
     await this.setViewport(width, height);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, Buffer.from(png, 'base64'));
@@ -428,6 +446,6 @@ class WebKitPage implements EnginePage {
 
   async close() {
     this.onClose();
-    await this.driver.quit().catch(() => undefined);
+    await answerWithin('closing the session', this.driver.quit()).catch(() => undefined);
   }
 }
