@@ -16,6 +16,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PNG } from 'pngjs';
 import puppeteer, {
   type Browser,
   type ElementHandle,
@@ -259,6 +260,17 @@ class PuppeteerPage implements EnginePage {
 // ---------------------------------------------------------------------------------------------
 // WebKit: selenium-webdriver and WebKitWebDriver
 
+/** Whether the picture's bottom row is pure black from edge to edge: not painted yet. */
+function endsUnpainted(file: Buffer): boolean {
+  const { width, height, data } = PNG.sync.read(file);
+  const row = (height - 1) * width * 4;
+  for (let x = 0; x < width; x++) {
+    const i = row + x * 4;
+    if (data[i] !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) return false;
+  }
+  return true;
+}
+
 /** A WebDriver command that does not answer fails the test naming it, instead of hanging it. */
 function answerWithin<T>(what: string, promise: Promise<T>, ms = 30_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -277,7 +289,7 @@ async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Pro
   if (!webkitDriverUrl) throw new Error('No WebKitWebDriver is running (see global-setup.ts)');
   const executor = new Executor(new HttpClient(webkitDriverUrl));
   const sessions = new Set<WebDriver>();
-  // Each page is a session of its own: a MiniBrowser with a fresh, ephemeral profile.
+  // A session is a MiniBrowser with a fresh, ephemeral profile.
   const newSession = async () => {
     const driver = WebDriver.createSession(
       executor,
@@ -293,19 +305,22 @@ async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Pro
     sessions.add(driver);
     return driver;
   };
-  const probe = await newSession();
-  const version = String((await probe.getCapabilities()).get('browserVersion'));
-  let spare: WebDriver | undefined = probe;
+  // One session (one MiniBrowser) serves every page of the engine in turn, each starting from
+  // a blank page and its own viewport: starting a MiniBrowser per test costs a second or two,
+  // and now and then WebKitWebDriver never answers a new-session request on this machine.
+  const driver = await newSession().catch(() => newSession());
+  const version = String((await driver.getCapabilities()).get('browserVersion'));
   return {
     name: 'webkit',
     version: `WebKitGTK ${version}`,
     async newPage() {
-      const driver = spare ?? (await newSession());
-      spare = undefined;
-      return new WebKitPage(driver, () => sessions.delete(driver));
+      await answerWithin('a blank page', driver.get('about:blank'));
+      return new WebKitPage(driver);
     },
     async close() {
-      await Promise.all([...sessions].map((driver) => driver.quit().catch(() => undefined)));
+      await Promise.all(
+        [...sessions].map((d) => answerWithin('closing', d.quit()).catch(() => {})),
+      );
     },
   };
 }
@@ -313,10 +328,7 @@ async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Pro
 class WebKitPage implements EnginePage {
   readonly engine = 'webkit' as const;
 
-  constructor(
-    private readonly driver: WebDriver,
-    private readonly onClose: () => void,
-  ) {}
+  constructor(private readonly driver: WebDriver) {}
 
   async goto(url: string) {
     await answerWithin(`loading ${url}`, this.driver.get(url));
@@ -434,10 +446,16 @@ class WebKitPage implements EnginePage {
     ]);
     await this.setViewport(width, Math.max(height, pageHeight));
     await this.evaluate(() => window.scrollTo(0, 0));
-    const png = await answerWithin('a screenshot', this.driver.takeScreenshot());
+    // Just after the resize, the last rows may not be painted yet (pure black): take it again.
+    let png = Buffer.alloc(0);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      png = Buffer.from(await answerWithin('a screenshot', this.driver.takeScreenshot()), 'base64');
+      if (!endsUnpainted(png)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await this.setViewport(width, height);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, Buffer.from(png, 'base64'));
+    writeFileSync(path, png);
   }
 
   nativeErrors() {
@@ -445,7 +463,11 @@ class WebKitPage implements EnginePage {
   }
 
   async close() {
-    this.onClose();
-    await answerWithin('closing the session', this.driver.quit()).catch(() => undefined);
+    // The session is the engine's: leave nothing of this page to the next one.
+    await this.evaluate(() => sessionStorage.clear()).catch(() => undefined);
+    await answerWithin('deleting cookies', this.driver.manage().deleteAllCookies()).catch(
+      () => undefined,
+    );
+    await answerWithin('leaving the page', this.driver.get('about:blank')).catch(() => undefined);
   }
 }

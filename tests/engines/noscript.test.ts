@@ -13,6 +13,7 @@ import {
   selectedEngines,
   useEngine,
   useSite,
+  viewWholePage,
   waitUntilShown,
 } from './site.ts';
 
@@ -61,6 +62,7 @@ for (const engineName of selectedEngines()) {
             // The path is filled in by a script; without it the sentence still reads.
             await find(page, { text: 'There is nothing at this address' });
           }
+          expect(await viewWholePage(page, { javaScript: false })).toEqual([]);
           await page.screenshot(
             `${SCREENSHOTS}/${engineName}-noscript/${width}/${name.toLowerCase()}.png`,
           );

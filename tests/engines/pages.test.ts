@@ -5,11 +5,11 @@ import {
   WIDTHS,
   consoleErrors,
   find,
-  hydrateAll,
   overflow,
   selectedEngines,
   useEngine,
   useSite,
+  viewWholePage,
 } from './site.ts';
 
 const site = useSite();
@@ -26,7 +26,7 @@ for (const engineName of selectedEngines()) {
           await find(page, { role: 'heading', level: 1, name: heading ?? { regex: '\\S' } });
           if (width === 375) expect(await overflow(page)).toBeLessThanOrEqual(0);
 
-          await hydrateAll(page);
+          expect(await viewWholePage(page, { javaScript: true })).toEqual([]);
           if (width === 375) expect(await overflow(page)).toBeLessThanOrEqual(0);
           await page.screenshot(`${SCREENSHOTS}/${engineName}/${width}/${name.toLowerCase()}.png`);
 

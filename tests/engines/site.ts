@@ -131,21 +131,57 @@ export async function waitForIsland(page: EnginePage, element: ElementRef) {
     .toBe(true);
 }
 
-/** Brings every `client:visible` island into view and waits until each has hydrated. */
-export async function hydrateAll(page: EnginePage) {
+/**
+ * Scrolls through the whole page as a visitor would, so that lazy images load and every
+ * `client:visible` island hydrates, waits for both, and goes back to the top. Gives the images
+ * that did not load (their addresses).
+ */
+export async function viewWholePage(page: EnginePage, options: { javaScript: boolean }) {
+  const [height, step] = await page.evaluate(() => [
+    document.documentElement.scrollHeight,
+    Math.max(200, Math.floor(window.innerHeight / 2)),
+  ]);
+  // Screen by screen, each one until the images on it have loaded, as a person looks at them.
+  for (let top = 0; top < height; top += step) {
+    await page.evaluate((y: number) => window.scrollTo(0, y), top);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            () =>
+              [...document.images].filter((img) => {
+                const rect = img.getBoundingClientRect();
+                return !img.complete && rect.bottom > 0 && rect.top < window.innerHeight;
+              }).length,
+          ),
+        { ...WAIT, message: `the images in view at ${top} px load` },
+      )
+      .toBe(0);
+  }
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect
-    .poll(
-      () =>
-        page.evaluate(() => {
-          const waiting = [...document.querySelectorAll('astro-island[ssr][client="visible"]')];
-          waiting.forEach((island) => island.scrollIntoView());
-          return waiting.length;
-        }),
-      { ...WAIT, message: 'every visible island hydrates' },
-    )
+    .poll(() => page.evaluate(() => [...document.images].filter((img) => !img.complete).length), {
+      ...WAIT,
+      message: 'every image has loaded or failed',
+    })
     .toBe(0);
+  if (options.javaScript) {
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const waiting = [...document.querySelectorAll('astro-island[ssr][client="visible"]')];
+            waiting.forEach((island) => island.scrollIntoView());
+            return waiting.length;
+          }),
+        { ...WAIT, message: 'every visible island hydrates' },
+      )
+      .toBe(0);
+  }
   await page.evaluate(() => window.scrollTo(0, 0));
+  return page.evaluate(() =>
+    [...document.images].filter((img) => img.naturalWidth === 0).map((img) => img.currentSrc),
+  );
 }
 
 /** Waits until the page has been open `ms` (the forms' time trap counts from the page's start). */
