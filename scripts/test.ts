@@ -1,10 +1,11 @@
 /**
  * `npm test`: type checks, lint and format, unit, function and bundle tests (on a throwaway
- * PostgreSQL server, see scripts/postgres.ts), then the browser tests against the built site.
- * Stops at the first failing step.
+ * PostgreSQL server, see scripts/postgres.ts), then the browser tests against the built site
+ * (Chromium, then Firefox ESR and WebKitGTK). Stops at the first failing step.
  */
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './chromium.ts';
+import { ensureEngines } from './engines.ts';
 import { ensurePostgres } from './postgres.ts';
 
 const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
@@ -21,7 +22,13 @@ const steps: [string, string, string[]][] = [
   ['format', ...npmRun('format:check')],
   ['unit, function and bundle tests', bin('vitest'), ['run']],
   ['build', bin('astro'), ['build']],
-  ['browser tests', bin('playwright'), ['test']],
+  ['browser tests (Chromium)', bin('playwright'), ['test']],
+  // The same behaviours in Gecko (Firefox ESR) and WebKit (WebKitGTK), on the same build.
+  [
+    'cross-engine browser tests (Firefox ESR, WebKitGTK)',
+    bin('vitest'),
+    ['run', '--config', 'vitest.engines.config.ts'],
+  ],
 ];
 
 try {
@@ -31,6 +38,7 @@ try {
   process.exit(1);
 }
 env.CHROMIUM_PATH = ensureChromium();
+ensureEngines();
 for (const [name, command, args] of steps) {
   console.log(`\n▶ ${name}: ${[command, ...args].join(' ')}`);
   const run = spawnSync(command, args, { stdio: 'inherit', env });
