@@ -5,9 +5,9 @@
  *
  * - Unset `NETLIFY_DB_URL` (the default): the embedded Postgres (PGlite) of `@netlify/database-dev`,
  *   kept in `.netlify/db` — the folder Netlify's emulator used, so the data of earlier runs is
- *   still there. It is one Postgres session shared by every connection, so the functions reach it
- *   through scripts/db-session-lock.ts, which lets one connection (one transaction) through at a
- *   time.
+ *   still there — and run in a worker thread (embedded-db-worker.ts). It is one Postgres session
+ *   shared by every connection, so the functions reach it through scripts/db-session-lock.ts,
+ *   which lets one connection (one transaction) through at a time.
  * - `NETLIFY_DB_URL` set: that Postgres, used directly (a real server isolates its connections).
  *   Its migrations are applied with `applyMigrations()` of `@netlify/database-dev` (the same code
  *   as for the embedded one) over a `pg` client, under an advisory lock so that two servers
@@ -16,9 +16,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { NetlifyDB, applyMigrations, type SQLExecutor } from '@netlify/database-dev';
+import { Worker } from 'node:worker_threads';
+import { applyMigrations, type SQLExecutor } from '@netlify/database-dev';
 import pg from 'pg';
-import { startSessionLock, type SessionLock } from '../db-session-lock.ts';
 
 export interface Database {
   kind: 'embedded' | 'external';
@@ -140,19 +140,33 @@ export async function startDatabase(options: {
   }
 
   const directory = options.localDbDir ?? join(options.root, '.netlify', 'db');
-  const db = new NetlifyDB({ directory, logger: () => {} });
-  const direct = await db.start();
-  if (migrations) report(await db.applyMigrations(migrations));
-  const lock: SessionLock = await startSessionLock(direct);
-  const due = duePool(lock.url);
+  const worker = new Worker(new URL('./embedded-db-worker.ts', import.meta.url), {
+    workerData: { directory, migrations },
+  });
+  const started = await new Promise<{ url?: string; applied?: string[]; error?: string }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
+  if (!started.url) {
+    await worker.terminate();
+    throw new Error(`The embedded database did not start: ${started.error}`);
+  }
+  report(started.applied ?? []);
+  const due = duePool(started.url);
   return {
     kind: 'embedded',
-    url: lock.url,
+    url: started.url,
     mailIsDue: due.mailIsDue,
     async close() {
       await due.end();
-      await lock.close();
-      await db.stop();
+      await new Promise((resolve) => {
+        worker.once('message', resolve);
+        worker.once('exit', resolve);
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
     },
   };
 }

@@ -54,13 +54,16 @@ async function settleWithin<T>(promise: Promise<T>, ms: number) {
 
 const ends = (pool: { end(): Promise<void> }) => pool.end().catch(() => undefined);
 
+/** The pool `getDatabase()` builds (pg's, as NETLIFY_DB_DRIVER is not 'serverless' here). */
+const poolOf = (connectionString: string) => getDatabase({ connectionString }).pool as pg.Pool;
+
 describe('a database that accepts and never answers', () => {
   test('a pool from getDatabase() waits for ever, whatever the connection string says', async () => {
     for (const url of [
       hangingUrl,
       `${hangingUrl}?connect_timeout=1&statement_timeout=1000&query_timeout=1000`,
     ]) {
-      const { pool } = getDatabase({ connectionString: url });
+      const pool = poolOf(url);
       const outcome = await settleWithin(pool.query('SELECT 1'), 3_000);
       expect(outcome.state, url).toBe('pending');
       void ends(pool);
@@ -96,7 +99,7 @@ describe.skipIf(!postgresBin())('a real PostgreSQL whose statements are slow', (
   });
 
   test('statement_timeout in the connection string reaches the server: 57014 in time', async () => {
-    const { pool } = getDatabase({ connectionString: `${postgres.url}?statement_timeout=1000` });
+    const pool = poolOf(`${postgres.url}?statement_timeout=1000`);
     const outcome = await settleWithin(pool.query('SELECT pg_sleep(5)'), 4_000);
     expect(outcome.state).toBe('rejected');
     // Class 57 (operator intervention): db.ts already counts it as an outage.

@@ -105,3 +105,16 @@ describe('the functions', () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe('stopping', () => {
+  test('SIGTERM after form posts stops the server in about a second, exit code 0', async () => {
+    const own = await startStudio();
+    for (let i = 0; i < 3; i++) {
+      const response = await postJson(own.url, '/api/send-email', contactMessage(10 + i));
+      expect(response.status).toBe(200);
+    }
+    const { code, ms } = await own.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(3_000);
+  });
+});
