@@ -70,6 +70,12 @@ const lastOf = (value: string | string[] | undefined) =>
     .filter(Boolean)
     .at(-1);
 
+/** When each request began to arrive (its headers had been read). */
+const arrival = new WeakMap<IncomingMessage, number>();
+
+/** A host name or address with an optional port: nothing that could change the URL's path. */
+const HOST_HEADER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
+
 const plainIp = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
 
 /** Keeps `.netlify/state.json`'s `dbConnectionString` (for psql) as Netlify's emulator did. */
@@ -122,7 +128,8 @@ export async function startServer(
     const proto = settings.trustProxy ? lastOf(req.headers['x-forwarded-proto']) : undefined;
     const scheme = proto === 'https' ? 'https' : 'http';
     const host = req.headers.host;
-    for (const origin of host ? [`${scheme}://${host}`, base] : [base]) {
+    const usable = host !== undefined && HOST_HEADER.test(host);
+    for (const origin of usable ? [`${scheme}://${host}`, base] : [base]) {
       try {
         const url = new URL(`${origin}${path}`);
         if (url.pathname.startsWith('/')) return url;
@@ -346,12 +353,14 @@ export async function startServer(
           : false;
       if (!preferred) return invoke(req, res, url, match);
     }
-    const ruleHeaders = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string') ruleHeaders.set(name, value);
+    if (rules.hasRedirects) {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      const rule = await rules.redirectFor(new Request(url, { headers }));
+      if (rule && (await applyRedirect(req, res, url, rule))) return;
     }
-    const rule = await rules.redirectFor(new Request(url, { headers: ruleHeaders }));
-    if (rule && (await applyRedirect(req, res, url, rule))) return;
     return serveStatic(req, res, url);
   }
 
@@ -393,7 +402,13 @@ export async function startServer(
   const keepsState = database.kind === 'embedded' && !settings.localDbDir;
   if (keepsState) await recordState(root, database.url);
 
-  const retryMail = functions.find((f) => f.name === 'retry-mail' || f.schedule);
+  // The outbox's scheduled function; any other schedule is Netlify's to run, not this server's.
+  const retryMail = functions.find((f) => f.name === 'retry-mail');
+  for (const func of functions) {
+    if (func.schedule && func !== retryMail) {
+      console.warn(`${func.name} is scheduled (${func.schedule}); npm start does not run it`);
+    }
+  }
   const outbox = startOutboxTimer({
     intervalMs: retryMail ? settings.outboxIntervalMs : 0,
     mailIsDue: database.mailIsDue,
@@ -442,6 +457,3 @@ export async function startServer(
     },
   };
 }
-
-/** When each request began to arrive (its headers had been read). */
-const arrival = new WeakMap<IncomingMessage, number>();

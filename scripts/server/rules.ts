@@ -18,6 +18,8 @@ export type RedirectMatch = NonNullable<Awaited<ReturnType<RedirectsHandler['mat
 export interface Rules {
   /** The headers every matching `_headers` rule gives a path (a later rule wins a name). */
   headersFor(pathname: string): Record<string, string>;
+  /** Whether the site has any redirect rules at all. */
+  hasRedirects: boolean;
   /** The redirect rule a request matches, if the site has any rules. */
   redirectFor(request: Request): Promise<RedirectMatch | undefined>;
 }
@@ -68,6 +70,7 @@ export async function loadRules(site: SiteConfig): Promise<Rules> {
   if (redirects) console.log(`Redirect rules: ${parsedRedirects.redirects.length}`);
 
   return {
+    hasRedirects: redirects !== undefined,
     headersFor(pathname) {
       const headers: Record<string, string> = {};
       for (const rule of headerRules) {
