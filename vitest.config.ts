@@ -26,8 +26,10 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
-          // Each file starts `npm start` in a child process and some measure its memory.
+          // Each file starts `npm start` in a child process and some time its answers or measure
+          // its memory: one file at a time, after the other projects, on a quiet machine.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

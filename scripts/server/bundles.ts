@@ -110,6 +110,32 @@ export async function bundleFunctions(site: SiteConfig): Promise<Bundle[]> {
   return stamp.bundles;
 }
 
+/**
+ * Two servers of one project starting at once (the browser tests and a bench, say) must not
+ * unzip into the same folders at the same time: one bundles, the other waits and reuses.
+ */
+async function withLock(root: string, work: () => Promise<void>): Promise<void> {
+  const lock = join(root, '.netlify', 'functions-serve.lock');
+  await mkdir(join(root, '.netlify'), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? 0);
+      if (age > 300_000) await rm(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock} is held by another start`);
+      else await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
 async function bundleHere(site: SiteConfig): Promise<void> {
   const { root, functionsDir } = site;
   if (!functionsDir) return;
@@ -192,7 +218,8 @@ async function bundleHere(site: SiteConfig): Promise<void> {
 
 if (import.meta.main) {
   try {
-    await bundleHere(await readSiteConfig(resolve(process.argv[2] ?? '.')));
+    const site = await readSiteConfig(resolve(process.argv[2] ?? '.'));
+    await withLock(site.root, () => bundleHere(site));
   } catch (error) {
     console.error((error as Error)?.message ?? error);
     process.exit(1);
