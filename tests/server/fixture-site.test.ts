@@ -4,6 +4,7 @@
  * how a function's answer (or failure) reaches the visitor.
  */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -254,6 +255,7 @@ describe('behind a proxy and on shutdown', () => {
     const { code, ms } = await own.stop('SIGTERM');
     expect(code).toBe(0);
     expect(existsSync(marker)).toBe(true);
+    await rm(marker, { force: true });
     expect(ms).toBeLessThan(4_000);
   });
 
