@@ -5,9 +5,10 @@
  *
  * Flags: --runs=N (Lighthouse runs per page, default 3), --requests=N (send-email, default
  * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF), --cold-runs=N
- * (default 7), --pages=/,/about (a subset), --skip-build, --no-lighthouse, --no-functions,
- * --out=FILE. Environment: CHROME_PATH (default /usr/bin/chromium),
- * BENCH_PORT (first of four ports, default 8950).
+ * (default 7), --db=embedded|postgres (the functions' database, default embedded),
+ * --pages=/,/about (a subset), --skip-build, --no-lighthouse, --no-functions, --out=FILE.
+ * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of five ports:
+ * site, baseline, npm start, SMTP, PostgreSQL; default 8950).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -24,6 +25,7 @@ const { values: flags } = parseArgs({
     requests: { type: 'string', default: '150' },
     'waiver-requests': { type: 'string', default: '60' },
     'cold-runs': { type: 'string', default: '7' },
+    db: { type: 'string', default: 'embedded' },
     pages: { type: 'string' },
     'skip-build': { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
@@ -214,19 +216,30 @@ function checkTargets(pages: PageSummary[], baseline: PageSummary): Target[] {
 
 function functionsTable(report: FunctionsReport): string {
   const lines = [
-    '| function | requests | ok | first ms | p50 ms | p95 ms | bundle KiB | cold import ms |',
+    '| function | requests | ok | npm start p50 / p95 ms | in-process p50 / p95 ms | difference p50 / p95 ms | server share p50 / p95 ms | cold import ms |',
   ];
   lines.push('|:--|--:|--:|--:|--:|--:|--:|--:|');
+  const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(1));
   for (const f of report.functions) {
     if (f.skipped) {
       lines.push(`| ${f.name} | skipped: ${f.skipped} | | | | | | |`);
       continue;
     }
     const l = f.latency;
+    const d = f.inProcess;
+    const o = f.overhead;
+    const share = f.serverShare;
     const c = f.coldImport;
     lines.push(
-      `| ${f.name} | ${l?.requests ?? '-'} | ${l ? `${l.ok}/${l.sent}` : '-'} | ${l?.firstMs.toFixed(0) ?? '-'} | ${l?.p50Ms.toFixed(1) ?? '-'} | ${l?.p95Ms.toFixed(1) ?? '-'} | ${c ? (c.bundleBytes / 1024).toFixed(0) : '-'} | ${c?.error ? `failed: ${c.error}` : (c?.medianMs.toFixed(0) ?? '-')} |`,
+      `| ${f.name} | ${l?.requests ?? '-'} | ${l ? `${l.ok}/${l.sent}` : '-'} | ${ms(l?.p50Ms)} / ${ms(l?.p95Ms)} | ${ms(d?.p50Ms)} / ${ms(d?.p95Ms)} | ${ms(o?.p50Ms)} / ${ms(o?.p95Ms)} | ${ms(share?.p50Ms)} / ${ms(share?.p95Ms)} | ${c?.error ? `failed: ${c.error}` : (c?.medianMs.toFixed(0) ?? '-')} |`,
     );
+  }
+  for (const f of report.functions) {
+    for (const t of f.targets ?? []) {
+      lines.push(
+        `${t.met ? '✔' : '✘'} ${f.name}: ${t.what} ${t.actualMs.toFixed(1)} ms (target <= ${t.limitMs} ms)`,
+      );
+    }
   }
   return lines.join('\n');
 }
@@ -314,7 +327,7 @@ async function main() {
     results.functions = await benchFunctions({
       root,
       port: basePort + 2,
-      smtpPort: basePort + 3,
+      database: flags.db === 'postgres' ? 'postgres' : 'embedded',
       requests: {
         'send-email': Number(flags.requests),
         'submit-waiver': Number(flags['waiver-requests']),
@@ -340,7 +353,7 @@ async function main() {
   }
   if (results.functions) {
     console.log(
-      `\nFunctions (local emulator, one request at a time; mails received: ${results.functions.mailsReceived}):`,
+      `\nFunctions (npm start and in-process, one request at a time, ${results.functions.database} database; mails received: ${results.functions.mailsReceived}):`,
     );
     console.log(functionsTable(results.functions));
   }

@@ -1,0 +1,98 @@
+/**
+ * Runs each function in this process, warm, from the bundle Netlify's bundler made.
+ *
+ * On Netlify, a v2 function's entry point hands the user module to Netlify's bootstrap
+ * (`___netlify-bootstrap.mjs`), whose handler is an AWS Lambda streaming handler: it needs the
+ * Lambda runtime's `awslambda` global and a Lambda event, and neither is a public API anyone can
+ * provide outside AWS. What the bootstrap does with the user module is public, though: the
+ * Functions v2 API is "the module's default export is called with a web `Request` and a
+ * `Context`, and returns a `Response`". So this server imports the user module from inside the
+ * unzipped bundle (its npm imports resolve to the bundle's own traced `node_modules`, so a
+ * package the bundle lacks fails here as it would on Netlify), once, and calls its default export
+ * per request with a Context of its own making (context.ts).
+ */
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { Context } from '@netlify/functions';
+import type { Bundle } from './bundles.ts';
+
+export type Handler = (request: Request, context: Context) => Response | Promise<Response>;
+
+export interface LoadedFunction extends Bundle {
+  handler: Handler;
+}
+
+export interface FunctionMatch {
+  func: LoadedFunction;
+  /** The route pattern that matched (its params go to `context.params`), if any. */
+  pattern?: string;
+  preferStatic: boolean;
+}
+
+export async function loadFunctions(bundles: Bundle[]): Promise<LoadedFunction[]> {
+  const loaded: LoadedFunction[] = [];
+  for (const bundle of bundles) {
+    if (bundle.runtimeAPIVersion !== 2) {
+      throw new Error(`${bundle.name}: npm start runs Functions v2 only (a default export)`);
+    }
+    const module = (await import(
+      pathToFileURL(join(bundle.directory, bundle.userModule)).href
+    )) as {
+      default?: unknown;
+    };
+    if (typeof module.default !== 'function') {
+      throw new Error(`${bundle.name}: ${bundle.userModule} has no default export to call`);
+    }
+    loaded.push({ ...bundle, handler: module.default as Handler });
+  }
+  return loaded;
+}
+
+type AnyRoute = { literal?: string; expression?: string; methods?: string[] };
+
+function routeMatches(route: AnyRoute, path: string): boolean {
+  if (route.literal !== undefined) return path === route.literal;
+  if (route.expression !== undefined) return new RegExp(route.expression).test(path);
+  return false;
+}
+
+const DEFAULT_PATH = /^\/\.netlify\/functions\/([^/]+)\/?$/;
+
+/**
+ * Netlify's routing of function paths, as its own emulator does it: a function with a `path`
+ * answers there (case-insensitive, a trailing slash ignored, limited to its `method`s, minus its
+ * `excludedPath`s) and not at `/.netlify/functions/<name>`; one without answers only there; a
+ * scheduled function answers on no path at all in production.
+ */
+export function createRouter(functions: LoadedFunction[]) {
+  const compiled = functions.map((func) => ({
+    func,
+    routes: func.routes.map((route) => ({
+      ...(route as AnyRoute & { pattern: string; prefer_static?: boolean }),
+      regex: 'expression' in route ? new RegExp(route.expression) : undefined,
+    })),
+  }));
+  return function match(pathname: string, method: string): FunctionMatch | undefined {
+    const byName = DEFAULT_PATH.exec(pathname);
+    if (byName) {
+      const func = functions.find((f) => f.name === byName[1]);
+      if (!func || func.routes.length > 0 || func.schedule) return undefined;
+      return { func, preferStatic: false };
+    }
+    let path = pathname !== '/' && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+    path = path.toLowerCase();
+    for (const { func, routes } of compiled) {
+      const route = routes.find(
+        (r) =>
+          (!r.methods || r.methods.length === 0 || r.methods.includes(method)) &&
+          (r.literal !== undefined ? path === r.literal : (r.regex?.test(path) ?? false)),
+      );
+      if (!route) continue;
+      if (func.excludedRoutes.some((excluded) => routeMatches(excluded as AnyRoute, path))) {
+        continue;
+      }
+      return { func, pattern: route.pattern, preferStatic: route.prefer_static ?? false };
+    }
+    return undefined;
+  };
+}
