@@ -16,7 +16,8 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
     react(),
-    sitemap({ filter: (page) => !/\/404\/?$/.test(page) }),
+    // The 404 page and the records desk (the studio's, not the public's) are left out.
+    sitemap({ filter: (page) => !/\/404\/?$/.test(page) && !/\/records(\/|$)/.test(page) }),
     interactionDirective(),
     securityHeaders(),
   ],
