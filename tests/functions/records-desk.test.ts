@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../src/forms/waiver';
+import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { startDatabase, startSmtp, type TestDatabase, type TestSmtp } from './harness';
 import { desk, sendMessage, signIn, signWaiver, STAFF } from './desk';
@@ -52,34 +53,6 @@ async function log() {
     record_id: string | null;
     detail: Record<string, unknown>;
   }>('SELECT actor, action, record_kind, record_id, detail FROM records_access_log ORDER BY id');
-  return rows;
-}
-
-/** RFC 4180, as a spreadsheet reads it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted && char === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (char === '"') {
-      quoted = !quoted;
-    } else if (quoted || (char !== ',' && !(char === '\r' && text[i + 1] === '\n'))) {
-      cell += char;
-    } else {
-      row.push(cell);
-      cell = '';
-      if (char === '\r') {
-        rows.push(row);
-        row = [];
-        i++;
-      }
-    }
-  }
   return rows;
 }
 

@@ -88,6 +88,7 @@ export default function Messages({ route }: { route: Route }) {
   const [busy, setBusy] = useState<string>();
   const [outcome, setOutcome] = useState<Outcome>();
   const searched = Boolean(q || from || to || show !== 'all');
+  const [cleared, setCleared] = useState(0);
 
   const notSpam = async (message: MessageRow) => {
     setBusy(message.id);
@@ -125,7 +126,7 @@ export default function Messages({ route }: { route: Route }) {
       <form
         role="search"
         aria-label="Find messages"
-        key={`${q}|${from}|${to}|${show}`}
+        key={cleared}
         className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end`}
         onSubmit={(event) => {
           event.preventDefault();
@@ -161,20 +162,20 @@ export default function Messages({ route }: { route: Route }) {
             Search
           </button>
           {searched && (
-            <a href={href('messages')} className={BUTTON_QUIET}>
+            <a
+              href={href('messages')}
+              className={BUTTON_QUIET}
+              onClick={() => setCleared((n) => n + 1)}
+            >
               Clear
             </a>
           )}
         </div>
       </form>
 
-      <Status>{outcome && <Notice tone={outcome.tone}>{outcome.words}</Notice>}</Status>
-      {list.loading && <Loading what="messages" />}
-      {list.error && !list.error.fieldErrors.from && !list.error.fieldErrors.to && (
-        <Failed error={list.error} retry={list.reload} />
-      )}
-      {list.data && (
-        <>
+      <Status>
+        {outcome && <Notice tone={outcome.tone}>{outcome.words}</Notice>}
+        {list.data && (
           <p className="text-sm text-muted">
             {list.items.length === 0
               ? searched
@@ -182,6 +183,14 @@ export default function Messages({ route }: { route: Route }) {
                 : 'No messages yet.'
               : `${count(list.items.length, 'message')} shown, newest first${list.next ? '; older ones below' : ''}.`}
           </p>
+        )}
+      </Status>
+      {list.loading && <Loading what="messages" />}
+      {list.error && !list.error.fieldErrors.from && !list.error.fieldErrors.to && (
+        <Failed error={list.error} retry={list.reload} />
+      )}
+      {list.data && (
+        <>
           <ul className="space-y-3">
             {list.items.map((message) => (
               <li key={message.id}>

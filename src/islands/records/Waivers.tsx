@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { WaiverRow } from '../../lib/records-api';
 import { count, when, timeZone } from './format';
 import { href, type Route } from './route';
@@ -33,6 +34,7 @@ export default function Waivers({ route }: { route: Route }) {
   const to = route.query.get('to') ?? '';
   const list = usePages<WaiverRow>(`/waivers?${listQuery(route, ['q', 'from', 'to'])}`);
   const searched = Boolean(q || from || to);
+  const [cleared, setCleared] = useState(0);
 
   return (
     <div className="space-y-6">
@@ -40,7 +42,7 @@ export default function Waivers({ route }: { route: Route }) {
       <form
         role="search"
         aria-label="Find waivers"
-        key={`${q}|${from}|${to}`}
+        key={cleared}
         className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_auto] lg:items-end`}
         onSubmit={(event) => {
           event.preventDefault();
@@ -60,7 +62,11 @@ export default function Waivers({ route }: { route: Route }) {
             Search
           </button>
           {searched && (
-            <a href={href('waivers')} className={BUTTON_QUIET}>
+            <a
+              href={href('waivers')}
+              className={BUTTON_QUIET}
+              onClick={() => setCleared((n) => n + 1)}
+            >
               Clear
             </a>
           )}
@@ -71,17 +77,19 @@ export default function Waivers({ route }: { route: Route }) {
       {list.error && !list.error.fieldErrors.from && !list.error.fieldErrors.to && (
         <Failed error={list.error} retry={list.reload} />
       )}
+      <Status>
+        {list.data && (
+          <p className="text-sm text-muted">
+            {list.items.length === 0
+              ? searched
+                ? 'No waiver matches this search.'
+                : 'No waivers have been signed yet.'
+              : `${count(list.items.length, 'waiver')} shown, newest first${list.next ? '; older ones below' : ''}.`}
+          </p>
+        )}
+      </Status>
       {list.data && (
         <>
-          <Status>
-            <p className="text-sm text-muted">
-              {list.items.length === 0
-                ? searched
-                  ? 'No waiver matches this search.'
-                  : 'No waivers have been signed yet.'
-                : `${count(list.items.length, 'waiver')} shown, newest first${list.next ? '; older ones below' : ''}.`}
-            </p>
-          </Status>
           <ul className="space-y-3">
             {list.items.map((waiver) => (
               <li key={waiver.id}>
