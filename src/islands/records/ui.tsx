@@ -115,11 +115,7 @@ export function Notice({
 
 /** A live region that is always in the page, so what appears in it is read out. */
 export function Status({ children }: { children?: ReactNode }) {
-  return (
-    <div role="status">
-      {children}
-    </div>
-  );
+  return <div role="status">{children}</div>;
 }
 
 export function Loading({ what }: { what: string }) {
