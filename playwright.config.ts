@@ -34,8 +34,8 @@ export default defineConfig({
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
-      RECORDS_SIGN_IN_LIMIT: '10000/1m',
-      RECORDS_SIGN_IN_ADDRESS_LIMIT: '10000/1m',
+      SIGN_IN_RATE_LIMIT: '10000/1m',
+      SIGN_IN_ADDRESS_LIMIT: '10000/1m',
       // Who may sign in to the records desk (tests/e2e/records.spec.ts).
       STAFF_EMAILS: 'maya@example.test',
       // The local mail retry runs often and waits little, so an outage test ends in seconds.

@@ -28,8 +28,8 @@ beforeEach(() => {
   vi.stubEnv('CONTACT_TO', 'studio-inbox@example.test');
   vi.stubEnv('CONTACT_RATE_LIMIT', '1000/1m');
   vi.stubEnv('WAIVER_RATE_LIMIT', '1000/1m');
-  vi.stubEnv('RECORDS_SIGN_IN_LIMIT', '1000/1m');
-  vi.stubEnv('RECORDS_SIGN_IN_ADDRESS_LIMIT', '1000/1m');
+  vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
 });
 
 afterEach(async () => {
@@ -280,8 +280,8 @@ describe('sign-in links', () => {
 
 describe('rate limits on sign-in requests', () => {
   test('20 requests from one client in a minute: the ones past its limit get 429 with Retry-After', async () => {
-    vi.stubEnv('RECORDS_SIGN_IN_LIMIT', '');
-    vi.stubEnv('RECORDS_SIGN_IN_ADDRESS_LIMIT', '');
+    vi.stubEnv('SIGN_IN_RATE_LIMIT', '');
+    vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '');
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         desk('/api/records/sign-in', { body: { email: `visitor${i}@example.test` } }),
@@ -296,8 +296,8 @@ describe('rate limits on sign-in requests', () => {
   });
 
   test('20 requests for one address from many clients: the ones past its limit get 429', async () => {
-    vi.stubEnv('RECORDS_SIGN_IN_LIMIT', '');
-    vi.stubEnv('RECORDS_SIGN_IN_ADDRESS_LIMIT', '');
+    vi.stubEnv('SIGN_IN_RATE_LIMIT', '');
+    vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '');
     const statuses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         desk('/api/records/sign-in', { body: { email: STAFF }, ip: `192.0.2.${i + 1}` }).then(

@@ -1,5 +1,5 @@
 import { ACTION_WORDS, type LogRow } from '../../lib/records-api';
-import { when } from './format';
+import { count, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';
 import { BUTTON_QUIET, CARD, Failed, LINK, Loading, ScreenTitle } from './ui';
@@ -11,10 +11,15 @@ function detail(row: LogRow): string | undefined {
     case 'export-waivers':
     case 'export-messages': {
       const range = d.from || d.to ? `, ${String(d.from ?? '…')} to ${String(d.to ?? '…')}` : '';
-      return `${String(d.rows)} rows${range}${d.health ? ', health information included' : ''}`;
+      return `${count(Number(d.rows), 'row')}${range}${d.health ? ', health information included' : ''}`;
     }
     case 'erase':
-      return `${String(d.waivers)} waivers, ${String(d.messages)} messages, ${String(d.mails)} e-mails, ${String(d.pdfs)} PDFs`;
+      return [
+        count(Number(d.waivers), 'waiver'),
+        count(Number(d.messages), 'message'),
+        count(Number(d.mails), 'e-mail'),
+        count(Number(d.pdfs), 'signed PDF'),
+      ].join(', ');
     case 'send-again':
       return d.sent ? 'sent' : 'not sent';
     default:

@@ -5,7 +5,7 @@ import { count, day } from './format';
 import { href, type Route } from './route';
 import { BUTTON, BUTTON_DANGER, CARD, Field, Notice, ScreenTitle, Status } from './ui';
 
-const list = (rows: { createdAt: string }[]) => rows.map((row) => day(row.createdAt)).join(', ');
+const list = (rows: { createdAt: string }[]) => rows.map((row) => day(row.createdAt)).join('; ');
 
 /**
  * A participant's request to be forgotten: look up what is held about an address, then erase

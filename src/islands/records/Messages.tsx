@@ -127,7 +127,7 @@ export default function Messages({ route }: { route: Route }) {
         role="search"
         aria-label="Find messages"
         key={cleared}
-        className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end`}
+        className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_minmax(11rem,1fr)_1fr_1fr_auto] lg:items-end`}
         onSubmit={(event) => {
           event.preventDefault();
           const values = formValues(event.currentTarget);

@@ -1,7 +1,6 @@
 import type { SessionInfo, Undelivered } from '../../lib/records-api';
 import { count } from './format';
 import { href } from './route';
-import { useLoad } from './useLoad';
 import { BUTTON, CARD, Field, LINK, ScreenTitle } from './ui';
 
 /** Plain words on the first screen when any mail has not reached its inbox. */
@@ -31,10 +30,8 @@ export function DeliveryNotice({ undelivered }: { undelivered: Undelivered }) {
   );
 }
 
-/** The first screen, with numbers fetched afresh each time it opens. */
-export default function Overview({ session: before }: { session: SessionInfo }) {
-  const fresh = useLoad<SessionInfo>('/session');
-  const session = fresh.data ?? before;
+/** The first screen (its numbers are refreshed by the desk whenever a screen opens). */
+export default function Overview({ session }: { session: SessionInfo }) {
   const { counts } = session;
   const numbers: [string, number, string][] = [
     ['Waivers on file', counts.waivers, href('waivers')],

@@ -43,11 +43,22 @@ function Desk() {
       (error: unknown) => {
         if (controller.signal.aborted) return;
         if (error instanceof DeskError && error.status === 401) setState({ kind: 'signed-out' });
-        else setState({ kind: 'failed', error: error as DeskError });
+        // A refresh that fails keeps the desk as it was; only a first load shows the failure.
+        else
+          setState((current) =>
+            current.kind === 'in' ? current : { kind: 'failed', error: error as DeskError },
+          );
       },
     );
     return () => controller.abort();
   }, [round]);
+
+  // Each move to another screen refreshes the numbers (the overview's, the undelivered badge).
+  useEffect(() => {
+    const refresh = () => setRound((n) => n + 1);
+    window.addEventListener('hashchange', refresh);
+    return () => window.removeEventListener('hashchange', refresh);
+  }, []);
   const load = () => {
     setState({ kind: 'loading' });
     setRound((n) => n + 1);

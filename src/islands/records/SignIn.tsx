@@ -33,6 +33,10 @@ export default function SignIn({ ended }: { ended: boolean }) {
       <p className="text-muted">
         Enter your e-mail address and we will send you a link that signs you in to the records desk.
       </p>
+      <Status>
+        {sent && <Notice tone="good">{SIGN_IN_SENT}</Notice>}
+        {error && !error.fieldErrors.email && <Notice tone="bad">{error.message}</Notice>}
+      </Status>
       <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
         <Field
           label="Email"
@@ -46,10 +50,6 @@ export default function SignIn({ ended }: { ended: boolean }) {
           {sending ? 'Sending…' : 'Email me a sign-in link'}
         </button>
       </form>
-      <Status>
-        {sent && <Notice tone="good">{SIGN_IN_SENT}</Notice>}
-        {error && !error.fieldErrors.email && <Notice tone="bad">{error.message}</Notice>}
-      </Status>
     </section>
   );
 }

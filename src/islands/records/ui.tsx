@@ -113,7 +113,10 @@ export function Notice({
   return <div className={`rounded-lg border px-4 py-3 text-sm text-ink ${look}`}>{children}</div>;
 }
 
-/** A live region that is always in the page, so what appears in it is read out. */
+/**
+ * A live region that is always in the page, so what appears in it is read out (one that is
+ * added or unhidden together with its text often is not). Empty, it takes no room.
+ */
 export function Status({ children }: { children?: ReactNode }) {
   return <div role="status">{children}</div>;
 }

@@ -4,10 +4,10 @@ import { countRequest, parseRateLimit } from '../request/rate-limit';
 import { createSignInLink, signInMail } from './links';
 import { isStaff } from './staff';
 
-/** Per client (`RECORDS_SIGN_IN_LIMIT`) and per address asked for (`..._ADDRESS_LIMIT`). */
+/** Per client (`SIGN_IN_RATE_LIMIT`) and per address asked for (`SIGN_IN_ADDRESS_LIMIT`). */
 const LIMITS = {
-  client: { setting: 'RECORDS_SIGN_IN_LIMIT', fallback: { limit: 10, windowSeconds: 900 } },
-  address: { setting: 'RECORDS_SIGN_IN_ADDRESS_LIMIT', fallback: { limit: 5, windowSeconds: 900 } },
+  client: { setting: 'SIGN_IN_RATE_LIMIT', fallback: { limit: 10, windowSeconds: 900 } },
+  address: { setting: 'SIGN_IN_ADDRESS_LIMIT', fallback: { limit: 5, windowSeconds: 900 } },
 } as const;
 
 /**
