@@ -127,7 +127,7 @@ export default function Messages({ route }: { route: Route }) {
         role="search"
         aria-label="Find messages"
         key={cleared}
-        className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_minmax(11rem,1fr)_1fr_1fr_auto] lg:items-end`}
+        className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_minmax(11rem,1fr)_1fr_1fr] lg:items-end`}
         onSubmit={(event) => {
           event.preventDefault();
           const values = formValues(event.currentTarget);
@@ -157,7 +157,7 @@ export default function Messages({ route }: { route: Route }) {
           </select>
         </div>
         <DateRange from={from} to={to} errors={list.error?.fieldErrors} />
-        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-1">
+        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-4">
           <button type="submit" className={BUTTON}>
             Search
           </button>
