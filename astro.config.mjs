@@ -21,7 +21,8 @@ export default defineConfig({
   integrations: [
     deploySettings(),
     react(),
-    sitemap({ filter: (page) => !UNLISTED.test(page) }),
+    // Pages only ever arrived at, and the records desk (the studio's, not the public's).
+    sitemap({ filter: (page) => !UNLISTED.test(page) && !/\/records(\/|$)/.test(page) }),
     interactionDirective(),
     securityHeaders(),
   ],

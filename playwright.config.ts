@@ -34,9 +34,17 @@ export default defineConfig({
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
+      SIGN_IN_RATE_LIMIT: '10000/1m',
+      SIGN_IN_ADDRESS_LIMIT: '10000/1m',
+      // Who may sign in to the records desk (tests/e2e/records.spec.ts).
+      STAFF_EMAILS: 'maya@example.test',
       // The local mail retry runs often and waits little, so an outage test ends in seconds.
       OUTBOX_INTERVAL_MS: '2000',
       OUTBOX_BASE_DELAY_MS: '1000',
+      // ...and gives up after three tries (a few seconds), so the desk's "send again" can be
+      // tested; a mail server back within a second or two still gets the mail (contact.spec.ts).
+      OUTBOX_MAX_ATTEMPTS: '3',
+      OUTBOX_MAX_DELAY_MS: '2000',
     },
   },
 });

@@ -224,6 +224,21 @@ export async function deliverNow(ids: string[]): Promise<DrainSummary> {
   return summarise(await attemptAll(rows, rows.length), summary);
 }
 
+/**
+ * "Send again" (the records desk): a mail given up on is made due at once with its attempts
+ * reset, and tried now. Only a failed, unsent mail qualifies; `undefined` when `id` is not one.
+ */
+export async function sendAgain(id: string): Promise<DrainSummary | undefined> {
+  const [row] = await query<{ id: string }>(
+    `UPDATE mail_outbox
+        SET failed_at = NULL, attempts = 0, next_attempt_at = now()
+      WHERE id = $1 AND sent_at IS NULL AND failed_at IS NOT NULL
+  RETURNING id`,
+    [id],
+  );
+  return row ? deliverNow([String(row.id)]) : undefined;
+}
+
 export interface DrainOptions {
   /** Rows claimed per round. */
   batch?: number;

@@ -186,7 +186,7 @@ export function postFormat(req: Request): PostFormat | undefined {
  * Reads the body, counting bytes as they stream: gives up with 413 as soon as more than `max`
  * arrive, with 408 when the whole body takes longer than `timeoutMs`, 400 when it breaks off.
  */
-async function readCapped(
+export async function readCapped(
   req: Request,
   max: number,
   timeoutMs: number,

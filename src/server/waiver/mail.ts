@@ -1,6 +1,7 @@
 import { escapeHtml, waiverRecordsRecipient, type Mail } from '../platform/mail';
 import { siteFacts } from '../platform/site';
 import { formatUtc, renderWaiverPdf, type PdfCopy } from './pdf';
+import { pdfName, recordsPdf } from './records-pdf';
 import { loadWaiver, type WaiverRecord } from './store';
 
 /** The studio's records copy of a stored waiver, for the outbox; `undefined` when it is gone. */
@@ -15,12 +16,6 @@ export async function participantMail(id: string): Promise<Mail | undefined> {
   return record && composeParticipantMail(record);
 }
 
-function pdfName(record: WaiverRecord, copy: PdfCopy) {
-  const name = `${record.lastName}-${record.firstName}`.replace(/[^\p{L}\p{N}]+/gu, '-');
-  const day = record.createdAt.toISOString().slice(0, 10);
-  return `waiver-${name}-${day}${copy === 'participant' ? '-copy' : ''}.pdf`.toLowerCase();
-}
-
 function paragraphs(lines: string[]) {
   return {
     text: lines.join('\n\n'),
@@ -29,7 +24,11 @@ function paragraphs(lines: string[]) {
 }
 
 async function attachment(record: WaiverRecord, copy: PdfCopy) {
-  const content = await renderWaiverPdf(record, siteFacts().name, copy);
+  // The records copy is the one on record, made once and kept: the records desk serves its bytes.
+  const content =
+    copy === 'records'
+      ? (await recordsPdf(record)).bytes
+      : await renderWaiverPdf(record, siteFacts().name, copy);
   return { filename: pdfName(record, copy), content, contentType: 'application/pdf' };
 }
 

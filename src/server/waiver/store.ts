@@ -92,19 +92,30 @@ export async function insertWaiver(
   return (rows[0] as { id: string } | undefined)?.id;
 }
 
+/** The SELECT a waiver record is read with (`w` the waiver, `t` the text it was signed under). */
+export const WAIVER_SELECT = `SELECT w.*, t.version AS text_version, t.text
+  FROM waivers w JOIN waiver_texts t ON t.sha256 = w.waiver_text_sha256`;
+
 /** Reads a stored waiver back, health fields decrypted, with the text it was signed under. */
 export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> {
-  const [row] = await query<Record<string, unknown>>(
-    `SELECT w.*, t.version AS text_version, t.text
-       FROM waivers w JOIN waiver_texts t ON t.sha256 = w.waiver_text_sha256
-      WHERE w.id = $1`,
-    [id],
-  );
-  if (!row) return undefined;
+  const [row] = await query<Record<string, unknown>>(`${WAIVER_SELECT} WHERE w.id = $1`, [id]);
+  return row && waiverRecord(row);
+}
+
+/**
+ * A row of `WAIVER_SELECT` as a record. With `health: false` the health fields stay sealed and
+ * read as '' (a list or an export that leaves them out has no reason to open them).
+ */
+export function waiverRecord(
+  row: Record<string, unknown>,
+  { health = true }: { health?: boolean } = {},
+): WaiverRecord {
   const fields = Object.fromEntries(
     WAIVER_FIELD_NAMES.map((field) => {
       const value = (row[columnOf(field)] as string | null) ?? '';
-      return [field, isHealth(field) && isEncrypted(value) ? decryptField(value, field) : value];
+      if (!isHealth(field)) return [field, value];
+      if (!health) return [field, ''];
+      return [field, isEncrypted(value) ? decryptField(value, field) : value];
     }),
   ) as Record<WaiverFieldName, string>;
   return {

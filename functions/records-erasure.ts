@@ -1,0 +1,41 @@
+import type { Config } from '@netlify/functions';
+import { EMAIL_FIELD, fieldSchema } from '../src/forms/fields';
+import { z } from '../src/forms/zod';
+import { normalEmail } from '../src/server/auth/staff';
+import { checked, deskAnswer, deskFunction } from '../src/server/records/endpoint';
+import { eraseParticipant, previewErasure } from '../src/server/records/erasure';
+
+export const config: Config = {
+  path: ['/api/records/erasure/preview', '/api/records/erasure'],
+};
+
+const participant = fieldSchema({ ...EMAIL_FIELD, about: "the participant's e-mail address" });
+
+const confirmed = z
+  .object({ email: participant, confirm: z.string('').trim() })
+  .refine((input) => normalEmail(input.confirm) === normalEmail(input.email), {
+    path: ['confirm'],
+    message: "Type the participant's e-mail address again, exactly, to confirm.",
+  });
+
+/** What is held about an address; erasing all of it once the address is typed again. */
+export default deskFunction([
+  {
+    method: 'POST',
+    path: '/api/records/erasure/preview',
+    async handle({ body }) {
+      const input = checked(z.object({ email: participant }), body);
+      if (input.problem) return input.problem;
+      return deskAnswer({ preview: await previewErasure(input.data.email) });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/records/erasure',
+    async handle({ body, staff }) {
+      const input = checked(confirmed, body);
+      if (input.problem) return input.problem;
+      return deskAnswer({ erased: await eraseParticipant(input.data.email, staff) });
+    },
+  },
+]);

@@ -1,0 +1,19 @@
+import type { Config } from '@netlify/functions';
+import { accessLog } from '../src/server/records/access-log';
+import { deskAnswer, deskFunction } from '../src/server/records/endpoint';
+import { readFilters } from '../src/server/records/filters';
+
+export const config: Config = { path: '/api/records/log' };
+
+/** The access log: who did what to which record, newest first. */
+export default deskFunction([
+  {
+    method: 'GET',
+    path: '/api/records/log',
+    async handle({ url }) {
+      const read = readFilters(url);
+      if ('problem' in read) return read.problem;
+      return deskAnswer(await accessLog(read.filters.after));
+    },
+  },
+]);

@@ -1,0 +1,70 @@
+import type { Config } from '@netlify/functions';
+import { LINK_REFUSED } from '../src/lib/records-api';
+import { useSignInLink } from '../src/server/auth/links';
+import {
+  endEverySession,
+  endSession,
+  setSessionCookie,
+  startSession,
+} from '../src/server/auth/sessions';
+import { isStaff } from '../src/server/auth/staff';
+import { transaction } from '../src/server/platform/db';
+import { logAccess } from '../src/server/records/access-log';
+import { undeliveredCount } from '../src/server/records/delivery';
+import { deskAnswer, deskFunction, deskRefusal } from '../src/server/records/endpoint';
+import { counts } from '../src/server/records/overview';
+
+export const config: Config = { path: ['/api/records/session', '/api/records/sign-out'] };
+
+/**
+ * Who is signed in (and the desk's first screen in numbers); following a sign-in link
+ * (`{ token }`, spent once, starts a session cookie); signing out, here or everywhere.
+ */
+export default deskFunction([
+  {
+    method: 'GET',
+    path: '/api/records/session',
+    async handle({ staff }) {
+      const [undelivered, numbers] = await Promise.all([undeliveredCount(), counts()]);
+      return deskAnswer({
+        email: staff.email,
+        expiresAt: staff.expiresAt.toISOString(),
+        undelivered,
+        counts: numbers,
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/records/session',
+    open: true,
+    maxBytes: 1024,
+    async handle({ req, body }) {
+      const session = await transaction(async (tx) => {
+        const email = await useSignInLink(tx, body.token);
+        if (!email || !isStaff(email)) return undefined;
+        const started = await startSession(tx, email);
+        await logAccess({ email }, { action: 'sign-in' }, tx);
+        return { email, ...started };
+      });
+      if (!session) return deskRefusal(401, LINK_REFUSED);
+      const cookie = setSessionCookie(req, session.token, session.expiresAt);
+      return deskAnswer(
+        { email: session.email, expiresAt: session.expiresAt.toISOString() },
+        { 'set-cookie': cookie },
+      );
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/records/sign-out',
+    async handle({ req, body, staff }) {
+      const everywhere = body.everywhere === true;
+      await transaction(async (tx) => {
+        await (everywhere ? endEverySession(tx, staff) : endSession(tx, staff));
+        await logAccess(staff, { action: everywhere ? 'sign-out-everywhere' : 'sign-out' }, tx);
+      });
+      return deskAnswer({}, { 'set-cookie': setSessionCookie(req) });
+    },
+  },
+]);

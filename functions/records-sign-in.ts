@@ -1,0 +1,46 @@
+import type { Config } from '@netlify/functions';
+import { EMAIL_FIELD, fieldSchema } from '../src/forms/fields';
+import { z } from '../src/forms/zod';
+import { SIGN_IN_SENT } from '../src/lib/records-api';
+import { deskOrigin } from '../src/server/auth/links';
+import { sendSignInLink, signInLimited, steady } from '../src/server/auth/sign-in';
+import { normalEmail } from '../src/server/auth/staff';
+import {
+  afterAnswer,
+  checked,
+  deskAnswer,
+  deskFunction,
+  deskRefusal,
+} from '../src/server/records/endpoint';
+
+export const config: Config = { path: '/api/records/sign-in' };
+
+const schema = z.object({ email: fieldSchema(EMAIL_FIELD) });
+
+/**
+ * The records desk's door: `{ email }` in, a sign-in link out to a staff address. Every request
+ * gets the same answer after the same time, whether the address may sign in or not.
+ */
+export default deskFunction([
+  {
+    method: 'POST',
+    path: '/api/records/sign-in',
+    open: true,
+    maxBytes: 1024,
+    async handle({ req, body, client, context }) {
+      const started = Date.now();
+      const input = checked(schema, body);
+      if (input.problem) return input.problem;
+      const email = normalEmail(input.data.email);
+      const limited =
+        (await signInLimited('client', client.ip)) ?? (await signInLimited('address', email));
+      if (limited) {
+        return deskRefusal(429, limited.error, { 'retry-after': String(limited.retryAfter) });
+      }
+      const sending = await sendSignInLink(email, deskOrigin(req));
+      if (sending) await afterAnswer(context, sending);
+      await steady(started);
+      return deskAnswer({ message: SIGN_IN_SENT });
+    },
+  },
+]);

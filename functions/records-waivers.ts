@@ -1,0 +1,50 @@
+import type { Config } from '@netlify/functions';
+import { deskAnswer, deskFunction, deskRefusal, download } from '../src/server/records/endpoint';
+import { logAccess } from '../src/server/records/access-log';
+import { readFilters } from '../src/server/records/filters';
+import { isWaiverId, searchWaivers, waiverView } from '../src/server/records/waivers';
+import { pdfName, recordsPdf } from '../src/server/waiver/records-pdf';
+import { loadWaiver } from '../src/server/waiver/store';
+
+export const config: Config = {
+  path: ['/api/records/waivers', '/api/records/waivers/:id', '/api/records/waivers/:id/pdf'],
+};
+
+/** Find waivers; open one (its health information: logged); download its signed PDF (logged). */
+export default deskFunction([
+  {
+    method: 'GET',
+    path: '/api/records/waivers',
+    async handle({ url }) {
+      const read = readFilters(url);
+      if ('problem' in read) return read.problem;
+      return deskAnswer(await searchWaivers(read.filters));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/records/waivers/:id',
+    async handle({ params, staff }) {
+      const waiver = await waiverView(params.id);
+      if (!waiver) return deskRefusal(404);
+      await logAccess(staff, { action: 'view-waiver', recordKind: 'waiver', recordId: waiver.id });
+      return deskAnswer({ id: waiver.id, waiver });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/records/waivers/:id/pdf',
+    async handle({ params, staff }) {
+      const record = isWaiverId(params.id) ? await loadWaiver(params.id) : undefined;
+      if (!record) return deskRefusal(404);
+      const pdf = await recordsPdf(record);
+      await logAccess(staff, {
+        action: 'download-pdf',
+        recordKind: 'waiver',
+        recordId: record.id,
+        detail: { sha256: pdf.sha256 },
+      });
+      return download(pdf.bytes, 'application/pdf', pdfName(record, 'records'));
+    },
+  },
+]);

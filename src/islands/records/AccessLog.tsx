@@ -1,0 +1,87 @@
+import { ACTION_WORDS, type LogRow } from '../../lib/records-api';
+import { count, when } from './format';
+import { href } from './route';
+import { usePages } from './useLoad';
+import { BUTTON_QUIET, CARD, Failed, LINK, Loading, ScreenTitle } from './ui';
+
+/** A line's detail in words: counts and choices, never a record's content (it holds none). */
+function detail(row: LogRow): string | undefined {
+  const d = row.detail;
+  switch (row.action) {
+    case 'export-waivers':
+    case 'export-messages': {
+      const range = d.from || d.to ? `, ${String(d.from ?? '…')} to ${String(d.to ?? '…')}` : '';
+      return `${count(Number(d.rows), 'row')}${range}${d.health ? ', health information included' : ''}`;
+    }
+    case 'erase':
+      return [
+        count(Number(d.waivers), 'waiver'),
+        count(Number(d.messages), 'message'),
+        count(Number(d.mails), 'e-mail'),
+        count(Number(d.pdfs), 'signed PDF'),
+      ].join(', ');
+    case 'send-again':
+      return d.sent ? 'sent' : 'not sent';
+    default:
+      return undefined;
+  }
+}
+
+function record(row: LogRow) {
+  if (!row.recordKind || !row.recordId) return undefined;
+  if (row.recordKind === 'waiver') {
+    return (
+      <a href={href(`waivers/${row.recordId}`)} className={LINK}>
+        Waiver {row.recordId.slice(0, 8)}
+      </a>
+    );
+  }
+  return `${row.recordKind === 'message' ? 'Message' : 'E-mail'} ${row.recordId}`;
+}
+
+export default function AccessLog() {
+  const list = usePages<LogRow>('/log');
+  return (
+    <div className="space-y-6">
+      <ScreenTitle>Access log</ScreenTitle>
+      <p className="text-muted">
+        Every sign-in, every opening of a waiver with health information, every download, export and
+        erasure, newest first.
+      </p>
+      {list.loading && <Loading what="the access log" />}
+      {list.error && <Failed error={list.error} retry={list.reload} />}
+      {list.data && (
+        <>
+          <ol className="space-y-2">
+            {list.items.map((row) => (
+              <li key={row.id} className={`${CARD} text-sm`}>
+                <p className="flex flex-wrap justify-between gap-x-4">
+                  <span className="font-semibold">
+                    {ACTION_WORDS[row.action as keyof typeof ACTION_WORDS] ?? row.action}
+                  </span>
+                  <span className="text-muted">{when(row.at)}</span>
+                </p>
+                <p className="mt-1 break-words text-muted">
+                  {row.actor}
+                  {record(row) && <> · {record(row)}</>}
+                  {detail(row) && <> · {detail(row)}</>}
+                </p>
+              </li>
+            ))}
+          </ol>
+          {list.next && (
+            <button
+              type="button"
+              className={BUTTON_QUIET}
+              disabled={list.loadingMore}
+              onClick={() => void list.more()}
+            >
+              {list.loadingMore ? 'Loading…' : 'Show older entries'}
+            </button>
+          )}
+          {list.moreError && <Failed error={list.moreError} />}
+        </>
+      )}
+    </div>
+  );
+}

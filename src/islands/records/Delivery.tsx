@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import type { MailRow, Undelivered } from '../../lib/records-api';
+import { call, DeskError } from './api';
+import { count, when } from './format';
+import { href } from './route';
+import { useLoad } from './useLoad';
+import {
+  Badge,
+  BUTTON,
+  CARD,
+  Facts,
+  Failed,
+  LINK,
+  Loading,
+  Notice,
+  ScreenTitle,
+  Status,
+} from './ui';
+
+type Outcome = { tone: 'good' | 'bad'; words: string };
+
+function aboutLink(mail: MailRow) {
+  if (!mail.about) return 'A record that is no longer there';
+  const target =
+    mail.about.kind === 'waiver'
+      ? href(`waivers/${mail.about.id}`)
+      : href('messages', { q: mail.about.name });
+  return (
+    <a href={target} className={LINK}>
+      {mail.about.kind === 'waiver' ? 'Waiver of' : 'Message from'} {mail.about.name}
+    </a>
+  );
+}
+
+export default function Delivery() {
+  const { data, error, loading, reload } = useLoad<{
+    items: MailRow[];
+    undelivered: Undelivered;
+    limit: number;
+  }>('/delivery');
+  const [busy, setBusy] = useState<string>();
+  const [outcome, setOutcome] = useState<Outcome>();
+
+  const sendAgain = async (mail: MailRow) => {
+    setBusy(mail.id);
+    setOutcome(undefined);
+    try {
+      const answer = await call<{ sent: boolean }>(`/delivery/${mail.id}/send-again`, { body: {} });
+      setOutcome(
+        answer.sent
+          ? {
+              tone: 'good',
+              words: `Sent: ${mail.label.toLowerCase()} (${mail.about?.name ?? 'no longer on file'}).`,
+            }
+          : {
+              tone: 'bad',
+              words:
+                'It could not be sent this time either; it will be tried again. If this keeps happening, check the mail settings (SMTP_URL).',
+            },
+      );
+      reload();
+    } catch (caught) {
+      setOutcome({
+        tone: 'bad',
+        words: caught instanceof DeskError ? caught.message : String(caught),
+      });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      <ScreenTitle>Undelivered e-mail</ScreenTitle>
+      <p className="text-muted">
+        Every submission is saved before its e-mail is sent. An e-mail that could not be sent is
+        tried again, waiting longer each time; after about six hours it is given up on and waits
+        here for you to send it again. That usually means the mail settings need fixing.
+      </p>
+      <Status>{outcome && <Notice tone={outcome.tone}>{outcome.words}</Notice>}</Status>
+      {loading && <Loading what="the undelivered e-mail" />}
+      {error && <Failed error={error} retry={reload} />}
+      {data &&
+        (data.items.length === 0 ? (
+          <p className="rounded-lg border border-sage-200 bg-sage-50 px-4 py-3">
+            Every e-mail has been delivered.
+          </p>
+        ) : (
+          <>
+            <p className="font-semibold">
+              {[
+                data.undelivered.failed > 0 &&
+                  `${count(data.undelivered.failed, 'e-mail')} given up on`,
+                data.undelivered.owed > 0 &&
+                  `${count(data.undelivered.owed, 'e-mail')} still being tried`,
+              ]
+                .filter(Boolean)
+                .join(', ')}
+              .
+            </p>
+            <ul className="space-y-3">
+              {data.items.map((mail) => (
+                <li key={mail.id}>
+                  <article className={`${CARD} space-y-3`} aria-labelledby={`mail-${mail.id}`}>
+                    <header className="flex flex-wrap items-center justify-between gap-2">
+                      <h3 id={`mail-${mail.id}`} className="font-sans text-base font-semibold">
+                        {mail.label}
+                      </h3>
+                      {mail.state === 'failed' ? (
+                        <Badge tone="bad">Failed</Badge>
+                      ) : (
+                        <Badge tone="warn">Still being tried</Badge>
+                      )}
+                    </header>
+                    <Facts
+                      items={[
+                        ['About', aboutLink(mail)],
+                        ['Queued', when(mail.createdAt)],
+                        ['Attempts', String(mail.attempts)],
+                        ['Last error', mail.lastError ?? 'None recorded'],
+                        ...(mail.lastAttemptAt
+                          ? [['Last attempt', when(mail.lastAttemptAt)] as [string, string]]
+                          : []),
+                        ...(mail.nextAttemptAt
+                          ? [['Next attempt', when(mail.nextAttemptAt)] as [string, string]]
+                          : []),
+                      ]}
+                    />
+                    {mail.state === 'failed' && (
+                      <button
+                        type="button"
+                        className={BUTTON}
+                        disabled={busy === mail.id}
+                        aria-describedby={`mail-${mail.id}`}
+                        onClick={() => void sendAgain(mail)}
+                      >
+                        {busy === mail.id ? 'Sending…' : 'Send again'}
+                      </button>
+                    )}
+                  </article>
+                </li>
+              ))}
+            </ul>
+            {data.items.length >= data.limit && (
+              <p className="text-sm text-muted">Only the first {data.limit} are shown.</p>
+            )}
+          </>
+        ))}
+    </div>
+  );
+}

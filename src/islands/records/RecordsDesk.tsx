@@ -1,0 +1,202 @@
+import { useEffect, useState } from 'react';
+import type { SessionInfo } from '../../lib/records-api';
+import ErrorBoundary from '../ErrorBoundary';
+import AccessLog from './AccessLog';
+import { call, DeskError, onSignedOut } from './api';
+import Delivery from './Delivery';
+import Erasure from './Erasure';
+import Export from './Export';
+import { time } from './format';
+import Messages from './Messages';
+import Overview from './Overview';
+import { href, useRoute, type Screen } from './route';
+import SignIn from './SignIn';
+import { BUTTON_QUIET, Failed, Loading, Notice } from './ui';
+import WaiverDetail from './WaiverDetail';
+import Waivers from './Waivers';
+
+const NAV: [Screen, string, string][] = [
+  ['overview', 'Overview', ''],
+  ['waivers', 'Waivers', 'waivers'],
+  ['messages', 'Messages', 'messages'],
+  ['delivery', 'Delivery', 'delivery'],
+  ['export', 'Export', 'export'],
+  ['erase', 'Erase', 'erase'],
+  ['log', 'Access log', 'log'],
+];
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'signed-out'; note?: string; ended?: boolean }
+  | { kind: 'failed'; error: DeskError }
+  | { kind: 'in'; session: SessionInfo };
+
+function Desk() {
+  const route = useRoute();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    call<SessionInfo>('/session', { signal: controller.signal }).then(
+      (session) => setState({ kind: 'in', session }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof DeskError && error.status === 401) setState({ kind: 'signed-out' });
+        // A refresh that fails keeps the desk as it was; only a first load shows the failure.
+        else
+          setState((current) =>
+            current.kind === 'in' ? current : { kind: 'failed', error: error as DeskError },
+          );
+      },
+    );
+    return () => controller.abort();
+  }, [round]);
+
+  // Each move to another screen refreshes the numbers (the overview's, the undelivered badge).
+  useEffect(() => {
+    const refresh = () => setRound((n) => n + 1);
+    window.addEventListener('hashchange', refresh);
+    return () => window.removeEventListener('hashchange', refresh);
+  }, []);
+  const load = () => {
+    setState({ kind: 'loading' });
+    setRound((n) => n + 1);
+  };
+
+  // Any answer that says the session is gone brings back the sign-in form.
+  useEffect(
+    () =>
+      onSignedOut(() =>
+        setState((current) =>
+          current.kind === 'in' ? { kind: 'signed-out', ended: true } : current,
+        ),
+      ),
+    [],
+  );
+
+  const active = NAV.find(
+    ([screen]) => screen === route.screen || (screen === 'waivers' && route.screen === 'waiver'),
+  );
+  useEffect(() => {
+    const base = document.title.replace(/^.* · /, '');
+    document.title = state.kind === 'in' && active ? `${active[1]} · ${base}` : base;
+  }, [state.kind, active]);
+
+  const signOut = async (everywhere: boolean) => {
+    try {
+      await call('/sign-out', { body: { everywhere } });
+      setState({
+        kind: 'signed-out',
+        note: everywhere ? 'You are signed out on every device.' : 'You are signed out.',
+      });
+    } catch (error) {
+      if (!(error instanceof DeskError && error.status === 401)) {
+        setState({ kind: 'failed', error: error as DeskError });
+      }
+    }
+  };
+
+  if (state.kind === 'loading') return <Loading what="the records desk" />;
+  if (state.kind === 'failed') return <Failed error={state.error} retry={load} />;
+  if (state.kind === 'signed-out') {
+    return (
+      <div className="space-y-4">
+        {state.note && (
+          <div className="mx-auto max-w-md" role="status">
+            <Notice tone="good">{state.note}</Notice>
+          </div>
+        )}
+        <SignIn ended={state.ended === true} />
+      </div>
+    );
+  }
+
+  const { session } = state;
+  const waiting = session.undelivered.owed + session.undelivered.failed;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <p className="min-w-0 break-words text-muted">
+          Signed in as <strong className="text-ink">{session.email}</strong> until{' '}
+          {time(session.expiresAt)}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className={BUTTON_QUIET} onClick={() => void signOut(false)}>
+            Sign out
+          </button>
+          <button type="button" className={BUTTON_QUIET} onClick={() => void signOut(true)}>
+            Sign out everywhere
+          </button>
+        </div>
+      </div>
+      <nav aria-label="Records desk">
+        <ul className="flex flex-wrap gap-2">
+          {NAV.map(([screen, label, path]) => {
+            const current = active?.[0] === screen;
+            return (
+              <li key={screen}>
+                <a
+                  href={href(path)}
+                  aria-current={current ? 'page' : undefined}
+                  className={`inline-flex min-h-11 items-center gap-2 rounded-full border px-4 text-sm font-semibold ${
+                    current
+                      ? 'border-sage-700 bg-sage-700 text-white'
+                      : 'border-sand-200 bg-white text-sage-800 hover:border-sage-600'
+                  }`}
+                >
+                  {label}
+                  {screen === 'delivery' && waiting > 0 && (
+                    <span className="rounded-full bg-clay-700 px-2 text-xs text-white">
+                      {waiting}
+                      <span className="sr-only"> undelivered</span>
+                    </span>
+                  )}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div>
+        <CurrentScreen route={route} session={session} />
+      </div>
+    </div>
+  );
+}
+
+function CurrentScreen({
+  route,
+  session,
+}: {
+  route: ReturnType<typeof useRoute>;
+  session: SessionInfo;
+}) {
+  switch (route.screen) {
+    case 'waivers':
+      return <Waivers route={route} />;
+    case 'waiver':
+      return <WaiverDetail key={route.id} id={route.id!} />;
+    case 'messages':
+      return <Messages route={route} />;
+    case 'delivery':
+      return <Delivery />;
+    case 'export':
+      return <Export />;
+    case 'erase':
+      return <Erasure route={route} />;
+    case 'log':
+      return <AccessLog />;
+    default:
+      return <Overview session={session} />;
+  }
+}
+
+/** The records desk: one island, talking JSON to the functions under /api/records. */
+export default function RecordsDesk() {
+  return (
+    <ErrorBoundary>
+      <Desk />
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,60 @@
+import { DESK_API, type DeskAnswer } from '../../lib/records-api';
+import type { FieldErrors } from '../../forms/fields';
+
+/** A refusal from the desk's functions, in their words. */
+export class DeskError extends Error {
+  readonly status: number;
+  readonly fieldErrors: FieldErrors;
+  constructor(status: number, message: string, fieldErrors: FieldErrors = {}) {
+    super(message);
+    this.status = status;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+type Listener = () => void;
+const signedOut = new Set<Listener>();
+
+/** Called whenever an answer says the session is gone (401): the desk shows the sign-in form. */
+export function onSignedOut(listener: Listener): () => void {
+  signedOut.add(listener);
+  return () => signedOut.delete(listener);
+}
+
+/**
+ * One request to the desk's functions (`path` under /api/records). Resolves with the answer's
+ * fields when it says `success: true`; throws a DeskError with the server's words otherwise.
+ */
+export async function call<T extends object>(
+  path: string,
+  { body, signal }: { body?: object; signal?: AbortSignal } = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${DESK_API}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new DeskError(
+      0,
+      'The records desk could not be reached. Check the connection and try again.',
+    );
+  }
+  const answer = (await response.json().catch(() => null)) as DeskAnswer<T> | null;
+  if (response.status === 401) signedOut.forEach((listener) => listener());
+  if (response.ok && answer?.success) return answer;
+  const words =
+    answer && !answer.success
+      ? answer.error
+      : `The records desk answered with an error (HTTP ${response.status}). Please try again.`;
+  throw new DeskError(
+    response.status,
+    words,
+    answer && !answer.success ? answer.fieldErrors : undefined,
+  );
+}

@@ -1,0 +1,193 @@
+import { useEffect, useId, useRef, type ComponentProps, type ReactNode } from 'react';
+import type { MailState } from '../../lib/records-api';
+
+/** The desk's few looks, named once. */
+export const BUTTON =
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-full bg-sage-700 px-5 py-2 text-sm font-semibold text-white hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60';
+export const BUTTON_QUIET =
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-full border border-sage-600 bg-white px-5 py-2 text-sm font-semibold text-sage-800 hover:bg-sage-50 disabled:cursor-not-allowed disabled:opacity-60';
+export const BUTTON_DANGER =
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-full bg-clay-700 px-5 py-2 text-sm font-semibold text-white hover:bg-clay-600 disabled:cursor-not-allowed disabled:opacity-60';
+export const INPUT =
+  'block w-full rounded-lg border border-sand-200 bg-white px-3 py-2 text-base text-ink focus:border-sage-600 focus:outline-2 focus:outline-offset-0 focus:outline-sage-600 aria-invalid:border-clay-600';
+export const CARD = 'rounded-xl border border-sand-200 bg-white p-4 shadow-sm sm:p-5';
+export const LINK = 'font-semibold text-sage-800 underline underline-offset-4 hover:text-sage-700';
+
+/**
+ * A screen's heading. It takes the focus when the screen opens (not on the first load), so a
+ * screen reader hears where it landed and the keyboard continues from there.
+ */
+export function ScreenTitle({
+  children,
+  focus = true,
+  id,
+}: {
+  children: ReactNode;
+  focus?: boolean;
+  id?: string;
+}) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus && document.body.dataset.deskReady === 'true') ref.current?.focus();
+    document.body.dataset.deskReady = 'true';
+  }, [focus]);
+  return (
+    <h2
+      ref={ref}
+      id={id}
+      tabIndex={-1}
+      className="font-serif text-2xl font-semibold focus:outline-none"
+    >
+      {children}
+    </h2>
+  );
+}
+
+interface FieldProps extends Omit<ComponentProps<'input'>, 'id'> {
+  label: string;
+  error?: string;
+  hint?: string;
+}
+
+/** A labelled input with its error (and hint) read out as its description. */
+export function Field({ label, error, hint, className, ...input }: FieldProps) {
+  const id = useId();
+  const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ');
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-semibold text-ink">
+        {label}
+      </label>
+      <input
+        id={id}
+        className={INPUT}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+        {...input}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-clay-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The first and last day of a range; the browser's time zone travels with them. */
+export function DateRange({
+  from,
+  to,
+  errors = {},
+}: {
+  from?: string;
+  to?: string;
+  errors?: Record<string, string>;
+}) {
+  return (
+    <>
+      <Field label="From" name="from" type="date" defaultValue={from} error={errors.from} />
+      <Field label="To" name="to" type="date" defaultValue={to} error={errors.to} />
+    </>
+  );
+}
+
+/** What just happened (or went wrong), announced politely. */
+export function Notice({
+  tone = 'info',
+  children,
+}: {
+  tone?: 'info' | 'good' | 'bad';
+  children: ReactNode;
+}) {
+  const look = {
+    info: 'border-sand-200 bg-sand-100',
+    good: 'border-sage-200 bg-sage-50',
+    bad: 'border-clay-600 bg-white',
+  }[tone];
+  return <div className={`rounded-lg border px-4 py-3 text-sm text-ink ${look}`}>{children}</div>;
+}
+
+/**
+ * A live region that is always in the page, so what appears in it is read out (one that is
+ * added or unhidden together with its text often is not). Empty, it takes no room.
+ */
+export function Status({ children }: { children?: ReactNode }) {
+  return <div role="status">{children}</div>;
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p className="py-6 text-muted">Loading {what}…</p>;
+}
+
+export function Failed({ error, retry }: { error: Error; retry?: () => void }) {
+  return (
+    <div role="alert" className="space-y-3">
+      <Notice tone="bad">{error.message}</Notice>
+      {retry && (
+        <button type="button" className={BUTTON_QUIET} onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Badge({
+  tone,
+  children,
+}: {
+  tone: 'spam' | 'good' | 'warn' | 'bad';
+  children: ReactNode;
+}) {
+  const look = {
+    spam: 'bg-clay-700 text-white',
+    good: 'bg-sage-100 text-sage-800',
+    warn: 'bg-sand-200 text-ink',
+    bad: 'bg-clay-700 text-white',
+  }[tone];
+  return (
+    <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${look}`}>
+      {children}
+    </span>
+  );
+}
+
+const MAIL_WORDS: Record<MailState, [string, 'good' | 'warn' | 'bad']> = {
+  sent: ['E-mailed', 'good'],
+  owed: ['E-mail still being tried', 'warn'],
+  failed: ['E-mail failed', 'bad'],
+};
+
+export function MailBadge({ state }: { state: MailState }) {
+  const [words, tone] = MAIL_WORDS[state];
+  return <Badge tone={tone}>{words}</Badge>;
+}
+
+/** Label and value pairs. */
+export function Facts({ items }: { items: [ReactNode, ReactNode][] }) {
+  return (
+    <dl className="divide-y divide-sand-100">
+      {items.map(([label, value], index) => (
+        <div key={index} className="py-2 sm:grid sm:grid-cols-[12rem_1fr] sm:gap-x-6">
+          <dt className="text-sm font-semibold text-muted">{label}</dt>
+          <dd className="min-w-0 break-words whitespace-pre-wrap text-ink">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The values of a form's fields by name (empty ones left out). */
+export function formValues(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  new FormData(form).forEach((value, name) => {
+    if (typeof value === 'string' && value.trim()) values[name] = value.trim();
+  });
+  return values;
+}

@@ -1,0 +1,161 @@
+/**
+ * The records desk's contract: what its functions (functions/records-*.ts) answer and its island
+ * (src/islands/records/) reads. Types and words only, no server code, so the island bundles none.
+ *
+ * Every JSON answer has the site's answer shape: `{ success: true, ... }` (with `id` when it is
+ * about one record) or `{ success: false, error, fieldErrors? }` with an error status.
+ */
+import type { FieldErrors } from '../forms/fields';
+import type { SpamReason } from '../server/request/spam';
+
+export type { SpamReason };
+
+export const DESK_API = '/api/records';
+
+/** How long a sign-in link works, and a session lasts. */
+export const LINK_MINUTES = 15;
+export const SESSION_HOURS = 12;
+
+/** The one answer to every sign-in request, whoever asks: it reveals nothing. */
+export const SIGN_IN_SENT = `If that address may sign in, a link is on its way. It works once, within ${LINK_MINUTES} minutes.`;
+
+export const LINK_REFUSED =
+  'This sign-in link has expired or was already used. Ask for a new one on the records desk.';
+
+export type DeskAnswer<T extends object = object> =
+  ({ success: true } & T) | { success: false; error: string; fieldErrors?: FieldErrors };
+
+/** A page of a list, newest first; `next` fetches the older ones (keyset paging). */
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+export interface Undelivered {
+  /** Still being tried. */
+  owed: number;
+  /** Given up on: waiting for "send again". */
+  failed: number;
+}
+
+export interface SessionInfo {
+  email: string;
+  expiresAt: string;
+  undelivered: Undelivered;
+  counts: { waivers: number; waiversThisWeek: number; messages: number; spam: number };
+}
+
+export const SPAM_WORDS: Record<SpamReason, string> = {
+  honeypot: 'filled in the hidden field only bots see',
+  'too-fast': 'sent faster than a person can type',
+  'no-timer': 'sent without the form (no timer)',
+};
+
+export interface WaiverRow {
+  id: string;
+  createdAt: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  spamReason: SpamReason | null;
+}
+
+export interface WaiverField {
+  name: string;
+  label: string;
+  section: string;
+  value: string;
+  health: boolean;
+}
+
+export type MailState = 'sent' | 'owed' | 'failed';
+
+export interface WaiverView {
+  id: string;
+  createdAt: string;
+  fullName: string;
+  email: string;
+  /** Every field of WAIVER_FIELDS, by section, health information decrypted. */
+  fields: WaiverField[];
+  consents: { name: string; label: string; value: boolean }[];
+  /** The drawn signature as a PNG data URL (the pages' policy allows `img-src data:`). */
+  signature: string;
+  audit: {
+    signedAt: string;
+    clientIp: string | null;
+    userAgent: string | null;
+    textVersion: string;
+    textSha256: string;
+  };
+  spamReason: SpamReason | null;
+  /** The records PDF's SHA-256, recorded when it was made; `null` before it is made. */
+  pdf: { sha256: string; createdAt: string } | null;
+  mails: { kind: string; label: string; state: MailState }[];
+}
+
+export interface MessageRow {
+  id: string;
+  createdAt: string;
+  name: string;
+  email: string;
+  /** The service's label, or '' when none was chosen. */
+  service: string;
+  message: string;
+  spamReason: SpamReason | null;
+  /** Where its mail to the studio stands; `null` for spam (never queued). */
+  mail: MailState | null;
+}
+
+export interface MailRow {
+  id: string;
+  kind: string;
+  label: string;
+  /** The record the mail is about, if it is still there. */
+  about: { kind: 'waiver' | 'message'; id: string; name: string } | null;
+  state: 'owed' | 'failed';
+  createdAt: string;
+  attempts: number;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface LogRow {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  recordKind: string | null;
+  recordId: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** Everything the access log records, in words. */
+export const ACTION_WORDS = {
+  'sign-in': 'Signed in',
+  'sign-out': 'Signed out',
+  'sign-out-everywhere': 'Signed out everywhere',
+  'view-waiver': 'Opened a waiver with its health information',
+  'download-pdf': 'Downloaded a signed waiver PDF',
+  'export-waivers': 'Exported waivers',
+  'export-messages': 'Exported messages',
+  'not-spam': 'Marked a message as not spam',
+  'send-again': 'Sent an e-mail again',
+  erase: "Erased a participant's records",
+} as const;
+
+export type DeskAction = keyof typeof ACTION_WORDS;
+
+export interface ErasurePreview {
+  waivers: { id: string; createdAt: string }[];
+  messages: { id: string; createdAt: string }[];
+  mails: number;
+}
+
+export interface Erased {
+  waivers: number;
+  messages: number;
+  mails: number;
+  pdfs: number;
+}

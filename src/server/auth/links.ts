@@ -1,0 +1,82 @@
+import { LINK_MINUTES } from '../../lib/records-api';
+import type { Queryable } from '../platform/db';
+import { query } from '../platform/db';
+import { escapeHtml, type Mail } from '../platform/mail';
+import { siteFacts } from '../platform/site';
+import { isToken, newToken, tokenHash } from './tokens';
+
+/**
+ * Passwordless sign-in: a link to `/records/sign-in#token=...`, mailed to a staff address,
+ * good for one use within LINK_MINUTES. The token rides in the URL fragment, which browsers never
+ * send to a server (no access log, no Referer holds it), and the page that reads it asks for a
+ * click before it spends it, so a mail scanner that opens every link signs nobody in.
+ */
+
+/** Stores a new link for `email` and returns its token (the only copy outside the mail). */
+export async function createSignInLink(email: string): Promise<string> {
+  const token = newToken();
+  await query(
+    `INSERT INTO staff_sign_in_links (token_sha256, email, expires_at)
+     VALUES ($1, $2, now() + make_interval(mins => $3::int))`,
+    [tokenHash(token), email, LINK_MINUTES],
+  );
+  // Links long dead are of no use to anyone: a good moment to forget them.
+  await query(`DELETE FROM staff_sign_in_links WHERE expires_at < now() - interval '1 day'`);
+  return token;
+}
+
+/**
+ * Spends a link inside the caller's transaction: the address it was made for, or `undefined`
+ * when the token is unknown, used or expired. One atomic update, so two clicks sign in once.
+ */
+export async function useSignInLink(tx: Queryable, token: unknown): Promise<string | undefined> {
+  if (!isToken(token)) return undefined;
+  const { rows } = await tx.query(
+    `UPDATE staff_sign_in_links SET used_at = now()
+      WHERE token_sha256 = $1 AND used_at IS NULL AND expires_at > now()
+  RETURNING email`,
+    [tokenHash(token)],
+  );
+  return (rows[0] as { email: string } | undefined)?.email;
+}
+
+/**
+ * Where the link points: the site's public address (`SITE_URL`, else Netlify's `URL`), and only
+ * when neither is set (a local run) the address the request came to, so a forged Host header
+ * cannot make the studio mail its own sign-in link pointing at someone else's site.
+ */
+export function deskOrigin(req: Request): string {
+  for (const address of [process.env.SITE_URL, process.env.URL]) {
+    if (!address) continue;
+    try {
+      return new URL(address).origin;
+    } catch {
+      // A malformed setting: try the next.
+    }
+  }
+  return new URL(req.url).origin;
+}
+
+export function signInMail(to: string, origin: string, token: string): Mail {
+  const studio = siteFacts().name;
+  const link = `${origin}/records/sign-in#token=${token}`;
+  const lines = [
+    `Someone (hopefully you) asked to sign in to the ${studio} records desk.`,
+    `Open this link and press "Sign in". It works once, within ${LINK_MINUTES} minutes:`,
+  ];
+  const after = 'If you did not ask for it, ignore this e-mail: nobody can sign in without it.';
+  return {
+    to,
+    subject: `Your sign-in link for the ${studio} records desk`,
+    text: [...lines, link, after, ''].join('\n\n'),
+    html: `<!doctype html>
+<html>
+<body style="font-family: Arial, sans-serif; color: #1e2a23; line-height: 1.5;">
+${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p><a href="${escapeHtml(link)}">Sign in to the records desk</a></p>
+<p style="color: #4a5650; font-size: 14px;">${escapeHtml(after)}</p>
+</body>
+</html>
+`,
+  };
+}

@@ -1,0 +1,109 @@
+import { SESSION_HOURS } from '../../lib/records-api';
+import { query, type Queryable } from '../platform/db';
+import { isStaff } from './staff';
+import { isToken, newToken, tokenHash } from './tokens';
+
+/**
+ * Desk sessions: a random token in an HttpOnly, SameSite=Strict cookie, its SHA-256 in
+ * `staff_sessions`, good for SESSION_HOURS. No sliding renewal: after 12 hours she signs in again.
+ */
+export interface Staff {
+  sessionId: string;
+  email: string;
+  expiresAt: Date;
+}
+
+/** Starts a session for `email` in the caller's transaction; returns the cookie's token. */
+export async function startSession(
+  tx: Queryable,
+  email: string,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const { rows } = await tx.query(
+    `INSERT INTO staff_sessions (token_sha256, email, expires_at)
+     VALUES ($1, $2, now() + make_interval(hours => $3::int))
+  RETURNING expires_at`,
+    [tokenHash(token), email, SESSION_HOURS],
+  );
+  // Sessions over a month past their end are of no use to anyone: forget them.
+  await tx.query(`DELETE FROM staff_sessions WHERE expires_at < now() - interval '30 days'`);
+  return { token, expiresAt: new Date((rows[0] as { expires_at: Date }).expires_at) };
+}
+
+/** The staff member a session token belongs to, while it is live and they are still staff. */
+export async function findSession(token: string | undefined): Promise<Staff | undefined> {
+  if (!isToken(token)) return undefined;
+  const [row] = await query<{ id: string | number; email: string; expires_at: Date }>(
+    `SELECT id, email, expires_at FROM staff_sessions
+      WHERE token_sha256 = $1 AND revoked_at IS NULL AND expires_at > now()`,
+    [tokenHash(token)],
+  );
+  if (!row || !isStaff(row.email)) return undefined;
+  return { sessionId: String(row.id), email: row.email, expiresAt: new Date(row.expires_at) };
+}
+
+/** "Sign out": this session ends. */
+export async function endSession(tx: Queryable, staff: Staff): Promise<void> {
+  await tx.query(`UPDATE staff_sessions SET revoked_at = now() WHERE id = $1`, [staff.sessionId]);
+}
+
+/** "Sign out everywhere": every session of this person ends, and any link not yet used. */
+export async function endEverySession(tx: Queryable, staff: Staff): Promise<void> {
+  await tx.query(
+    `UPDATE staff_sessions SET revoked_at = now() WHERE email = $1 AND revoked_at IS NULL`,
+    [staff.email],
+  );
+  await tx.query(
+    `UPDATE staff_sign_in_links SET used_at = now() WHERE email = $1 AND used_at IS NULL`,
+    [staff.email],
+  );
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The cookie's name and whether it is `Secure`. Browsers keep a `Secure` cookie only from a
+ * secure origin: https, or the loopback address (http://localhost and http://127.0.0.1 count as
+ * secure). There it is `__Host-desk`, which a browser accepts only with Secure, Path=/ and no
+ * Domain, so no other host (a sibling subdomain) can set or shadow it. The request's own URL
+ * decides, or `SITE_URL` when it is https on the same host (TLS ended by a proxy in front). Over
+ * plain http on another host (a phone on the local network trying `npm start`) the cookie is
+ * `desk`, without Secure, which such a page can keep.
+ */
+export function sessionCookie(req: Request): { name: string; secure: boolean } {
+  const url = new URL(req.url);
+  let secure = url.protocol === 'https:' || LOOPBACK.has(url.hostname);
+  if (!secure && process.env.SITE_URL) {
+    try {
+      const site = new URL(process.env.SITE_URL);
+      secure = site.protocol === 'https:' && site.host === url.host;
+    } catch {
+      // A malformed SITE_URL vouches for nothing.
+    }
+  }
+  return secure ? { name: '__Host-desk', secure } : { name: 'desk', secure };
+}
+
+/** The session token the request carries in this site's cookie, if any. */
+export function sessionToken(req: Request): string | undefined {
+  const { name } = sessionCookie(req);
+  for (const part of (req.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** `Set-Cookie` for a new session (`token`), or one that deletes the cookie (no token). */
+export function setSessionCookie(req: Request, token?: string, expiresAt?: Date): string {
+  const { name, secure } = sessionCookie(req);
+  const maxAge = token && expiresAt ? Math.max(0, Math.floor((+expiresAt - Date.now()) / 1000)) : 0;
+  return [
+    `${name}=${token ?? ''}`,
+    'Path=/',
+    `Max-Age=${maxAge}`,
+    'HttpOnly',
+    ...(secure ? ['Secure'] : []),
+    'SameSite=Strict',
+  ].join('; ');
+}

@@ -1,0 +1,57 @@
+import { waitInWords } from '../../forms/anti-spam';
+import { sendMail, transportCode } from '../platform/mail';
+import { countRequest, parseRateLimit } from '../request/rate-limit';
+import { createSignInLink, signInMail } from './links';
+import { isStaff } from './staff';
+
+/** Per client (`SIGN_IN_RATE_LIMIT`) and per address asked for (`SIGN_IN_ADDRESS_LIMIT`). */
+const LIMITS = {
+  client: { setting: 'SIGN_IN_RATE_LIMIT', fallback: { limit: 10, windowSeconds: 900 } },
+  address: { setting: 'SIGN_IN_ADDRESS_LIMIT', fallback: { limit: 5, windowSeconds: 900 } },
+} as const;
+
+/**
+ * Counts a sign-in request against `which` limit (`key`: the client's IP or the address, stored
+ * only as a keyed hash by the rate limiter). The words of the refusal, or `undefined` if allowed.
+ */
+export async function signInLimited(
+  which: keyof typeof LIMITS,
+  key: string,
+): Promise<{ error: string; retryAfter: number } | undefined> {
+  const { setting, fallback } = LIMITS[which];
+  const rule = parseRateLimit(process.env[setting], fallback);
+  const verdict = await countRequest(`records-sign-in-${which}`, key, rule);
+  if (verdict.allowed) return undefined;
+  const wait = verdict.retryAfterSeconds;
+  return {
+    error: `Too many sign-in links have been asked for. Please try again in ${waitInWords(wait)}.`,
+    retryAfter: wait,
+  };
+}
+
+/**
+ * Mails a sign-in link if `email` may sign in, and otherwise does nothing: the caller answers
+ * both the same. Returns the sending to finish after the answer (`undefined`: nothing to send).
+ * The mail goes straight to `sendMail`, not through the outbox: the outbox composes a mail later
+ * from a stored row, and the link's token is stored only as a hash, so nothing could rebuild it.
+ * Without SMTP_URL it lands as an .eml file in the local outbox and its path is logged.
+ */
+export async function sendSignInLink(
+  email: string,
+  origin: string,
+): Promise<Promise<void> | undefined> {
+  if (!isStaff(email)) return undefined;
+  const token = await createSignInLink(email);
+  return sendMail(signInMail(email, origin, token)).then(
+    () => undefined,
+    (error: unknown) => {
+      console.error(`records desk: a sign-in link could not be mailed (${transportCode(error)})`);
+    },
+  );
+}
+
+/** Waits until `ms` after `since`: an answer that took less time says nothing by its speed. */
+export async function steady(since: number, ms = 400): Promise<void> {
+  const left = since + ms - Date.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}

@@ -1,0 +1,84 @@
+import type { MailRow, Undelivered } from '../../lib/records-api';
+import type { Staff } from '../auth/sessions';
+import { query } from '../platform/db';
+import { sendAgain, type DrainSummary } from '../platform/outbox';
+import { logAccess } from './access-log';
+import { kindsOf, mailLabel, MAIL_SOURCES } from './sources';
+
+/** How much mail is not delivered: still being tried, and given up on. */
+export async function undeliveredCount(): Promise<Undelivered> {
+  const [row] = await query<{ owed: number; failed: number }>(
+    `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS owed,
+            count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
+       FROM mail_outbox WHERE sent_at IS NULL`,
+  );
+  return { owed: row?.owed ?? 0, failed: row?.failed ?? 0 };
+}
+
+export const LIST_LIMIT = 200;
+
+/**
+ * Every mail not sent, given-up-on first, then newest first: what it is, whom it is about, how
+ * often it was tried and the last error (a transport code, never the mail).
+ */
+export async function undeliveredMail(): Promise<MailRow[]> {
+  const rows = await query<{
+    id: string | number;
+    kind: string;
+    ref: string;
+    created_at: Date;
+    attempts: number;
+    last_error: string | null;
+    last_attempt_at: Date | null;
+    next_attempt_at: Date | null;
+    failed_at: Date | null;
+    message_name: string | null;
+    waiver_name: string | null;
+  }>(
+    `SELECT o.id, o.kind, o.ref, o.created_at, o.attempts, o.last_error, o.last_attempt_at,
+            o.next_attempt_at, o.failed_at, c.name AS message_name,
+            w.first_name || ' ' || w.last_name AS waiver_name
+       FROM mail_outbox o
+       LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
+       LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
+      WHERE o.sent_at IS NULL
+      ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
+      LIMIT $3`,
+    [kindsOf('message'), kindsOf('waiver'), LIST_LIMIT],
+  );
+  return rows.map((row) => {
+    const record = (MAIL_SOURCES as Record<string, { record: 'waiver' | 'message' }>)[row.kind]
+      ?.record;
+    const name = record === 'waiver' ? row.waiver_name : row.message_name;
+    const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
+    return {
+      id: String(row.id),
+      kind: row.kind,
+      label: mailLabel(row.kind),
+      about: record && name ? { kind: record, id: row.ref, name } : null,
+      state: row.failed_at ? 'failed' : 'owed',
+      createdAt: new Date(row.created_at).toISOString(),
+      attempts: row.attempts,
+      lastError: row.last_error,
+      lastAttemptAt: iso(row.last_attempt_at),
+      nextAttemptAt: row.failed_at ? null : iso(row.next_attempt_at),
+    };
+  });
+}
+
+export const isMailId = (id: string) => /^\d{1,18}$/.test(id);
+
+/** "Send again" for a failed mail, logged; `undefined` when `id` is no failed mail. */
+export async function retryFailedMail(id: string, staff: Staff): Promise<DrainSummary | undefined> {
+  if (!isMailId(id)) return undefined;
+  const outcome = await sendAgain(id);
+  if (outcome) {
+    await logAccess(staff, {
+      action: 'send-again',
+      recordKind: 'mail',
+      recordId: id,
+      detail: { sent: outcome.sent === 1 },
+    });
+  }
+  return outcome;
+}

@@ -1,0 +1,91 @@
+import type { Erased, ErasurePreview } from '../../lib/records-api';
+import { normalEmail } from '../auth/staff';
+import type { Staff } from '../auth/sessions';
+import { query, transaction } from '../platform/db';
+import { logAccess } from './access-log';
+import { kindsOf } from './sources';
+
+/**
+ * A participant's right to be forgotten: everything held about one e-mail address (its waivers
+ * with their stored PDFs, its messages, the mails queued or sent about them in mail_outbox) is
+ * deleted in one transaction, together with one access-log line that says what went (counts and
+ * record ids), when and by whom, and nothing of what it held. Waiver texts stay: they are the
+ * studio's, not the participant's. Mail already delivered to an inbox is beyond the site's reach.
+ */
+
+/** What an erasure of `email` would delete, for the instructor to check first. */
+export async function previewErasure(email: string): Promise<ErasurePreview> {
+  const address = normalEmail(email);
+  const waivers = await query<{ id: string; created_at: Date }>(
+    `SELECT id, created_at FROM waivers WHERE lower(email) = $1 ORDER BY created_at DESC`,
+    [address],
+  );
+  const messages = await query<{ id: string | number; created_at: Date }>(
+    `SELECT id, created_at FROM contact_messages WHERE lower(email) = $1 ORDER BY created_at DESC`,
+    [address],
+  );
+  const [mails] = await query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM mail_outbox
+      WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
+         OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))`,
+    [
+      kindsOf('waiver'),
+      waivers.map((row) => row.id),
+      kindsOf('message'),
+      messages.map((row) => String(row.id)),
+    ],
+  );
+  const listed = (row: { id: string | number; created_at: Date }) => ({
+    id: String(row.id),
+    createdAt: new Date(row.created_at).toISOString(),
+  });
+  return { waivers: waivers.map(listed), messages: messages.map(listed), mails: mails?.n ?? 0 };
+}
+
+/** Deletes everything held about `email`; what was deleted, in counts. */
+export async function eraseParticipant(email: string, staff: Staff): Promise<Erased> {
+  const address = normalEmail(email);
+  return transaction(async (tx) => {
+    const ids = async (sql: string) =>
+      ((await tx.query(sql, [address])).rows as { id: string | number }[]).map((row) =>
+        String(row.id),
+      );
+    const waivers = await ids(`SELECT id FROM waivers WHERE lower(email) = $1 FOR UPDATE`);
+    const messages = await ids(
+      `SELECT id FROM contact_messages WHERE lower(email) = $1 FOR UPDATE`,
+    );
+    const mails = await tx.query(
+      `DELETE FROM mail_outbox
+        WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
+           OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
+    RETURNING id`,
+      [kindsOf('waiver'), waivers, kindsOf('message'), messages],
+    );
+    const pdfs = await tx.query(
+      `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,
+      [waivers],
+    );
+    await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [waivers]);
+    await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [messages]);
+    const erased: Erased = {
+      waivers: waivers.length,
+      messages: messages.length,
+      mails: mails.rows.length,
+      pdfs: pdfs.rows.length,
+    };
+    await logAccess(
+      staff,
+      {
+        action: 'erase',
+        detail: {
+          ...erased,
+          waiverIds: waivers,
+          messageIds: messages,
+          mailIds: (mails.rows as { id: string | number }[]).map((row) => String(row.id)),
+        },
+      },
+      tx,
+    );
+    return erased;
+  });
+}

@@ -1,0 +1,157 @@
+/**
+ * What the desk's lists are asked for: a search text, a date range and a page.
+ *
+ * Dates are days as the instructor means them, in her browser's time zone (`tz`, an IANA name
+ * the island sends): `from` and `to` are both included. Postgres turns them into instants
+ * (`AT TIME ZONE`), so a waiver signed at 11 pm on the 3rd is in the 3rd, wherever the server is.
+ *
+ * Paging is by keyset, not offset: the next page starts after the last row shown
+ * (`created_at, id` below it), so a waiver signed while she pages neither repeats nor hides a
+ * row, and a deep page costs what the first does.
+ */
+import { deskRefusal } from './endpoint';
+
+export interface Cursor {
+  /** The last row's `created_at` as Postgres wrote it (microseconds kept). */
+  at: string;
+  id: string;
+}
+
+export interface Filters {
+  text: string;
+  from?: string;
+  to?: string;
+  tz: string;
+  after?: Cursor;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function isDay(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(+date) && date.toISOString().startsWith(value);
+}
+
+function timeZone(value: string | null): string {
+  if (!value || !/^[A-Za-z][\w+-]*(\/[\w+-]+){0,2}$/.test(value)) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
+  } catch {
+    return 'UTC';
+  }
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(value: string): Cursor | undefined {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(at))) {
+      return undefined;
+    }
+    return { at, id };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The filters in `url`'s query, or the 422 answer that says which one is wrong. */
+export function readFilters(url: URL): { filters: Filters } | { problem: Response } {
+  const get = (name: string) => url.searchParams.get(name)?.trim() ?? '';
+  const errors: Record<string, string> = {};
+  const text = get('q').slice(0, 200);
+  const from = get('from') || undefined;
+  const to = get('to') || undefined;
+  if (from && !isDay(from)) errors.from = 'Please enter the first day as a date.';
+  if (to && !isDay(to)) errors.to = 'Please enter the last day as a date.';
+  if (from && to && isDay(from) && isDay(to) && from > to) {
+    errors.to = 'The last day must not be before the first day.';
+  }
+  const after = get('after') ? decodeCursor(get('after')) : undefined;
+  if (get('after') && !after) errors.after = 'That page no longer exists: start from the top.';
+  if (Object.keys(errors).length > 0) {
+    const error = Object.values(errors).join(' ');
+    return { problem: deskRefusal(422, error, {}, { fieldErrors: errors }) };
+  }
+  return { filters: { text, from, to, tz: timeZone(url.searchParams.get('tz')), after } };
+}
+
+/** `%text%` for ILIKE, with the text's own `%`, `_` and `\` taken literally. */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * A WHERE clause built a condition at a time; each `?` in a condition becomes the next numbered
+ * parameter, so values never enter the SQL text.
+ */
+export class Where {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  add(condition: string, ...values: unknown[]): this {
+    let next = 0;
+    this.parts.push(
+      condition.replace(/\?/g, () => {
+        this.params.push(values[next++]);
+        return `$${this.params.length}`;
+      }),
+    );
+    return this;
+  }
+
+  /** The date range and page of `filters` on `alias.created_at` (and `alias.id` of `idType`). */
+  range(filters: Filters, alias: string, idType: 'uuid' | 'bigint'): this {
+    if (filters.from) {
+      this.add(
+        `${alias}.created_at >= (?::date::timestamp AT TIME ZONE ?)`,
+        filters.from,
+        filters.tz,
+      );
+    }
+    if (filters.to) {
+      this.add(
+        `${alias}.created_at < ((?::date + 1)::timestamp AT TIME ZONE ?)`,
+        filters.to,
+        filters.tz,
+      );
+    }
+    if (filters.after) {
+      this.add(
+        `(${alias}.created_at, ${alias}.id) < (?::timestamptz, ?::${idType})`,
+        filters.after.at,
+        filters.after.id,
+      );
+    }
+    return this;
+  }
+
+  /** The next parameter's placeholder, for a value used outside the WHERE clause. */
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  get sql(): string {
+    return this.parts.length > 0 ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+export const PAGE_SIZE = 20;
+
+/** The page out of `PAGE_SIZE + 1` rows fetched: the extra row only says there are more. */
+export function pageOf<R extends { at_text: string; id: string | number }, T>(
+  rows: R[],
+  item: (row: R) => T,
+  size = PAGE_SIZE,
+): { items: T[]; next: string | null } {
+  const shown = rows.slice(0, size);
+  const last = shown.at(-1);
+  return {
+    items: shown.map(item),
+    next:
+      rows.length > size && last ? encodeCursor({ at: last.at_text, id: String(last.id) }) : null,
+  };
+}

@@ -1,0 +1,111 @@
+import { serviceLabel } from '../../forms/contact';
+import type { MessageRow, Page } from '../../lib/records-api';
+import type { Staff } from '../auth/sessions';
+import { query, transaction } from '../platform/db';
+import { deliverNow, enqueueMail, type DrainSummary } from '../platform/outbox';
+import type { SpamReason } from '../request/spam';
+import { logAccess } from './access-log';
+import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
+import { mailState } from './sources';
+
+export type SpamFilter = 'all' | 'inbox' | 'spam';
+
+export const isMessageId = (id: string) => /^\d{1,18}$/.test(id);
+
+interface MessageDbRow {
+  id: string | number;
+  created_at: Date;
+  at_text: string;
+  name: string;
+  email: string;
+  service: string | null;
+  message: string;
+  spam_reason: SpamReason | null;
+  sent_at: Date | null;
+  failed_at: Date | null;
+  queued: boolean;
+}
+
+export const MESSAGE_SELECT = `SELECT c.id, c.created_at, c.created_at::text AS at_text, c.name, c.email,
+        c.service, c.message, c.spam_reason, o.sent_at, o.failed_at, o.id IS NOT NULL AS queued
+   FROM contact_messages c
+   LEFT JOIN mail_outbox o ON o.kind = 'contact' AND o.ref = c.id::text`;
+
+export function messageRow(row: MessageDbRow): MessageRow {
+  return {
+    id: String(row.id),
+    createdAt: new Date(row.created_at).toISOString(),
+    name: row.name,
+    email: row.email,
+    service: (row.service && serviceLabel(row.service)) ?? '',
+    message: row.message,
+    spamReason: row.spam_reason,
+    mail: row.queued ? mailState(row.sent_at, row.failed_at) : null,
+  };
+}
+
+/** Messages whose name, e-mail or text contains the search text, in the range, newest first. */
+export async function searchMessages(
+  filters: Filters,
+  spam: SpamFilter,
+): Promise<Page<MessageRow>> {
+  const where = new Where().range(filters, 'c', 'bigint');
+  if (filters.text) {
+    const pattern = containing(filters.text);
+    where.add(
+      '(c.name ILIKE ? OR c.email ILIKE ? OR c.message ILIKE ?)',
+      pattern,
+      pattern,
+      pattern,
+    );
+  }
+  if (spam === 'inbox') where.add('c.spam_reason IS NULL');
+  if (spam === 'spam') where.add('c.spam_reason IS NOT NULL');
+  const rows = await query<MessageDbRow>(
+    `${MESSAGE_SELECT} ${where.sql}
+      ORDER BY c.created_at DESC, c.id DESC LIMIT ${where.param(PAGE_SIZE + 1)}`,
+    where.params,
+  );
+  return pageOf(rows, messageRow);
+}
+
+export interface NotSpam {
+  /** The message's mail was queued by this request (false: it already was). */
+  queued: boolean;
+  delivery?: DrainSummary;
+}
+
+/**
+ * "Not spam": the message joins the inbox (its spam_reason cleared) and its mail to the studio
+ * is queued in the same transaction, then sent at once. The outbox holds one mail per kind and
+ * message, so however often this is pressed, the mail is queued, and sent, once.
+ */
+export async function markNotSpam(id: string, staff: Staff): Promise<NotSpam | undefined> {
+  if (!isMessageId(id)) return undefined;
+  const outcome = await transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `SELECT spam_reason FROM contact_messages WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    const found = rows[0] as { spam_reason: SpamReason | null } | undefined;
+    if (!found) return undefined;
+    await tx.query(`UPDATE contact_messages SET spam_reason = NULL WHERE id = $1`, [id]);
+    const queued = await enqueueMail(tx, 'contact', id);
+    if (found.spam_reason || queued) {
+      await logAccess(
+        staff,
+        {
+          action: 'not-spam',
+          recordKind: 'message',
+          recordId: id,
+          detail: { was: found.spam_reason, queued: Boolean(queued) },
+        },
+        tx,
+      );
+    }
+    return { queued };
+  });
+  if (!outcome) return undefined;
+  if (!outcome.queued) return { queued: false };
+  return { queued: true, delivery: await deliverNow([outcome.queued]) };
+}

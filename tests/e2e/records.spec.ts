@@ -1,0 +1,478 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { E2E_SMTP_PORT } from '../../playwright.config';
+import { SIGN_IN_SENT } from '../../src/lib/records-api';
+import { parseCsv } from '../fixtures/csv';
+import { signaturePng } from '../fixtures/signatures';
+import { startSmtp, type TestSmtp } from '../functions/harness';
+import { expectNoViolations, smallTargets } from './axe';
+import { builtPages } from './pages';
+
+/**
+ * The records desk in Chromium against `npm start` (the server Playwright starts, with
+ * STAFF_EMAILS and a real SMTP server): one instructor's session through every screen, in order.
+ */
+const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 8899}`;
+const STAFF = 'maya@example.test';
+const STUDIO_INBOX = 'studio-inbox@example.test';
+// The local database outlives a run: every participant here is new, and erased at the end.
+const RUN = Date.now().toString(36);
+const SURNAME = `Okafor${RUN}`;
+const NAME = `Ada ${SURNAME}`;
+const EMAIL = `ada.${RUN}@example.test`;
+const SHOTS = 'test-results/records';
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+let smtp: TestSmtp;
+let page: Page;
+/** Anything the site's Content-Security-Policy blocked on the desk, all along. */
+const violations: string[] = [];
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  smtp = await startSmtp(E2E_SMTP_PORT);
+  await mkdir(SHOTS, { recursive: true });
+  page = await newDesk(browser);
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await smtp?.stop();
+});
+
+async function newDesk(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: BASE,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+  });
+  const desk = await context.newPage();
+  await desk.exposeFunction('reportViolation', (text: string) => violations.push(text));
+  // Init scripts come from the browser's driver, not the page, so the policy does not apply.
+  await desk.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { reportViolation(text: string): void }).reportViolation;
+      report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
+    });
+  });
+  return desk;
+}
+
+/** The newest mail matching `match`, waiting for it to arrive. */
+async function mailWhere(match: (mail: TestSmtp['mails'][number]) => boolean) {
+  await expect.poll(() => smtp.mails.some(match), { timeout: 20_000 }).toBe(true);
+  return smtp.mails.filter(match).at(-1)!;
+}
+
+const mailsTitled = (subject: string) => smtp.mails.filter((mail) => mail.subject === subject);
+
+/** A waiver signed as the site's own waiver page sends it (the form has its own tests). */
+async function signWaiver(request: APIRequestContext) {
+  const response = await request.post('/api/submit-waiver', {
+    headers: { origin: BASE },
+    data: {
+      waiver: {
+        firstName: 'Ada',
+        lastName: SURNAME,
+        email: EMAIL,
+        phone: '+1 (503) 555-0142',
+        emergencyName: 'Tomas Okafor',
+        emergencyPhone: '503-555-0199',
+        medicalConditions: 'Old knee injury, e2e',
+        medications: 'None',
+        agreedToTerms: true,
+        agreedToPhotos: false,
+        signature: signaturePng(),
+      },
+      website: '',
+      fillTimeMs: 20_000,
+    },
+  });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** A message as the contact page sends it; `spam` fills in the honeypot only bots see. */
+async function sendMessage(request: APIRequestContext, name: string, spam = false) {
+  const response = await request.post('/api/send-email', {
+    headers: { origin: BASE },
+    data: {
+      name,
+      email: EMAIL,
+      service: '',
+      message: `Hello from ${name}.\nIs there room on Tuesdays?`,
+      website: spam ? 'https://spam.example' : '',
+      fillTimeMs: 9_000,
+    },
+  });
+  expect(response.status()).toBe(200);
+}
+
+/**
+ * The screen as it is, at a phone's width and a laptop's: no axe violation, no small target,
+ * nothing wider than the screen; a full-page screenshot of each in test-results/records/.
+ */
+async function screens(name: string) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await expectNoViolations(page);
+    expect(await smallTargets(page), `${name} at ${width} px`).toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const heading = (name: string | RegExp) => page.getByRole('heading', { level: 2, name });
+
+async function open(screen: string) {
+  await page
+    .getByRole('navigation', { name: 'Records desk' })
+    .getByRole('link', { name: new RegExp(`^${screen}`) })
+    .click();
+}
+
+/** Asks for a link on the desk, follows it from the mail and presses "Sign in". */
+async function signIn(desk: Page) {
+  const before = smtp.mails.length;
+  await desk.goto('/records');
+  await desk.getByRole('textbox', { name: 'Email' }).fill(STAFF);
+  await desk.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(desk.getByText(SIGN_IN_SENT)).toBeVisible();
+  await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
+  const mail = smtp.mails.slice(before).find((m) => m.envelope.to.includes(STAFF))!;
+  const link = /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0];
+  await desk.goto(link);
+  await desk.getByRole('button', { name: 'Sign in' }).click();
+  await expect(desk.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+  return link;
+}
+
+test('asks for a sign-in link, follows it from the mail and signs in with a __Host- cookie', async () => {
+  await page.goto('/records');
+  await expect(heading('Sign in')).toBeVisible();
+  await screens('sign-in');
+
+  await page.getByRole('textbox', { name: 'Email' }).fill(STAFF);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByText(SIGN_IN_SENT)).toBeVisible();
+  const mail = await mailWhere((m) => m.envelope.to.includes(STAFF));
+  expect(mail.subject).toBe('Your sign-in link for the Still Point Pilates records desk');
+  const link = /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0];
+  expect(new URL(link).origin).toBe(BASE);
+
+  // A mail scanner that fetches the link spends nothing: the page asks for a press first.
+  expect((await page.request.get(link)).status()).toBe(200);
+  await page.goto(link);
+  // The token leaves the address bar (and the history) at once.
+  await expect(page).toHaveURL(`${BASE}/records/sign-in`);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  await screens('follow-link');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await expect(page).toHaveURL(/\/records$/);
+  await expect(page.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+  const cookie = (await page.context().cookies()).find((c) => c.name === '__Host-desk');
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+
+  // The link was used: following it again signs nobody in.
+  const again = await page.context().browser()!.newPage({ baseURL: BASE });
+  await again.goto(link);
+  await again.getByRole('button', { name: 'Sign in' }).click();
+  await expect(again.getByText(/expired or was already used/)).toBeVisible();
+  await again.close();
+});
+
+test('finds a waiver by part of a surname, opens it, and downloads the very PDF mailed at signing', async () => {
+  await signWaiver(page.request);
+  const records = await mailWhere(
+    (m) => m.envelope.to.includes(STUDIO_INBOX) && (m.subject ?? '').includes(NAME),
+  );
+  const attachment = records.attachments[0]!;
+  const mailed = sha256(attachment.content);
+
+  await page.goto('/records');
+  await expect(heading('Overview')).toBeVisible();
+  await open('Waivers');
+  await expect(heading('Waivers')).toBeFocused();
+  await page.getByRole('searchbox', { name: 'Name, e-mail or phone' }).fill(`KAFOR${RUN}`);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const result = page.getByRole('link', { name: new RegExp(NAME) });
+  await expect(result).toHaveCount(1);
+  await expect(page.getByRole('status').getByText('1 waiver shown, newest first.')).toBeVisible();
+  await screens('waivers');
+
+  await result.click();
+  await expect(heading(NAME)).toBeFocused();
+  await expect(page.getByText('Old knee injury, e2e')).toBeVisible();
+  await expect(page.getByRole('img', { name: `Signature of ${NAME}` })).toBeVisible();
+  await expect(page.getByText(mailed)).toBeVisible();
+  await screens('waiver');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download the signed PDF' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(attachment.filename);
+  expect(sha256(await readFile(await download.path()))).toBe(mailed);
+});
+
+test('exports both CSVs for a date range and reads them back', async () => {
+  await sendMessage(page.request, NAME);
+  await open('Export');
+  await expect(heading('Export')).toBeFocused();
+  await screens('export');
+  const today = new Date().toLocaleDateString('en-CA');
+
+  const waivers = page.getByRole('form', { name: 'Waivers' });
+  await waivers.getByLabel('From').fill(today);
+  await waivers.getByLabel('To').fill(today);
+  await waivers.getByRole('checkbox', { name: /Include health information/ }).check();
+  const [waiverCsv] = await Promise.all([
+    page.waitForEvent('download'),
+    waivers.getByRole('button', { name: 'Download waivers (CSV)' }).click(),
+  ]);
+  expect(waiverCsv.suggestedFilename()).toBe(`waivers-${today}.csv`);
+  const waiverBytes = await readFile(await waiverCsv.path());
+  expect([...waiverBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const [header, ...rows] = parseCsv(waiverBytes.subarray(3).toString('utf8'));
+  const row = rows.find((cells) => cells.includes(SURNAME))!;
+  const cell = (name: string) => row[header!.indexOf(name)];
+  expect(cell('First Name')).toBe('Ada');
+  expect(cell('Email')).toBe(EMAIL);
+  expect(cell('Phone')).toBe("'+1 (503) 555-0142");
+  expect(cell('Medical Conditions or Injuries')).toBe('Old knee injury, e2e');
+  expect(cell('Consents to promotional photos')).toBe('No');
+
+  const messages = page.getByRole('form', { name: 'Messages' });
+  await messages.getByLabel('From').fill(today);
+  await messages.getByLabel('To').fill(today);
+  const [messageCsv] = await Promise.all([
+    page.waitForEvent('download'),
+    messages.getByRole('button', { name: 'Download messages (CSV)' }).click(),
+  ]);
+  expect(messageCsv.suggestedFilename()).toBe(`messages-${today}.csv`);
+  const messageBytes = await readFile(await messageCsv.path());
+  const [messageHeader, ...messageRows] = parseCsv(messageBytes.subarray(3).toString('utf8'));
+  const message = messageRows.find((cells) => cells.includes(NAME))!;
+  expect(message[messageHeader!.indexOf('Message')]).toBe(
+    `Hello from ${NAME}.\nIs there room on Tuesdays?`,
+  );
+});
+
+test('marks a spam message as not spam: it moves to the inbox and its mail arrives once', async () => {
+  const name = `${NAME} (again)`;
+  await sendMessage(page.request, name, true);
+  await open('Messages');
+  await page.getByRole('combobox', { name: 'Show' }).selectOption('spam');
+  await page.getByRole('searchbox', { name: 'Name, e-mail or words' }).fill(SURNAME);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const message = page.getByRole('article', { name });
+  await expect(message.getByText(/^Spam: filled in the hidden field/)).toBeVisible();
+  await screens('messages');
+
+  await message.getByRole('button', { name: 'Not spam' }).click();
+  await expect(
+    page.getByText(`The message from ${name} is in the inbox and was e-mailed to the studio.`),
+  ).toBeVisible();
+  await expect(message.getByText('E-mailed')).toBeVisible();
+  await expect.poll(() => mailsTitled(`New Inquiry from ${name}`).length).toBe(1);
+
+  // Pressed again (a second tab, a double click that slipped through): still one mail.
+  const listed = await page.request.get(`/api/records/messages?q=${encodeURIComponent(name)}`);
+  const { items } = (await listed.json()) as { items: { id: string }[] };
+  for (let i = 0; i < 2; i++) {
+    const press = await page.request.post(`/api/records/messages/${items[0]!.id}/not-spam`, {
+      headers: { origin: BASE },
+      data: {},
+    });
+    expect(await press.json()).toMatchObject({ success: true, queued: false });
+  }
+  await page.waitForTimeout(2_500);
+  expect(mailsTitled(`New Inquiry from ${name}`)).toHaveLength(1);
+});
+
+test('a mail sent while the mail server is down is listed as owed, then failed; "send again" delivers it once', async () => {
+  test.slow();
+  const name = `${NAME} (outage)`;
+  const mail = page.getByRole('article').filter({ hasText: `Message from ${name}` });
+  smtp.setFailing(true);
+  try {
+    await sendMessage(page.request, name);
+    await page.goto('/records#/delivery');
+    await expect(mail.getByText('Still being tried')).toBeVisible();
+    await expect(mail.getByText(/451/)).toBeVisible();
+
+    await page.goto('/records#/');
+    await expect(page.getByText(/^Not everything was delivered/)).toBeVisible();
+    await screens('overview');
+
+    // npm start gives up after OUTBOX_MAX_ATTEMPTS (3 in these tests): the mail is failed.
+    await page.goto('/records#/delivery');
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Undelivered e-mail' })).toBeVisible();
+      await expect(mail.getByText('Failed', { exact: true })).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 60_000 });
+    await screens('delivery');
+  } finally {
+    smtp.setFailing(false);
+  }
+  await mail.getByRole('button', { name: 'Send again' }).click();
+  await expect(page.getByText(/^Sent: message to the studio/)).toBeVisible();
+  await expect.poll(() => mailsTitled(`New Inquiry from ${name}`).length).toBe(1);
+  await expect(mail).toHaveCount(0);
+  await page.waitForTimeout(3_000);
+  expect(mailsTitled(`New Inquiry from ${name}`)).toHaveLength(1);
+});
+
+test('works from the keyboard alone: the menu, a search, a result and back', async () => {
+  await page.goto('/records#/');
+  await expect(heading('Overview')).toBeVisible();
+  await page.getByRole('link', { name: 'Waivers', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(heading('Waivers')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('searchbox', { name: 'Name, e-mail or phone' })).toBeFocused();
+  await page.keyboard.type(SURNAME);
+  await page.keyboard.press('Enter');
+  const result = page.getByRole('link', { name: new RegExp(NAME) });
+  await expect(result).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: 'Name, e-mail or phone' })).toBeFocused();
+  // Past the two dates (three stops each: month, day, year), Search and Clear.
+  for (let i = 0; i < 12 && !(await result.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(result).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(heading(NAME)).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Download the signed PDF' })).toBeFocused();
+  await page.goBack();
+  await expect(heading('Waivers')).toBeFocused();
+});
+
+test('erases a participant after the address is typed again: nothing of them is left but the log line', async () => {
+  await page.goto(`/records#/waivers?q=${SURNAME}`);
+  await page.getByRole('link', { name: new RegExp(NAME) }).click();
+  await page.getByRole('link', { name: `Erase everything held about ${EMAIL}` }).click();
+  await expect(heading('Erase a participant')).toBeFocused();
+  await expect(page.getByRole('textbox', { name: "The participant's e-mail address" })).toHaveValue(
+    EMAIL,
+  );
+  await page.getByRole('button', { name: 'Find what is held' }).click();
+  const held = page.getByRole('form', { name: `Held about ${EMAIL}` });
+  await expect(held.getByText(/^1 waiver \(signed/)).toBeVisible();
+  await expect(held.getByText(/^3 messages \(sent/)).toBeVisible();
+  await screens('erase');
+
+  await held
+    .getByRole('textbox', { name: 'Type the e-mail address again to confirm' })
+    .fill('ada@');
+  await held.getByRole('button', { name: 'Erase everything' }).click();
+  await expect(held.getByText(/again, exactly, to confirm/)).toBeVisible();
+  await held
+    .getByRole('textbox', { name: 'Type the e-mail address again to confirm' })
+    .fill(EMAIL.toUpperCase());
+  await held.getByRole('button', { name: 'Erase everything' }).click();
+  await expect(
+    page.getByText(
+      new RegExp(
+        `^Erased everything held about ${EMAIL.replace(/\./g, '\\.')}: 1 waiver, 3 messages, \\d+ e-mails and 1 signed PDF\\.`,
+      ),
+    ),
+  ).toBeVisible();
+
+  // Nothing of them anywhere the desk can see...
+  const get = async (path: string) => (await page.request.get(path)).text();
+  for (const path of [
+    `/api/records/waivers?q=${SURNAME}`,
+    `/api/records/messages?q=${encodeURIComponent(EMAIL)}`,
+  ]) {
+    expect(JSON.parse(await get(path))).toMatchObject({ items: [] });
+  }
+  expect(await get('/api/records/delivery')).not.toContain(SURNAME);
+  expect(await get('/api/records/export/waivers?health=yes')).not.toContain(SURNAME);
+  expect(await get('/api/records/export/messages')).not.toContain(SURNAME);
+  // ...but the log line: when, who, and what, in counts and record ids.
+  const log = JSON.parse(await get('/api/records/log')) as {
+    items: { action: string; actor: string; detail: Record<string, unknown> }[];
+  };
+  // (The exports just made are newer lines: the newest erasure is this one.)
+  expect(log.items.find((item) => item.action === 'erase')).toMatchObject({
+    action: 'erase',
+    actor: STAFF,
+    detail: { waivers: 1, messages: 3, pdfs: 1 },
+  });
+  expect(JSON.stringify(log)).not.toMatch(new RegExp(`${SURNAME}|${RUN}@|ada\\.${RUN}`, 'i'));
+
+  await open('Access log');
+  await expect(page.getByText("Erased a participant's records").first()).toBeVisible();
+  await screens('log');
+});
+
+test('"sign out everywhere" ends every session of the person; "sign out" ends this one', async ({
+  browser,
+}) => {
+  const phone = await newDesk(browser);
+  await signIn(phone);
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page.getByText('You are signed out on every device.')).toBeVisible();
+  expect((await page.request.get('/api/records/session')).status()).toBe(401);
+  expect((await phone.request.get('/api/records/session')).status()).toBe(401);
+  await phone.reload();
+  await expect(phone.getByRole('heading', { level: 2, name: 'Sign in' })).toBeVisible();
+
+  await signIn(phone);
+  await phone.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(phone.getByText('You are signed out.')).toBeVisible();
+  expect((await phone.request.get('/api/records/session')).status()).toBe(401);
+  await phone.context().close();
+});
+
+test("every screen ran under the site's Content-Security-Policy with nothing blocked", () => {
+  expect(violations).toEqual([]);
+});
+
+test.describe('the public pages', () => {
+  const publicPages = builtPages().filter((path) => !path.startsWith('/records'));
+
+  for (const path of publicPages) {
+    test(`${path} loads no byte of the desk`, async ({ page: visitor }) => {
+      const bodies: Promise<string>[] = [];
+      const urls: string[] = [];
+      visitor.on('response', (response) => {
+        urls.push(response.url());
+        if (/\.(js|css)(\?|$)/.test(response.url())) bodies.push(response.text());
+      });
+      await visitor.goto(path, { waitUntil: 'networkidle' });
+      // Touch the page so the islands that wait for a first interaction load too.
+      await visitor.keyboard.press('Tab');
+      await visitor.mouse.click(5, 5);
+      await visitor.waitForLoadState('networkidle');
+      expect(urls.filter((url) => /records|RecordsDesk|sign-in/i.test(url))).toEqual([]);
+      for (const body of [await visitor.content(), ...(await Promise.all(bodies))]) {
+        expect(body).not.toContain('/api/records');
+        expect(body).not.toContain('Records desk');
+      }
+    });
+  }
+
+  test('robots.txt keeps crawlers out of the desk, and its pages say noindex', async ({
+    request,
+  }) => {
+    expect(await (await request.get('/robots.txt')).text()).toMatch(/^Disallow: \/records$/m);
+    for (const path of ['/records', '/records/sign-in']) {
+      const response = await request.get(path);
+      expect(response.headers()['x-robots-tag']).toBe('noindex, nofollow');
+      expect(response.headers()['cache-control']).toBe('no-store');
+      expect(await response.text()).toContain('<meta name="robots" content="noindex, nofollow">');
+    }
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The records desk's functions as a browser on the desk calls them: every function file with
+ * its `config.path`, a request routed to the function that owns its path, a cookie jar of one
+ * session, and sign-in through the mail that arrives at the test's SMTP server.
+ */
+import type { Config } from '@netlify/functions';
+import recordsDelivery, { config as deliveryConfig } from '../../functions/records-delivery';
+import recordsErasure, { config as erasureConfig } from '../../functions/records-erasure';
+import recordsExport, { config as exportConfig } from '../../functions/records-export';
+import recordsLog, { config as logConfig } from '../../functions/records-log';
+import recordsMessages, { config as messagesConfig } from '../../functions/records-messages';
+import recordsSession, { config as sessionConfig } from '../../functions/records-session';
+import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
+import recordsWaivers, { config as waiversConfig } from '../../functions/records-waivers';
+import { matchPath } from '../../src/server/records/endpoint';
+import type { TestSmtp } from './harness';
+
+export const ORIGIN = 'http://127.0.0.1:9400';
+export const STAFF = 'maya@example.test';
+export const CLIENT_IP = '198.51.100.20';
+
+type Handler = ((req: Request, context?: never) => Promise<Response>) & {
+  routes: { method: string; path: string; open?: boolean }[];
+};
+
+export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[] = [
+  { name: 'records-sign-in', handler: recordsSignIn, config: signInConfig },
+  { name: 'records-session', handler: recordsSession, config: sessionConfig },
+  { name: 'records-waivers', handler: recordsWaivers, config: waiversConfig },
+  { name: 'records-messages', handler: recordsMessages, config: messagesConfig },
+  { name: 'records-delivery', handler: recordsDelivery, config: deliveryConfig },
+  { name: 'records-export', handler: recordsExport, config: exportConfig },
+  { name: 'records-erasure', handler: recordsErasure, config: erasureConfig },
+  { name: 'records-log', handler: recordsLog, config: logConfig },
+] as never;
+
+const paths = (config: Config) => [config.path ?? []].flat();
+
+/** The function whose `config.path` (as Netlify routes it) owns `path`. */
+export function functionFor(path: string): Handler {
+  const pathname = new URL(path, ORIGIN).pathname;
+  const owner = DESK_FUNCTIONS.find(({ config }) =>
+    paths(config).some((pattern) => matchPath(pattern, pathname)),
+  );
+  if (!owner) throw new Error(`No records function routes ${pathname}`);
+  return owner.handler;
+}
+
+export interface DeskRequestInit {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export function deskRequest(path: string, init: DeskRequestInit = {}): Request {
+  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+  const headers: Record<string, string> = {
+    ...(method === 'POST' && { origin: ORIGIN, 'content-type': 'application/json' }),
+    ...(init.cookie && { cookie: init.cookie }),
+    ...init.headers,
+  };
+  return new Request(new URL(path, ORIGIN), {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+/** Calls the function that owns `path`, as the platform would (with the client's address). */
+export function desk(path: string, init: DeskRequestInit = {}): Promise<Response> {
+  return functionFor(path)(deskRequest(path, init), { ip: init.ip ?? CLIENT_IP } as never);
+}
+
+/** The `name=value` of a response's Set-Cookie, ready for a Cookie header. */
+export function cookieOf(response: Response): string | undefined {
+  return response.headers.get('set-cookie')?.split(';')[0];
+}
+
+/** The token of the newest sign-in link mailed to `to`. */
+export function linkToken(smtp: TestSmtp, to = STAFF): string {
+  const mail = smtp.mails.filter((m) => m.envelope.to.includes(to)).at(-1);
+  const token = /#token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!token) throw new Error(`No sign-in link mailed to ${to}`);
+  return token;
+}
+
+/** Signs in as `STAFF` through a mailed link; the session cookie. */
+export async function signIn(smtp: TestSmtp, email = STAFF): Promise<string> {
+  const before = smtp.mails.length;
+  const asked = await desk('/api/records/sign-in', { body: { email } });
+  if (asked.status !== 200) throw new Error(`sign-in request answered ${asked.status}`);
+  await smtp.waitForMails(before + 1);
+  const session = await desk('/api/records/session', { body: { token: linkToken(smtp, email) } });
+  const cookie = cookieOf(session);
+  if (session.status !== 200 || !cookie) throw new Error(`session answered ${session.status}`);
+  return cookie;
+}
+
+/** A waiver signed through the real form function, as a person's browser sends it. */
+export async function signWaiver(fields: Record<string, unknown> = {}, spam = false) {
+  const { default: submitWaiver } = await import('../../functions/submit-waiver');
+  const { signaturePng } = await import('../fixtures/signatures');
+  const waiver = {
+    firstName: 'Ingrid',
+    lastName: 'Okonkwo',
+    email: 'ingrid@example.test',
+    phone: '+1 (503) 555-0142',
+    emergencyName: 'Tomas Okonkwo',
+    emergencyPhone: '503-555-0199',
+    medicalConditions: 'Scoliosis, left knee surgery in 2021',
+    medications: 'Ibuprofen as needed',
+    agreedToTerms: true,
+    agreedToPhotos: true,
+    signature: signaturePng(),
+    ...fields,
+  };
+  const response = await submitWaiver(
+    new Request(`${ORIGIN}/api/submit-waiver`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/json', 'user-agent': 'DeskTest/1.0' },
+      body: JSON.stringify({
+        waiver,
+        website: spam ? 'https://spam.example' : '',
+        fillTimeMs: 20_000,
+      }),
+    }),
+    { ip: '203.0.113.9' } as never,
+  );
+  const answer = (await response.json()) as { success: boolean; id: string };
+  if (!answer.success) throw new Error(`the waiver was refused (${response.status})`);
+  return answer.id;
+}
+
+/** A message sent through the real contact function; `spam` fills in the honeypot. */
+export async function sendMessage(fields: Record<string, unknown> = {}, spam = false) {
+  const { default: sendEmail } = await import('../../functions/send-email');
+  const response = await sendEmail(
+    new Request(`${ORIGIN}/api/send-email`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Grace Hopper',
+        email: 'grace@example.test',
+        service: 'small-group',
+        message: 'Is there room in the Tuesday class?',
+        website: spam ? 'https://spam.example' : '',
+        fillTimeMs: 9_000,
+        ...fields,
+      }),
+    }),
+    { ip: '203.0.113.10' } as never,
+  );
+  if (response.status !== 200) throw new Error(`the message was refused (${response.status})`);
+}
