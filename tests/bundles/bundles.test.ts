@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 /**
  * The production bundles: functions/ bundled by Netlify's own bundler with netlify.toml's
  * settings, each zip unpacked into a temporary folder outside the repository, and each function
@@ -17,7 +18,7 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstance, type Call, type Instance } from '../fixtures/instances';
 import { pdfText } from '../fixtures/pdf-text';
 import { startWsProxy, type WsProxy } from '../fixtures/ws-proxy';
-import { contactBody, waiverBody } from '../fixtures/submissions';
+import { contactBody, waiverBody, waiverFields } from '../fixtures/submissions';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // No CONTACT_TO or WAIVER_RECORDS_TO: the studio's address comes from content/site.yaml, which
@@ -52,7 +53,11 @@ const bundle = (name: string) => {
 
 describe('what Netlify deploys', () => {
   test('every file in functions/ becomes a v2 bundle, unpacked outside the repository', async () => {
-    expect(bundles.map((b) => b.name)).toEqual(['retry-mail', 'send-email', 'submit-waiver']);
+    const sources = (await readdir(join(ROOT, 'functions')))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => file.replace(/\.ts$/, ''))
+      .sort();
+    expect(bundles.map((b) => b.name).sort()).toEqual(sources);
     for (const b of bundles) {
       expect(relative(ROOT, b.dir).startsWith('..')).toBe(true);
       expect(b.runtimeAPIVersion).toBe(2);
@@ -190,6 +195,36 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
       .split(/\s+/)
       .slice(0, 4);
     expect(text.replace(/\s+/g, ' ')).toContain(firstWords.join(' '));
+  });
+
+  test('submit-waiver, posted without JavaScript, draws the typed name with the font the bundle carries', async () => {
+    const url = 'https://studio.example.test/api/submit-waiver';
+    const fields = waiverFields({
+      firstName: 'Typed',
+      lastName: 'Participant',
+      email: 'typed.participant@example.test',
+      signature: '',
+    });
+    const answer = await run('submit-waiver', {
+      url,
+      headers: {
+        origin: new URL(url).origin,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        ...Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)])),
+        agreedToTerms: 'on',
+        signatureName: 'Typed Participant',
+      }).toString(),
+      ip: '198.51.100.79',
+    });
+    expect(answer.status).toBe(303);
+    const { rows } = await env.db.query<{ signature_kind: string; signature_png: Uint8Array }>(
+      'SELECT signature_kind, signature_png FROM waivers',
+    );
+    expect(rows[0]!.signature_kind).toBe('typed-server');
+    expect(Buffer.from(rows[0]!.signature_png).length).toBeGreaterThan(2_000);
+    await mails(2);
   });
 
   test('retry-mail sends the mail the outage left owed', async () => {
