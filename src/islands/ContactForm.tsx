@@ -92,14 +92,32 @@ function Form({ studioEmail }: Props) {
           <TextField spec={CONTACT_FIELDS.email} control={control('email')} error={errors.email} />
         </div>
         <Field control={control('service')} label="Service Interest" error={errors.service}>
-          <select {...control('service')}>
-            <option value="">{SERVICE_PLACEHOLDER}</option>
-            {SERVICE_OPTIONS.map(({ value, label }) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+          {/* Drawn by the page, not the browser: WebKit's own select is grey and taller. */}
+          <div className="relative">
+            <select
+              {...control('service')}
+              className={`${control('service').className} appearance-none pr-10`}
+            >
+              <option value="">{SERVICE_PLACEHOLDER}</option>
+              {SERVICE_OPTIONS.map(({ value, label }) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              className="pointer-events-none absolute top-1/2 right-3.5 size-4 -translate-y-1/2 text-muted"
+            >
+              <path d="M6 9l6 6 6-6" />
+            </svg>
+          </div>
         </Field>
         <TextField
           spec={CONTACT_FIELDS.message}
