@@ -18,9 +18,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
-import { startPostgres, type ThrowawayPostgres } from './postgres.ts';
+import { startPostgres, type PostgresServer } from '../scripts/postgres.ts';
+import { contactBody, waiverBody } from '../tests/fixtures/submissions.ts';
 
 export type BenchDatabase = 'embedded' | 'postgres';
 
@@ -78,68 +78,37 @@ interface Endpoint {
   targets: { p50: number; p95: number };
 }
 
-/**
- * A 400x200 white PNG with a black stroke of width 2, as the signature pad exports it. A different
- * `seed` shifts the stroke, so each waiver of a run can carry a signature of its own.
- */
-export function signatureDataUrl(seed = 0): string {
-  const png = new PNG({ width: 400, height: 200 });
-  png.data.fill(255);
-  for (let x = 40; x < 360; x++) {
-    const y = Math.round(100 + 40 * Math.sin((x + seed) / 25));
-    for (let dy = -1; dy <= 0; dy++) {
-      const offset = ((y + dy) * 400 + x) * 4;
-      png.data[offset] = png.data[offset + 1] = png.data[offset + 2] = 0;
-    }
-  }
-  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
-}
-
-/** An empty honeypot and a page open long enough: what a person's form sends (not spam). */
-export const PAST_SPAM_CHECKS = { website: '', fillTimeMs: 60_000 };
-
-/** Whether a form's answer says it succeeded (either answer shape: `ok` or `success`). */
+/** Whether a form's answer says it stored the submission. */
 export function succeeded(status: number, body: unknown): boolean {
-  const answer = body as { ok?: unknown; success?: unknown } | undefined;
+  const answer = body as { success?: unknown } | undefined;
   return status === 200 && answer?.success === true;
 }
 
 function endpoints(): Endpoint[] {
-  const signature = signatureDataUrl();
   return [
     {
       name: 'send-email',
       file: 'functions/send-email.ts',
       path: '/api/send-email',
-      body: (i) => ({
-        name: `Bench Visitor ${i}`,
-        email: `bench-${i}@bench.example.test`,
-        service: 'private-session',
-        message: `Benchmark message ${i}.\nPlease ignore: written by npm run bench.`,
-        ...PAST_SPAM_CHECKS,
-      }),
+      body: (i) =>
+        contactBody({
+          name: `Bench Visitor ${i}`,
+          email: `bench-${i}@bench.example.test`,
+          service: 'private-session',
+          message: `Benchmark message ${i}.\nPlease ignore: written by npm run bench.`,
+        }),
       targets: { p50: 30, p95: 60 },
     },
     {
       name: 'submit-waiver',
       file: 'functions/submit-waiver.ts',
       path: '/api/submit-waiver',
-      body: (i) => ({
-        waiver: {
+      body: (i) =>
+        waiverBody({
           firstName: 'Bench',
           lastName: `Participant ${i}`,
           email: `bench-${i}@bench.example.test`,
-          phone: '555-0100',
-          emergencyName: 'Bench Contact',
-          emergencyPhone: '555-0101',
-          medicalConditions: '',
-          medications: '',
-          agreedToTerms: true,
-          agreedToPhotos: false,
-          signature,
-        },
-        ...PAST_SPAM_CHECKS,
-      }),
+        }),
       targets: { p50: 120, p95: 200 },
     },
   ];
@@ -342,7 +311,7 @@ export async function benchFunctions(options: {
   let mailsReceived = 0;
   const smtp = await startCountingSmtp(port + 1, () => (mailsReceived += 1));
   const scratch = await mkdtemp(join(tmpdir(), 'studio-bench-'));
-  let postgres: ThrowawayPostgres | undefined;
+  let postgres: PostgresServer | undefined;
   let server: BenchServer | undefined;
   let inProcess: ReturnType<typeof startInProcess> | undefined;
   let error: string | undefined;
@@ -358,8 +327,8 @@ export async function benchFunctions(options: {
   };
   try {
     if (database === 'postgres') {
-      postgres = await startPostgres(port + 2);
-      env.NETLIFY_DB_URL = postgres.url;
+      postgres = await startPostgres();
+      env.NETLIFY_DB_URL = postgres.url();
     }
     server = await startBenchServer({ root, port, env });
     const origin = server.origin;

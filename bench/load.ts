@@ -24,15 +24,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { simpleParser } from 'mailparser';
-import {
-  PAST_SPAM_CHECKS,
-  percentile,
-  signatureDataUrl,
-  startBenchServer,
-  startCountingSmtp,
-  type BenchServer,
-} from './functions.ts';
-import { startPostgres, type ThrowawayPostgres } from './postgres.ts';
+import { percentile, startBenchServer, startCountingSmtp, type BenchServer } from './functions.ts';
+import { startPostgres, type PostgresServer } from '../scripts/postgres.ts';
+import { signaturePng } from '../tests/fixtures/signatures.ts';
+import { contactBody, waiverBody } from '../tests/fixtures/submissions.ts';
 
 const { values: flags } = parseArgs({ options: { db: { type: 'string', default: 'embedded' } } });
 const DATABASE = flags.db === 'postgres' ? 'postgres' : 'embedded';
@@ -62,7 +57,6 @@ async function freePort(): Promise<number> {
 
 const port = Number(process.env.BENCH_PORT) || (await freePort());
 const smtpPort = process.env.BENCH_PORT ? port + 1 : await freePort();
-const postgresPort = process.env.BENCH_PORT ? port + 2 : await freePort();
 
 // ---- the mail server -------------------------------------------------------------------------
 const subjects: string[] = [];
@@ -81,7 +75,7 @@ if (!existsSync(`${root}/dist/index.html`)) {
 }
 
 const scratch = await mkdtemp(join(tmpdir(), 'studio-load-'));
-let postgres: ThrowawayPostgres | undefined;
+let postgres: PostgresServer | undefined;
 let server: BenchServer | undefined;
 let stopped = false;
 async function shutdown(code: number): Promise<never> {
@@ -111,8 +105,8 @@ const env: Record<string, string> = {
 };
 try {
   if (DATABASE === 'postgres') {
-    postgres = await startPostgres(postgresPort);
-    env.NETLIFY_DB_URL = postgres.url;
+    postgres = await startPostgres();
+    env.NETLIFY_DB_URL = postgres.url();
   }
   server = await startBenchServer({ root, port, env });
 } catch (error) {
@@ -143,15 +137,13 @@ const contacts: Submission[] = Array.from({ length: CONTACTS }, (_, n) => {
     kind: 'contact',
     url: `${base}/api/send-email`,
     submissionId,
-    body: {
+    body: contactBody({
       name: `Load ${run} Contact ${n}`,
       email: `load${n}@example.test`,
       service: 'private-session',
       message: `Load test ${run}, message ${n}.\nDo you have room on Tuesdays?`,
       submissionId,
-      // The form's invisible anti-spam fields, as a person who took their time sends them.
-      ...PAST_SPAM_CHECKS,
-    },
+    }),
   };
 });
 const waivers: Submission[] = hasWaiver
@@ -161,23 +153,14 @@ const waivers: Submission[] = hasWaiver
         kind: 'waiver',
         url: `${base}/api/submit-waiver`,
         submissionId,
-        body: {
-          waiver: {
-            firstName: `Load${run}`,
-            lastName: `Waiver${n}`,
-            email: `waiver${n}@example.test`,
-            phone: '+1 555 0100',
-            emergencyName: 'Emergency Contact',
-            emergencyPhone: '+1 555 0199',
-            medicalConditions: '',
-            medications: '',
-            agreedToTerms: true,
-            agreedToPhotos: n % 2 === 0,
-            signature: signatureDataUrl(n),
-            submissionId,
-          },
-          ...PAST_SPAM_CHECKS,
-        },
+        body: waiverBody({
+          firstName: `Load${run}`,
+          lastName: `Waiver${n}`,
+          email: `waiver${n}@example.test`,
+          agreedToPhotos: n % 2 === 0,
+          signature: signaturePng(400, 200, { seed: n }),
+          submissionId,
+        }),
       };
     })
   : [];

@@ -16,6 +16,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchFunctions, type FunctionsReport } from './functions.ts';
 import { CATEGORIES, runLighthouse, type Category, type RunResult } from './lighthouse.ts';
+import { PAGES } from '../tests/fixtures/pages.ts';
+import { measurePad, type PadRun } from './pad.ts';
 import { startStaticServer } from './static-server.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -30,6 +32,7 @@ const { values: flags } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
     'no-functions': { type: 'boolean', default: false },
+    'no-pad': { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/results.json' },
   },
 });
@@ -38,18 +41,11 @@ const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const basePort = Number(process.env.BENCH_PORT ?? 8950);
 const runs = Number(flags.runs);
 
-const SCREENS = [
-  { name: 'Home', path: '/' },
-  { name: 'About', path: '/about' },
-  { name: 'Services', path: '/services' },
-  { name: 'Events', path: '/events' },
-  { name: 'Contact', path: '/contact' },
-  { name: 'Waiver', path: '/waiver' },
-  { name: '404', path: '/no-such-page' },
-];
-const NO_JS = new Set(['Home', 'About', 'Services', 'Events']);
+const SCREENS = PAGES;
 const HOME_BUDGET = 44 * 1024;
+const CONTACT_BUDGET = 20 * 1024;
 const LCP_RATIO = 1.1;
+const PAD_READY_MS = 300;
 
 interface PageSummary {
   name: string;
@@ -193,23 +189,23 @@ function checkTargets(pages: PageSummary[], baseline: PageSummary): Target[] {
         detail: `${(m.transferBytes / 1024).toFixed(1)} KiB`,
       });
     }
-    if (NO_JS.has(p.name)) {
+    if (p.name === 'Contact') {
       targets.push({
         page: p.name,
-        target: 'no JavaScript until the menu is touched',
-        met: p.scripts.length === 0,
-        detail: p.scripts.length ? p.scripts.join(', ') : 'none loaded',
-      });
-    } else if (p.name === 'Contact' || p.name === 'Waiver') {
-      targets.push({
-        page: p.name,
-        target: 'only its island JS, lazily',
-        met: true,
-        detail: p.scripts.length
-          ? `${(m.jsBytes / 1024).toFixed(1)} KiB at load: ${p.scripts.map((s) => new URL(s).pathname).join(', ')}`
-          : 'none at load',
+        target: 'transfer < 20 KiB',
+        met: m.transferBytes < CONTACT_BUDGET,
+        detail: `${(m.transferBytes / 1024).toFixed(1)} KiB`,
       });
     }
+    // Every page, the forms' included: their script loads when the visitor first touches them.
+    targets.push({
+      page: p.name,
+      target: '0 bytes of JavaScript until the menu or a form is touched',
+      met: p.scripts.length === 0 && m.jsBytes === 0,
+      detail: p.scripts.length
+        ? `${(m.jsBytes / 1024).toFixed(1)} KiB: ${p.scripts.map((s) => new URL(s).pathname).join(', ')}`
+        : 'none loaded',
+    });
   }
   return targets;
 }
@@ -268,6 +264,7 @@ async function main() {
     pages: PageSummary[];
     baseline?: PageSummary;
     targets: Target[];
+    pad?: { runs: PadRun[]; inkMs: number; hydratedMs: number; scriptBytesBeforeTouch: number };
     functions?: FunctionsReport;
     durationSeconds?: number;
   } = {
@@ -319,6 +316,37 @@ async function main() {
     } finally {
       await site.close();
       await baseline.close();
+    }
+  }
+
+  if (!flags['no-lighthouse'] && !flags['no-pad']) {
+    console.log('\n▶ the signature pad on a throttled phone');
+    const site = await startStaticServer({ root: join(root, 'dist'), port: basePort });
+    try {
+      const pad = await measurePad(site.origin, { runs: Math.max(runs, 3), chromePath });
+      const middle = (values: number[]) => median(values);
+      results.pad = {
+        runs: pad,
+        inkMs: middle(pad.map((r) => r.inkMs)),
+        hydratedMs: middle(pad.map((r) => r.hydratedMs)),
+        scriptBytesBeforeTouch: Math.max(...pad.map((r) => r.scriptBytesBeforeTouch)),
+      };
+      results.targets.push(
+        {
+          page: 'Waiver',
+          target: `the pad inks within ${PAD_READY_MS} ms of the first touch (throttled phone)`,
+          met: results.pad.inkMs <= PAD_READY_MS,
+          detail: `${results.pad.inkMs.toFixed(0)} ms (the form's script had hydrated after ${results.pad.hydratedMs.toFixed(0)} ms)`,
+        },
+        {
+          page: 'Waiver',
+          target: 'no script before that touch',
+          met: results.pad.scriptBytesBeforeTouch === 0,
+          detail: `${results.pad.scriptBytesBeforeTouch} bytes`,
+        },
+      );
+    } finally {
+      await site.close();
     }
   }
 

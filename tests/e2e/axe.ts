@@ -4,17 +4,7 @@ import { expect, type Browser, type Page } from '@playwright/test';
 /** WCAG 2.2 level AA, with every earlier version and level A it includes. */
 export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-export const PAGES = [
-  { name: 'Home', path: '/' },
-  { name: 'About', path: '/about' },
-  { name: 'Services', path: '/services' },
-  { name: 'Events', path: '/events' },
-  { name: 'Contact', path: '/contact' },
-  { name: 'Waiver', path: '/waiver' },
-  { name: '404', path: '/no-such-page' },
-] as const;
-
-export const WIDTHS = [375, 1280] as const;
+export { PAGES, WIDTHS } from '../fixtures/pages';
 
 /**
  * Runs axe on the page as it is now (any state: menu open, form errors, success notice) and

@@ -17,17 +17,7 @@ import { startProxy, type Proxy } from './proxy.ts';
 
 export { selectedEngines } from './engines.ts';
 
-export const PAGES = [
-  { name: 'Home', path: '/', heading: undefined },
-  { name: 'About', path: '/about', heading: undefined },
-  { name: 'Services', path: '/services', heading: undefined },
-  { name: 'Events', path: '/events', heading: undefined },
-  { name: 'Contact', path: '/contact', heading: 'Get In Touch' },
-  { name: 'Waiver', path: '/waiver', heading: 'Liability Waiver' },
-  { name: '404', path: '/no-such-page', heading: 'Oops! Page not found' },
-] as const;
-
-export const WIDTHS = [375, 1280] as const;
+export { PAGES, WIDTHS } from '../fixtures/pages';
 export const NAV_LABELS = ['Home', 'About', 'Services', 'Events', 'Contact', 'Waiver'];
 export const STUDIO_INBOX = 'studio-inbox@example.test';
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/engines');

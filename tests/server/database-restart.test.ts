@@ -10,33 +10,33 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { postgresBin, startPostgres, type ThrowawayPostgres } from '../../bench/postgres.ts';
-import { ensureBuilt, freePort, startStudio, timedContact } from './harness.ts';
+import { ensurePostgres, startPostgres, type PostgresServer } from '../../scripts/postgres.ts';
+import { ensureBuilt, startStudio, timedContact } from './harness.ts';
 
-const bin = postgresBin();
+const bin = ensurePostgres().bin;
 
-describe.skipIf(!bin)('npm start on a real PostgreSQL', () => {
-  let postgres: ThrowawayPostgres;
+describe('npm start on a real PostgreSQL', () => {
+  let postgres: PostgresServer;
   beforeAll(async () => {
     ensureBuilt();
-    postgres = await startPostgres(await freePort());
+    postgres = await startPostgres();
   });
   afterAll(async () => {
     await postgres?.stop();
   });
 
   test('applies each migration once, recorded, and answers a message', async () => {
-    const first = await startStudio({ env: { NETLIFY_DB_URL: postgres.url } });
+    const first = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
     try {
       expect(first.output()).toMatch(/Applied migrations: 0001_/);
       expect((await timedContact(first.url)).status).toBe(200);
     } finally {
       await first.stop();
     }
-    const second = await startStudio({ env: { NETLIFY_DB_URL: postgres.url } });
+    const second = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
     await second.stop();
     expect(second.output()).not.toMatch(/Applied migrations/);
-    const client = new pg.Client({ connectionString: postgres.url });
+    const client = new pg.Client({ connectionString: postgres.url() });
     await client.connect();
     const { rows } = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM netlify.migrations',
@@ -46,13 +46,13 @@ describe.skipIf(!bin)('npm start on a real PostgreSQL', () => {
   });
 
   test('survives the database ending its connections, and answers the next message', async () => {
-    const studio = await startStudio({ env: { NETLIFY_DB_URL: postgres.url } });
+    const studio = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
     try {
       expect((await timedContact(studio.url, 1)).status).toBe(200);
       const psql = spawnSync(
-        join(bin!, 'psql'),
+        join(bin, 'psql'),
         [
-          postgres.url,
+          postgres.url(),
           '-tAc',
           'SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity ' +
             'WHERE pid <> pg_backend_pid() AND datname = current_database()',

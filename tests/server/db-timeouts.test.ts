@@ -17,7 +17,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { getDatabase } from '@netlify/database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { postgresBin, startPostgres, type ThrowawayPostgres } from '../../bench/postgres.ts';
+import { startPostgres, type PostgresServer } from '../../scripts/postgres.ts';
 import { freePort } from './harness.ts';
 
 let hanging: Server;
@@ -89,17 +89,17 @@ describe('a database that accepts and never answers', () => {
   });
 });
 
-describe.skipIf(!postgresBin())('a real PostgreSQL whose statements are slow', () => {
-  let postgres: ThrowawayPostgres;
+describe('a real PostgreSQL whose statements are slow', () => {
+  let postgres: PostgresServer;
   beforeAll(async () => {
-    postgres = await startPostgres(await freePort());
+    postgres = await startPostgres();
   });
   afterAll(async () => {
     await postgres?.stop();
   });
 
   test('statement_timeout in the connection string reaches the server: 57014 in time', async () => {
-    const pool = poolOf(`${postgres.url}?statement_timeout=1000`);
+    const pool = poolOf(`${postgres.url()}?statement_timeout=1000`);
     const outcome = await settleWithin(pool.query('SELECT pg_sleep(5)'), 4_000);
     expect(outcome.state).toBe('rejected');
     // Class 57 (operator intervention): db.ts already counts it as an outage.
@@ -109,7 +109,7 @@ describe.skipIf(!postgresBin())('a real PostgreSQL whose statements are slow', (
   });
 
   test('query_timeout ends the wait client-side; the client must then be released with the error', async () => {
-    const pool = new pg.Pool({ connectionString: postgres.url, max: 1, query_timeout: 1_000 });
+    const pool = new pg.Pool({ connectionString: postgres.url(), max: 1, query_timeout: 1_000 });
     pool.on('error', () => undefined);
 
     // Released without the error (what db.ts's transaction() does today): the next query waits
