@@ -2,7 +2,7 @@ import { ACTION_WORDS, type LogRow } from '../../lib/records-api';
 import { count, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';
-import { BUTTON_QUIET, CARD, Failed, LINK, Loading, ScreenTitle } from './ui';
+import { CARD, Failed, LINK, Loading, PagedList, ScreenTitle } from './ui';
 
 /** A line's detail in words: counts and choices, never a record's content (it holds none). */
 function detail(row: LogRow): string | undefined {
@@ -50,38 +50,23 @@ export default function AccessLog() {
       </p>
       {list.loading && <Loading what="the access log" />}
       {list.error && <Failed error={list.error} retry={list.reload} />}
-      {list.data && (
-        <>
-          <ol className="space-y-2">
-            {list.items.map((row) => (
-              <li key={row.id} className={`${CARD} text-sm`}>
-                <p className="flex flex-wrap justify-between gap-x-4">
-                  <span className="font-semibold">
-                    {ACTION_WORDS[row.action as keyof typeof ACTION_WORDS] ?? row.action}
-                  </span>
-                  <span className="text-muted">{when(row.at)}</span>
-                </p>
-                <p className="mt-1 break-words text-muted">
-                  {row.actor}
-                  {record(row) && <> · {record(row)}</>}
-                  {detail(row) && <> · {detail(row)}</>}
-                </p>
-              </li>
-            ))}
-          </ol>
-          {list.next && (
-            <button
-              type="button"
-              className={BUTTON_QUIET}
-              disabled={list.loadingMore}
-              onClick={() => void list.more()}
-            >
-              {list.loadingMore ? 'Loading…' : 'Show older entries'}
-            </button>
-          )}
-          {list.moreError && <Failed error={list.moreError} />}
-        </>
-      )}
+      <PagedList list={list} ordered className="space-y-2" what="entries">
+        {(row) => (
+          <li key={row.id} className={`${CARD} text-sm`}>
+            <p className="flex flex-wrap justify-between gap-x-4">
+              <span className="font-semibold">
+                {ACTION_WORDS[row.action as keyof typeof ACTION_WORDS] ?? row.action}
+              </span>
+              <span className="text-muted">{when(row.at)}</span>
+            </p>
+            <p className="mt-1 break-words text-muted">
+              {row.actor}
+              {record(row) && <> · {record(row)}</>}
+              {detail(row) && <> · {detail(row)}</>}
+            </p>
+          </li>
+        )}
+      </PagedList>
     </div>
   );
 }

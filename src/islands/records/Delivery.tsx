@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { MailRow, Undelivered } from '../../lib/records-api';
-import { call, DeskError } from './api';
+import { call } from './api';
 import { count, when } from './format';
 import { href } from './route';
-import { useLoad } from './useLoad';
+import { useLoad, useRowAction } from './useLoad';
 import {
   Badge,
   BUTTON,
@@ -16,8 +15,6 @@ import {
   ScreenTitle,
   Status,
 } from './ui';
-
-type Outcome = { tone: 'good' | 'bad'; words: string };
 
 function aboutLink(mail: MailRow) {
   if (!mail.about) return 'A record that is no longer there';
@@ -38,36 +35,23 @@ export default function Delivery() {
     undelivered: Undelivered;
     limit: number;
   }>('/delivery');
-  const [busy, setBusy] = useState<string>();
-  const [outcome, setOutcome] = useState<Outcome>();
+  const { busy, outcome, run } = useRowAction();
 
-  const sendAgain = async (mail: MailRow) => {
-    setBusy(mail.id);
-    setOutcome(undefined);
-    try {
+  const sendAgain = (mail: MailRow) =>
+    run(mail.id, async () => {
       const answer = await call<{ sent: boolean }>(`/delivery/${mail.id}/send-again`, { body: {} });
-      setOutcome(
-        answer.sent
-          ? {
-              tone: 'good',
-              words: `Sent: ${mail.label.toLowerCase()} (${mail.about?.name ?? 'no longer on file'}).`,
-            }
-          : {
-              tone: 'bad',
-              words:
-                'It could not be sent this time either; it will be tried again. If this keeps happening, check the mail settings (SMTP_URL).',
-            },
-      );
       reload();
-    } catch (caught) {
-      setOutcome({
-        tone: 'bad',
-        words: caught instanceof DeskError ? caught.message : String(caught),
-      });
-    } finally {
-      setBusy(undefined);
-    }
-  };
+      return answer.sent
+        ? {
+            tone: 'good',
+            words: `Sent: ${mail.label.toLowerCase()} (${mail.about?.name ?? 'no longer on file'}).`,
+          }
+        : {
+            tone: 'bad',
+            words:
+              'It could not be sent this time either; it will be tried again. If this keeps happening, check the mail settings (SMTP_URL).',
+          };
+    });
 
   return (
     <div className="space-y-6">

@@ -1,6 +1,39 @@
+import type { ReactNode } from 'react';
 import { DESK_API } from '../../lib/records-api';
 import { timeZone } from './format';
 import { BUTTON, CARD, DateRange, ScreenTitle } from './ui';
+
+/** One export's form: a date range (in the browser's time zone), `children`, the download. */
+function ExportForm({
+  what,
+  title,
+  children,
+}: {
+  what: 'waivers' | 'messages';
+  title: string;
+  children?: ReactNode;
+}) {
+  return (
+    <form
+      method="get"
+      action={`${DESK_API}/export/${what}`}
+      className={`${CARD} space-y-4`}
+      aria-labelledby={`export-${what}`}
+    >
+      <h3 id={`export-${what}`} className="font-serif text-xl font-semibold">
+        {title}
+      </h3>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <DateRange />
+      </div>
+      <input type="hidden" name="tz" value={timeZone()} />
+      {children}
+      <button type="submit" className={BUTTON}>
+        {`Download ${what} (CSV)`}
+      </button>
+    </form>
+  );
+}
 
 /**
  * Plain GET forms: the browser downloads the CSV the function answers with (an attachment, so
@@ -15,19 +48,7 @@ export default function Export() {
         everything when you leave the dates empty. Every export is recorded in the access log.
       </p>
 
-      <form
-        method="get"
-        action={`${DESK_API}/export/waivers`}
-        className={`${CARD} space-y-4`}
-        aria-labelledby="export-waivers"
-      >
-        <h3 id="export-waivers" className="font-serif text-xl font-semibold">
-          Waivers
-        </h3>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <DateRange />
-        </div>
-        <input type="hidden" name="tz" value={timeZone()} />
+      <ExportForm what="waivers" title="Waivers">
         <label className="flex items-start gap-3">
           <input
             type="checkbox"
@@ -42,28 +63,9 @@ export default function Export() {
             </span>
           </span>
         </label>
-        <button type="submit" className={BUTTON}>
-          Download waivers (CSV)
-        </button>
-      </form>
+      </ExportForm>
 
-      <form
-        method="get"
-        action={`${DESK_API}/export/messages`}
-        className={`${CARD} space-y-4`}
-        aria-labelledby="export-messages"
-      >
-        <h3 id="export-messages" className="font-serif text-xl font-semibold">
-          Messages
-        </h3>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <DateRange />
-        </div>
-        <input type="hidden" name="tz" value={timeZone()} />
-        <button type="submit" className={BUTTON}>
-          Download messages (CSV)
-        </button>
-      </form>
+      <ExportForm what="messages" title="Messages" />
     </div>
   );
 }

@@ -1,25 +1,24 @@
 import { useState } from 'react';
 import { SPAM_WORDS, type MessageRow } from '../../lib/records-api';
-import { call, DeskError } from './api';
-import { count, when } from './format';
-import { href, type Route } from './route';
-import { usePages } from './useLoad';
+import { call } from './api';
+import { when } from './format';
+import type { Route } from './route';
+import { usePages, useRowAction } from './useLoad';
 import { listQuery } from './Waivers';
 import {
   Badge,
-  BUTTON,
   BUTTON_QUIET,
   CARD,
-  DateRange,
   Failed,
-  Field,
-  formValues,
   INPUT,
   LINK,
+  ListSummary,
   Loading,
   MailBadge,
   Notice,
+  PagedList,
   ScreenTitle,
+  SearchForm,
   Status,
 } from './ui';
 
@@ -28,8 +27,6 @@ const SHOW = [
   ['inbox', 'Inbox'],
   ['spam', 'Taken for spam'],
 ] as const;
-
-type Outcome = { id: string; tone: 'good' | 'bad'; words: string };
 
 function Message({
   message,
@@ -79,21 +76,14 @@ function Message({
 }
 
 export default function Messages({ route }: { route: Route }) {
-  const q = route.query.get('q') ?? '';
-  const from = route.query.get('from') ?? '';
-  const to = route.query.get('to') ?? '';
   const show = route.query.get('show') ?? 'all';
   const list = usePages<MessageRow>(`/messages?${listQuery(route, ['q', 'from', 'to', 'show'])}`);
   const [changed, setChanged] = useState<Record<string, MessageRow>>({});
-  const [busy, setBusy] = useState<string>();
-  const [outcome, setOutcome] = useState<Outcome>();
-  const searched = Boolean(q || from || to || show !== 'all');
-  const [cleared, setCleared] = useState(0);
+  const action = useRowAction();
+  const searched = ['q', 'from', 'to'].some((name) => route.query.get(name)) || show !== 'all';
 
-  const notSpam = async (message: MessageRow) => {
-    setBusy(message.id);
-    setOutcome(undefined);
-    try {
+  const notSpam = (message: MessageRow) =>
+    action.run(message.id, async () => {
       const answer = await call<{ sent: boolean; queued: boolean }>(
         `/messages/${message.id}/not-spam`,
         { body: {} },
@@ -102,48 +92,27 @@ export default function Messages({ route }: { route: Route }) {
         ...current,
         [message.id]: { ...message, spamReason: null, mail: answer.sent ? 'sent' : 'owed' },
       }));
-      setOutcome({
-        id: message.id,
+      return {
         tone: 'good',
         words: answer.sent
           ? `The message from ${message.name} is in the inbox and was e-mailed to the studio.`
           : `The message from ${message.name} is in the inbox; its e-mail will be tried again shortly.`,
-      });
-    } catch (error) {
-      setOutcome({
-        id: message.id,
-        tone: 'bad',
-        words: error instanceof DeskError ? error.message : String(error),
-      });
-    } finally {
-      setBusy(undefined);
-    }
-  };
+      };
+    });
 
   return (
     <div className="space-y-6">
       <ScreenTitle>Messages</ScreenTitle>
-      <form
-        role="search"
-        aria-label="Find messages"
-        key={cleared}
-        className={`${CARD} grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_minmax(11rem,1fr)_1fr_1fr] lg:items-end`}
-        onSubmit={(event) => {
-          event.preventDefault();
-          const values = formValues(event.currentTarget);
-          window.location.hash = href('messages', {
-            ...values,
-            show: values.show === 'all' ? undefined : values.show,
-          });
-        }}
+      <SearchForm
+        screen="messages"
+        route={route}
+        text="Name, e-mail or words"
+        columns="lg:grid-cols-[2fr_minmax(11rem,1fr)_1fr_1fr]"
+        buttons="lg:col-span-4"
+        searched={searched}
+        errors={list.error?.fieldErrors}
+        address={(values) => ({ ...values, show: values.show === 'all' ? undefined : values.show })}
       >
-        <Field
-          label="Name, e-mail or words"
-          name="q"
-          type="search"
-          defaultValue={q}
-          className="sm:col-span-2 lg:col-span-1"
-        />
         <div>
           <label htmlFor="messages-show" className="mb-1 block text-sm font-semibold">
             Show
@@ -156,65 +125,27 @@ export default function Messages({ route }: { route: Route }) {
             ))}
           </select>
         </div>
-        <DateRange from={from} to={to} errors={list.error?.fieldErrors} />
-        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-4">
-          <button type="submit" className={BUTTON}>
-            Search
-          </button>
-          {searched && (
-            <a
-              href={href('messages')}
-              className={BUTTON_QUIET}
-              onClick={() => setCleared((n) => n + 1)}
-            >
-              Clear
-            </a>
-          )}
-        </div>
-      </form>
+      </SearchForm>
 
       <Status>
-        {outcome && <Notice tone={outcome.tone}>{outcome.words}</Notice>}
-        {list.data && (
-          <p className="text-sm text-muted">
-            {list.items.length === 0
-              ? searched
-                ? 'No message matches this search.'
-                : 'No messages yet.'
-              : `${count(list.items.length, 'message')} shown, newest first${list.next ? '; older ones below' : ''}.`}
-          </p>
-        )}
+        {action.outcome && <Notice tone={action.outcome.tone}>{action.outcome.words}</Notice>}
+        <ListSummary list={list} noun="message" searched={searched} empty="No messages yet." />
       </Status>
       {list.loading && <Loading what="messages" />}
       {list.error && !list.error.fieldErrors.from && !list.error.fieldErrors.to && (
         <Failed error={list.error} retry={list.reload} />
       )}
-      {list.data && (
-        <>
-          <ul className="space-y-3">
-            {list.items.map((message) => (
-              <li key={message.id}>
-                <Message
-                  message={changed[message.id] ?? message}
-                  busy={busy === message.id}
-                  onNotSpam={(m) => void notSpam(m)}
-                />
-              </li>
-            ))}
-          </ul>
-          {list.next && (
-            <button
-              type="button"
-              className={BUTTON_QUIET}
-              disabled={list.loadingMore}
-              onClick={() => void list.more()}
-            >
-              {list.loadingMore ? 'Loading…' : 'Show older messages'}
-            </button>
-          )}
-          {list.moreError && <Failed error={list.moreError} />}
-        </>
-      )}
+      <PagedList list={list} className="space-y-3" what="messages">
+        {(message) => (
+          <li key={message.id}>
+            <Message
+              message={changed[message.id] ?? message}
+              busy={action.busy === message.id}
+              onNotSpam={(m) => void notSpam(m)}
+            />
+          </li>
+        )}
+      </PagedList>
     </div>
   );
 }

@@ -1,5 +1,8 @@
-import { useEffect, useId, useRef, type ComponentProps, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import type { MailState } from '../../lib/records-api';
+import { count } from './format';
+import { href, type Route } from './route';
+import type { Pages } from './useLoad';
 
 /** The desk's few looks, named once. */
 export const BUTTON =
@@ -97,6 +100,100 @@ export function DateRange({
   );
 }
 
+/**
+ * A list screen's search: the text, `children` (more choices), the date range, Search, and Clear
+ * once something is searched for. Searching puts the values in the screen's address, which the
+ * list follows; Clear empties the form as well.
+ */
+export function SearchForm({
+  screen,
+  route,
+  text,
+  columns,
+  buttons,
+  searched,
+  errors,
+  address = (values) => values,
+  children,
+}: {
+  screen: 'waivers' | 'messages';
+  route: Route;
+  /** The text field's label. */
+  text: string;
+  /** The grid's columns on a large screen, and the buttons' span of them. */
+  columns: string;
+  buttons: string;
+  searched: boolean;
+  errors?: Record<string, string>;
+  /** The address's query for the form's values (as they are, unless said). */
+  address?: (values: Record<string, string>) => Record<string, string | undefined>;
+  children?: ReactNode;
+}) {
+  const [cleared, setCleared] = useState(0);
+  return (
+    <form
+      role="search"
+      aria-label={`Find ${screen}`}
+      key={cleared}
+      className={`${CARD} grid gap-4 sm:grid-cols-2 ${columns} lg:items-end`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        window.location.hash = href(screen, address(formValues(event.currentTarget)));
+      }}
+    >
+      <Field
+        label={text}
+        name="q"
+        type="search"
+        defaultValue={route.query.get('q') ?? ''}
+        className="sm:col-span-2 lg:col-span-1"
+      />
+      {children}
+      <DateRange
+        from={route.query.get('from') ?? ''}
+        to={route.query.get('to') ?? ''}
+        errors={errors}
+      />
+      <div className={`flex flex-wrap gap-2 sm:col-span-2 ${buttons}`}>
+        <button type="submit" className={BUTTON}>
+          Search
+        </button>
+        {searched && (
+          <a href={href(screen)} className={BUTTON_QUIET} onClick={() => setCleared((n) => n + 1)}>
+            Clear
+          </a>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** What a searched list shows: how many rows, or that it has none. */
+export function ListSummary<T>({
+  list,
+  noun,
+  searched,
+  empty,
+}: {
+  list: Pages<T>;
+  /** One row: "waiver". */
+  noun: string;
+  searched: boolean;
+  /** The words for no rows at all, when nothing is searched for. */
+  empty: string;
+}) {
+  if (!list.data) return null;
+  return (
+    <p className="text-sm text-muted">
+      {list.items.length === 0
+        ? searched
+          ? `No ${noun} matches this search.`
+          : empty
+        : `${count(list.items.length, noun)} shown, newest first${list.next ? '; older ones below' : ''}.`}
+    </p>
+  );
+}
+
 /** What just happened (or went wrong), announced politely. */
 export function Notice({
   tone = 'info',
@@ -135,6 +232,46 @@ export function Failed({ error, retry }: { error: Error; retry?: () => void }) {
         </button>
       )}
     </div>
+  );
+}
+
+/**
+ * A list loaded a page at a time (`usePages`), once its first page is in: its rows, then the
+ * button that loads older ones and what went wrong loading them.
+ */
+export function PagedList<T>({
+  list,
+  ordered = false,
+  className,
+  what,
+  children,
+}: {
+  list: Pages<T>;
+  /** An `<ol>` rather than a `<ul>`. */
+  ordered?: boolean;
+  className: string;
+  /** What the rows are, for the button: "Show older {what}". */
+  what: string;
+  /** A row's `<li>`, with its key. */
+  children: (item: T) => ReactNode;
+}) {
+  if (!list.data) return null;
+  const List = ordered ? 'ol' : 'ul';
+  return (
+    <>
+      <List className={className}>{list.items.map((item) => children(item))}</List>
+      {list.next && (
+        <button
+          type="button"
+          className={BUTTON_QUIET}
+          disabled={list.loadingMore}
+          onClick={() => void list.more()}
+        >
+          {list.loadingMore ? 'Loading…' : `Show older ${what}`}
+        </button>
+      )}
+      {list.moreError && <Failed error={list.moreError} />}
+    </>
   );
 }
 

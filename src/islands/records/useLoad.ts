@@ -76,3 +76,34 @@ export function usePages<T>(path: string) {
   };
   return { ...first, items, next, more, loadingMore, moreError, reload };
 }
+
+export type Pages<T> = ReturnType<typeof usePages<T>>;
+
+export interface Outcome {
+  tone: 'good' | 'bad';
+  words: string;
+}
+
+/**
+ * An action on one row of a screen ("not spam", "send again"): which row it is busy with, and
+ * what came of the last one (the outcome `work` gives, or the desk's words when it throws).
+ */
+export function useRowAction() {
+  const [busy, setBusy] = useState<string>();
+  const [outcome, setOutcome] = useState<Outcome>();
+  const run = async (id: string, work: () => Promise<Outcome>) => {
+    setBusy(id);
+    setOutcome(undefined);
+    try {
+      setOutcome(await work());
+    } catch (error) {
+      setOutcome({
+        tone: 'bad',
+        words: error instanceof DeskError ? error.message : String(error),
+      });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return { busy, outcome, run };
+}
