@@ -1,46 +1,28 @@
 import type { Config } from '@netlify/functions';
-import { logAccess } from '../src/server/records/access-log';
-import { download, deskFunction } from '../src/server/records/endpoint';
-import { exportName, messagesCsv, waiversCsv } from '../src/server/records/exports';
-import { readFilters } from '../src/server/records/filters';
+import { deskFunction } from '../src/server/records/endpoint';
+import { exportDownload, messagesCsv, waiversCsv } from '../src/server/records/exports';
+import { withFilters } from '../src/server/records/filters';
 
 export const config: Config = {
   path: ['/api/records/export/waivers', '/api/records/export/messages'],
 };
-
-const CSV = 'text/csv; charset=utf-8';
 
 /** CSV of the waivers (health columns only when asked for) or the messages of a date range. */
 export default deskFunction([
   {
     method: 'GET',
     path: '/api/records/export/waivers',
-    async handle({ url, staff }) {
-      const read = readFilters(url);
-      if ('problem' in read) return read.problem;
-      const { from, to, tz } = read.filters;
+    handle: withFilters(async (filters, { url, staff }) => {
       const health = url.searchParams.get('health') === 'yes';
-      const { csv, rows } = await waiversCsv(read.filters, health);
-      await logAccess(staff, {
-        action: 'export-waivers',
-        detail: { rows, from: from ?? null, to: to ?? null, health },
-      });
-      return download(csv, CSV, exportName('waivers', tz));
-    },
+      const csv = await waiversCsv(filters, health);
+      return exportDownload(staff, 'waivers', filters, csv, { health });
+    }),
   },
   {
     method: 'GET',
     path: '/api/records/export/messages',
-    async handle({ url, staff }) {
-      const read = readFilters(url);
-      if ('problem' in read) return read.problem;
-      const { from, to, tz } = read.filters;
-      const { csv, rows } = await messagesCsv(read.filters);
-      await logAccess(staff, {
-        action: 'export-messages',
-        detail: { rows, from: from ?? null, to: to ?? null },
-      });
-      return download(csv, CSV, exportName('messages', tz));
-    },
+    handle: withFilters(async (filters, { staff }) =>
+      exportDownload(staff, 'messages', filters, await messagesCsv(filters)),
+    ),
   },
 ]);

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { accessLog } from '../src/server/records/access-log';
 import { deskAnswer, deskFunction } from '../src/server/records/endpoint';
-import { readFilters } from '../src/server/records/filters';
+import { withFilters } from '../src/server/records/filters';
 
 export const config: Config = { path: '/api/records/log' };
 
@@ -10,10 +10,6 @@ export default deskFunction([
   {
     method: 'GET',
     path: '/api/records/log',
-    async handle({ url }) {
-      const read = readFilters(url);
-      if ('problem' in read) return read.problem;
-      return deskAnswer(await accessLog(read.filters.after));
-    },
+    handle: withFilters(async (filters) => deskAnswer(await accessLog(filters.after))),
   },
 ]);

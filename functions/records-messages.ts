@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { deskAnswer, deskFunction, deskRefusal } from '../src/server/records/endpoint';
-import { readFilters } from '../src/server/records/filters';
+import { withFilters } from '../src/server/records/filters';
 import { markNotSpam, searchMessages, type SpamFilter } from '../src/server/records/messages';
 
 export const config: Config = {
@@ -14,12 +14,10 @@ export default deskFunction([
   {
     method: 'GET',
     path: '/api/records/messages',
-    async handle({ url }) {
-      const read = readFilters(url);
-      if ('problem' in read) return read.problem;
+    handle: withFilters(async (filters, { url }) => {
       const show = SHOW.find((value) => value === url.searchParams.get('show')) ?? 'all';
-      return deskAnswer(await searchMessages(read.filters, show));
-    },
+      return deskAnswer(await searchMessages(filters, show));
+    }),
   },
   {
     method: 'POST',

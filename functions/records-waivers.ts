@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { deskAnswer, deskFunction, deskRefusal, download } from '../src/server/records/endpoint';
 import { logAccess } from '../src/server/records/access-log';
-import { readFilters } from '../src/server/records/filters';
+import { withFilters } from '../src/server/records/filters';
 import { isWaiverId, searchWaivers, waiverView } from '../src/server/records/waivers';
 import { pdfName, recordsPdf } from '../src/server/waiver/records-pdf';
 import { loadWaiver } from '../src/server/waiver/store';
@@ -15,11 +15,7 @@ export default deskFunction([
   {
     method: 'GET',
     path: '/api/records/waivers',
-    async handle({ url }) {
-      const read = readFilters(url);
-      if ('problem' in read) return read.problem;
-      return deskAnswer(await searchWaivers(read.filters));
-    },
+    handle: withFilters(async (filters) => deskAnswer(await searchWaivers(filters))),
   },
   {
     method: 'GET',

@@ -1,8 +1,11 @@
 import { CONTACT_FIELDS } from '../../forms/contact';
 import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../forms/waiver';
+import type { Staff } from '../auth/sessions';
 import { query } from '../platform/db';
 import { WAIVER_SELECT, waiverRecord } from '../waiver/store';
+import { logAccess } from './access-log';
 import { toCsv } from './csv';
+import { download } from './endpoint';
 import { Where, type Filters } from './filters';
 import { messageRow, MESSAGE_SELECT } from './messages';
 
@@ -95,4 +98,24 @@ export async function messagesCsv(filters: Filters): Promise<{ csv: string; rows
 export function exportName(what: 'waivers' | 'messages', tz: string, now = new Date()): string {
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(now);
   return `${what}-${day}.csv`;
+}
+
+const CSV = 'text/csv; charset=utf-8';
+
+/**
+ * An export as the desk answers it: the CSV to save, named for the day, and its line in the
+ * access log (the rows, the range and `detail`: counts and choices, never the content).
+ */
+export async function exportDownload(
+  staff: Pick<Staff, 'email'>,
+  what: 'waivers' | 'messages',
+  filters: Filters,
+  { csv, rows }: { csv: string; rows: number },
+  detail: Record<string, unknown> = {},
+): Promise<Response> {
+  await logAccess(staff, {
+    action: `export-${what}`,
+    detail: { rows, from: filters.from ?? null, to: filters.to ?? null, ...detail },
+  });
+  return download(csv, CSV, exportName(what, filters.tz));
 }

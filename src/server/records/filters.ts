@@ -9,7 +9,8 @@
  * (`created_at, id` below it), so a waiver signed while she pages neither repeats nor hides a
  * row, and a deep page costs what the first does.
  */
-import { deskRefusal } from './endpoint';
+import type { Staff } from '../auth/sessions';
+import { deskRefusal, type DeskCall } from './endpoint';
 
 export interface Cursor {
   /** The last row's `created_at` as Postgres wrote it (microseconds kept). */
@@ -78,6 +79,17 @@ export function readFilters(url: URL): { filters: Filters } | { problem: Respons
     return { problem: deskRefusal(422, error, {}, { fieldErrors: errors }) };
   }
   return { filters: { text, from, to, tz: timeZone(url.searchParams.get('tz')), after } };
+}
+
+/** A route's handler that takes the filters of its query: a wrong one is answered 422 instead. */
+export function withFilters(
+  handle: (filters: Filters, call: DeskCall<Staff>) => Promise<Response>,
+): (call: DeskCall<Staff>) => Promise<Response> {
+  return async (call) => {
+    const read = readFilters(call.url);
+    if ('problem' in read) return read.problem;
+    return handle(read.filters, call);
+  };
 }
 
 /** `%text%` for ILIKE, with the text's own `%`, `_` and `\` taken literally. */
