@@ -13,11 +13,14 @@ import recordsSession, { config as sessionConfig } from '../../functions/records
 import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
 import recordsWaivers, { config as waiversConfig } from '../../functions/records-waivers';
 import { matchPath } from '../../src/server/records/endpoint';
+import { contactBody, waiverBody } from '../fixtures/submissions';
 import type { TestSmtp } from './harness';
 
 export const ORIGIN = 'http://127.0.0.1:9400';
 export const STAFF = 'maya@example.test';
 export const CLIENT_IP = '198.51.100.20';
+/** The honeypot filled in, as a bot fills it. */
+const SPAM = { website: 'https://spam.example' };
 
 type Handler = ((req: Request, context?: never) => Promise<Response>) & {
   routes: { method: string; path: string; open?: boolean }[];
@@ -101,30 +104,11 @@ export async function signIn(smtp: TestSmtp, email = STAFF): Promise<string> {
 /** A waiver signed through the real form function, as a person's browser sends it. */
 export async function signWaiver(fields: Record<string, unknown> = {}, spam = false) {
   const { default: submitWaiver } = await import('../../functions/submit-waiver');
-  const { signaturePng } = await import('../fixtures/signatures');
-  const waiver = {
-    firstName: 'Ingrid',
-    lastName: 'Okonkwo',
-    email: 'ingrid@example.test',
-    phone: '+1 (503) 555-0142',
-    emergencyName: 'Tomas Okonkwo',
-    emergencyPhone: '503-555-0199',
-    medicalConditions: 'Scoliosis, left knee surgery in 2021',
-    medications: 'Ibuprofen as needed',
-    agreedToTerms: true,
-    agreedToPhotos: true,
-    signature: signaturePng(),
-    ...fields,
-  };
   const response = await submitWaiver(
     new Request(`${ORIGIN}/api/submit-waiver`, {
       method: 'POST',
       headers: { origin: ORIGIN, 'content-type': 'application/json', 'user-agent': 'DeskTest/1.0' },
-      body: JSON.stringify({
-        waiver,
-        website: spam ? 'https://spam.example' : '',
-        fillTimeMs: 20_000,
-      }),
+      body: JSON.stringify({ ...waiverBody(fields), ...(spam && SPAM) }),
     }),
     { ip: '203.0.113.9' } as never,
   );
@@ -140,15 +124,7 @@ export async function sendMessage(fields: Record<string, unknown> = {}, spam = f
     new Request(`${ORIGIN}/api/send-email`, {
       method: 'POST',
       headers: { origin: ORIGIN, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Grace Hopper',
-        email: 'grace@example.test',
-        service: 'small-group',
-        message: 'Is there room in the Tuesday class?',
-        website: spam ? 'https://spam.example' : '',
-        fillTimeMs: 9_000,
-        ...fields,
-      }),
+      body: JSON.stringify({ ...contactBody(fields), ...(spam && SPAM) }),
     }),
     { ip: '203.0.113.10' } as never,
   );
