@@ -13,30 +13,21 @@
  * be released with the error (`client.release(error)`), or the pool hands out a connection still
  * busy with it.
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import { getDatabase } from '@netlify/database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startPostgres, type PostgresServer } from '../../scripts/postgres.ts';
-import { freePort } from './harness.ts';
+import { startHangingDatabase, type HangingDatabase } from './harness.ts';
 
-let hanging: Server;
-const held = new Set<Socket>();
+let hanging: HangingDatabase | undefined;
 let hangingUrl: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  hanging = createServer((socket) => {
-    held.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => held.delete(socket));
-  });
-  await new Promise<void>((done) => hanging.listen(port, '127.0.0.1', done));
-  hangingUrl = `postgres://studio:secret@127.0.0.1:${port}/studio`;
+  hanging = await startHangingDatabase();
+  hangingUrl = hanging.url;
 });
 afterAll(async () => {
-  for (const socket of held) socket.destroy();
-  await new Promise((done) => hanging?.close(done));
+  await hanging?.close();
 });
 
 /** How a promise ends within `ms`: its value, its error, or 'pending'. */

@@ -9,35 +9,27 @@
  * `getDatabase()` takes no pool options); the server's own limit (FUNCTION_TIMEOUT_MS) is the
  * safety net the second probe checks.
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   contactMessage,
   ensureBuilt,
-  freePort,
   postJson,
+  startHangingDatabase,
   startStudio,
+  type HangingDatabase,
   type Studio,
 } from './harness.ts';
 
-let hanging: Server;
-const held = new Set<Socket>();
+let hanging: HangingDatabase | undefined;
 let databaseUrl: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  const port = await freePort();
-  hanging = createServer((socket) => {
-    held.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => held.delete(socket));
-  });
-  await new Promise<void>((done) => hanging.listen(port, '127.0.0.1', done));
-  databaseUrl = `postgres://studio:secret@127.0.0.1:${port}/studio`;
+  hanging = await startHangingDatabase();
+  databaseUrl = hanging.url;
 });
 afterAll(async () => {
-  for (const socket of held) socket.destroy();
-  await new Promise((done) => hanging?.close(done));
+  await hanging?.close();
 });
 
 async function timedPost(studio: Studio) {

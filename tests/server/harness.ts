@@ -49,6 +49,32 @@ export async function freePort(): Promise<number> {
   throw new Error('no free port in 9100-9199');
 }
 
+export interface HangingDatabase {
+  /** A PostgreSQL address for it. */
+  url: string;
+  /** Drops the connections it holds and stops listening. */
+  close(): Promise<void>;
+}
+
+/** A database that hangs: a listener on 127.0.0.1 that accepts every connection, never answering. */
+export async function startHangingDatabase(): Promise<HangingDatabase> {
+  const port = await freePort();
+  const held = new Set<Socket>();
+  const server = createServer((socket) => {
+    held.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => held.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  return {
+    url: `postgres://studio:secret@127.0.0.1:${port}/studio`,
+    async close() {
+      for (const socket of held) socket.destroy();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
 export interface Studio {
   url: string;
   port: number;
