@@ -6,33 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.webmanifest': 'application/manifest+json',
-};
-
-/** Types a CDN compresses: text, and SVG, which is XML. */
-const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg\+xml)/;
-
-/** Netlify's own default for files no `_headers` rule covers: always revalidate. */
-const DEFAULT_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+import { COMPRESSIBLE, contentType, DEFAULT_CACHE_CONTROL } from '../scripts/server/static.ts';
 
 export interface HeaderRule {
   pattern: RegExp;
@@ -109,7 +85,7 @@ export async function startStaticServer(options: {
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return undefined;
     const raw = await readFile(file);
-    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentType(file);
     const entry: CachedFile = {
       type,
       raw,

@@ -47,7 +47,15 @@ const TYPES: Record<string, string> = {
   '.webm': 'video/webm',
 };
 
-const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json|javascript)|image\/svg\+xml)/;
+/** The Content-Type of a file, by its extension. */
+export function contentType(path: string): string {
+  return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Types a CDN compresses: text, and SVG, which is XML. */
+export const COMPRESSIBLE =
+  /^(text\/|application\/(json|xml|manifest\+json|javascript)|image\/svg\+xml)/;
+
 const CACHE_LIMIT = 1024 * 1024;
 const HIDDEN = new Set(['/_headers', '/_redirects']);
 
@@ -82,7 +90,7 @@ export class StaticSite {
     if (!info?.isFile()) return undefined;
     const hit = this.cache.get(path);
     if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return hit;
-    const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentType(path);
     if (info.size > CACHE_LIMIT) {
       this.cache.delete(path);
       const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
