@@ -7,6 +7,7 @@ import {
   WAIT,
   WIDTHS,
   consoleErrors,
+  fillWaiver,
   find,
   inkPixels,
   isShown,
@@ -79,16 +80,7 @@ for (const engineName of selectedEngines()) {
 
         const lastName = `${engineName[0]!.toUpperCase()}${engineName.slice(1)}${width}x${Date.now()}`;
         const email = `${engineName}-${width}-${Date.now()}@example.test`;
-        for (const [label, value] of [
-          ['First Name', 'Ingrid'],
-          ['Last Name', lastName],
-          ['Email', email],
-          ['Phone', '503-555-0142'],
-          ['Emergency Contact Name', 'Tomas Okonkwo'],
-          ['Emergency Contact Phone', '503-555-0199'],
-        ] as const) {
-          await page.type(await find(page, { label }), value);
-        }
+        await fillWaiver(page, { lastName, email });
 
         const submit = await find(page, { role: 'button', name: 'Submit Waiver' });
         expect(await isEnabled(page, submit)).toBe(false);

@@ -7,6 +7,7 @@ import {
   STUDIO_INBOX,
   WAIT,
   WIDTHS,
+  fillWaiver,
   find,
   isShown,
   overflow,
@@ -107,17 +108,9 @@ for (const engineName of selectedEngines()) {
           await page.goto(site.url('/waiver'));
           const lastName = `Noscript${engineName}${width}x${Date.now()}`;
           const email = `noscript-${engineName}-${width}-${Date.now()}@example.test`;
-          for (const [label, value] of [
-            ['First Name', 'Ingrid'],
-            ['Last Name', lastName],
-            ['Email', email],
-            ['Phone', '503-555-0142'],
-            ['Emergency Contact Name', 'Tomas Okonkwo'],
-            ['Emergency Contact Phone', '503-555-0199'],
+          await fillWaiver(page, { lastName, email }, [
             ['Type your full name to sign', `Ingrid ${lastName}`],
-          ] as const) {
-            await page.type(await find(page, { label }), value);
-          }
+          ]);
           await page.click(
             await find(page, {
               role: 'checkbox',

@@ -194,6 +194,28 @@ export async function consoleErrors(page: EnginePage, options: { javaScript: boo
   return { recorded: recorded ?? [], native: page.nativeErrors() };
 }
 
+/**
+ * Types a waiver's personal and emergency fields for Ingrid `lastName` at `email` (her records
+ * mail is 'Signed waiver: Ingrid <lastName>'), then the labelled fields of `more`.
+ */
+export async function fillWaiver(
+  page: EnginePage,
+  { lastName, email }: { lastName: string; email: string },
+  more: [label: string, value: string][] = [],
+) {
+  for (const [label, value] of [
+    ['First Name', 'Ingrid'],
+    ['Last Name', lastName],
+    ['Email', email],
+    ['Phone', '503-555-0142'],
+    ['Emergency Contact Name', 'Tomas Okonkwo'],
+    ['Emergency Contact Phone', '503-555-0199'],
+    ...more,
+  ]) {
+    await page.type(await find(page, { label }), value);
+  }
+}
+
 /** Dark pixels on a canvas: 0 for a blank (white) pad. */
 export function inkPixels(page: EnginePage, canvas: ElementRef) {
   return page.evaluate((el: HTMLCanvasElement) => {
