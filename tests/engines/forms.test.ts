@@ -75,12 +75,12 @@ for (const engineName of selectedEngines()) {
         const page = await browser.open(width);
         await page.goto(site.url('/waiver'));
         const pad = await find(page, { role: 'img', name: { regex: '^Signature pad' } });
-        await page.evaluate((el: Element) => el.scrollIntoView({ block: 'center' }), pad as never);
-        await waitForIsland(page, pad);
-
         const lastName = `${engineName[0]!.toUpperCase()}${engineName.slice(1)}${width}x${Date.now()}`;
         const email = `${engineName}-${width}-${Date.now()}@example.test`;
+        // The form hydrates on its first touch: the typing.
         await fillWaiver(page, { lastName, email });
+        await page.evaluate((el: Element) => el.scrollIntoView({ block: 'center' }), pad as never);
+        await waitForIsland(page, pad);
 
         const submit = await find(page, { role: 'button', name: 'Submit Waiver' });
         expect(await isEnabled(page, submit)).toBe(false);
