@@ -74,7 +74,14 @@ export async function startProxy(target: string, port: number): Promise<Proxy> {
         responses.push({ method: req.method ?? 'GET', path: req.url ?? '/', status, location });
         const isHtml = /^text\/html/i.test(answer.headers['content-type'] ?? '');
         if (!isHtml || req.method === 'HEAD') {
-          res.writeHead(status, answer.headers);
+          // A 304 carries the page's policy too, which the browser puts on the page it kept
+          // (with the recorder in it): it must allow the recorder as well.
+          const policy = answer.headers['content-security-policy'];
+          const headers =
+            typeof policy === 'string'
+              ? { ...answer.headers, 'content-security-policy': allowRecorder(policy) }
+              : answer.headers;
+          res.writeHead(status, headers);
           answer.pipe(res);
           return;
         }
