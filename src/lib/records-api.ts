@@ -87,6 +87,12 @@ export interface WaiverView {
     userAgent: string | null;
     textVersion: string;
     textSha256: string;
+    /** How the signature was made, in words (drawn, or a typed name drawn by the pad or server). */
+    signature: string;
+    /** The name typed to sign, for a typed signature. */
+    signatureName: string | null;
+    /** The form's time trap ran (not for a form sent without JavaScript). */
+    timed: boolean;
   };
   spamReason: SpamReason | null;
   /** The records PDF's SHA-256, recorded when it was made; `null` before it is made. */

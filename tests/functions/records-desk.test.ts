@@ -147,6 +147,9 @@ describe('waivers', () => {
       userAgent: 'DeskTest/1.0',
       textVersion: expect.any(String),
       textSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      signature: 'Drawn on the signature pad',
+      signatureName: null,
+      timed: true,
     });
     expect(waiver.spamReason).toBeNull();
     expect(waiver.mails).toEqual([

@@ -94,6 +94,14 @@ export default function WaiverDetail({ id }: { id: string }) {
             ['IP address', waiver.audit.clientIp ?? 'Not recorded'],
             ['User agent', waiver.audit.userAgent ?? 'Not recorded'],
             ['Waiver text version', waiver.audit.textVersion],
+            ['Signature', waiver.audit.signature],
+            ...(waiver.audit.signatureName
+              ? [['Name typed to sign', waiver.audit.signatureName] as [string, string]]
+              : []),
+            [
+              'Form timing',
+              waiver.audit.timed ? 'Checked' : 'Not checked (sent without JavaScript)',
+            ],
             [
               'Waiver text SHA-256',
               <code key="text" className="break-all">

@@ -1,4 +1,10 @@
-import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES, WAIVER_SECTIONS } from '../../forms/waiver';
+import {
+  CONSENTS,
+  SIGNATURE_KINDS,
+  WAIVER_FIELDS,
+  WAIVER_FIELD_NAMES,
+  WAIVER_SECTIONS,
+} from '../../forms/waiver';
 import type { Page, WaiverRow, WaiverView } from '../../lib/records-api';
 import { query } from '../platform/db';
 import type { SpamReason } from '../request/spam';
@@ -97,6 +103,9 @@ export async function waiverView(id: string): Promise<WaiverView | undefined> {
       userAgent: record.userAgent,
       textVersion: record.waiverText.version,
       textSha256: record.waiverText.sha256,
+      signature: SIGNATURE_KINDS[record.signatureKind],
+      signatureName: record.signatureName,
+      timed: record.timed,
     },
     spamReason: record.spamReason,
     pdf: pdf ? { sha256: pdf.sha256, createdAt: new Date(pdf.created_at).toISOString() } : null,
