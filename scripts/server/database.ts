@@ -3,7 +3,7 @@
  * `@netlify/database`), with the migrations of netlify/database/migrations applied in name order,
  * each once, recorded in `netlify.migrations` (the table Netlify's local database tooling keeps).
  *
- * - Unset `NETLIFY_DB_URL` (the default): the embedded Postgres (PGlite) of `@netlify/database-dev`,
+ * - Unset `NETLIFY_DB_URL` (the default): the embedded Postgres (PGlite, scripts/embedded-db.ts),
  *   kept in `.netlify/db` — the folder Netlify's emulator used, so the data of earlier runs is
  *   still there — and run in a worker thread (embedded-db-worker.ts). It is one Postgres session
  *   shared by every connection, so the functions reach it through scripts/db-session-lock.ts,

@@ -1,5 +1,5 @@
 /**
- * The embedded Postgres (PGlite, through `@netlify/database-dev`'s `NetlifyDB`) and its
+ * The embedded Postgres (PGlite, scripts/embedded-db.ts) and its
  * one-session-at-a-time proxy (scripts/db-session-lock.ts) in a worker thread of their own.
  * PGlite runs Postgres compiled to WebAssembly with synchronous file access: on the server's main
  * thread every statement would stop the static files and the functions meanwhile, and a function
@@ -10,17 +10,16 @@
  * Out: `{ url, applied }` once started (`url`: the proxy's; or `{ error }`), then 'stopped'.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { NetlifyDB } from '@netlify/database-dev';
 import { startSessionLock } from '../db-session-lock.ts';
+import { startEmbeddedDatabase } from '../embedded-db.ts';
 
 const { directory, migrations } = workerData as { directory: string; migrations?: string };
 const port = parentPort!;
 
 try {
-  const db = new NetlifyDB({ directory, logger: () => {} });
-  const direct = await db.start();
+  const db = await startEmbeddedDatabase(directory);
   const applied = migrations ? await db.applyMigrations(migrations) : [];
-  const lock = await startSessionLock(direct);
+  const lock = await startSessionLock(db.url);
   port.on('message', (message) => {
     if (message !== 'stop') return;
     void lock

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { NetlifyDB } from '@netlify/database-dev';
 import { getDatabase } from '@netlify/database';
 import { startSessionLock, type SessionLock } from '../../scripts/db-session-lock.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../scripts/embedded-db.ts';
 
 interface Client {
   query<T = unknown>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -13,15 +13,14 @@ interface Pool {
   end(): Promise<void>;
 }
 
-let db: NetlifyDB;
+let db: EmbeddedDatabase;
 let lock: SessionLock;
 let pool: Pool;
 
 beforeAll(async () => {
-  db = new NetlifyDB({ logger: () => undefined });
-  const url = await db.start();
-  await db.exec('CREATE TABLE t (n int)');
-  lock = await startSessionLock(url);
+  db = await startEmbeddedDatabase();
+  await db.db.exec('CREATE TABLE t (n int)');
+  lock = await startSessionLock(db.url);
   pool = getDatabase({ connectionString: lock.url }).pool as unknown as Pool;
 });
 
@@ -46,7 +45,7 @@ test("one connection's rollback no longer takes another connection's insert with
   } finally {
     a.release();
     b.release();
-    await db.exec('DELETE FROM t');
+    await db.db.exec('DELETE FROM t');
   }
 });
 
