@@ -29,13 +29,14 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Before a response starts: if the client is still sending a body nobody will read, say that the
- * connection ends with this answer, and once the answer is out, let what still arrives drain away
- * unread for a moment (so the client can read the answer rather than get a reset), then hang up.
+ * Before a response starts: if the client is still sending a body nobody will read, let what
+ * still arrives drain away unread for a moment once the answer is out, so the client reads the
+ * answer rather than a reset, then hang up. (Not with `Connection: close`: Node closes the socket
+ * as soon as such an answer is written, and the bytes still coming then reset the connection,
+ * which can take the unread answer with it.)
  */
 export function prepareHead(req: IncomingMessage, res: ServerResponse): void {
   if (req.complete || !hasBody(req) || res.headersSent) return;
-  res.setHeader('connection', 'close');
   res.once('finish', () => {
     if (req.complete) return;
     req.resume();
