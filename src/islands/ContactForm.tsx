@@ -1,6 +1,6 @@
 import { useEffect, type FocusEvent, type SubmitEvent } from 'react';
 import { Toaster } from 'sonner';
-import ErrorBoundary from './ErrorBoundary';
+import { island } from './ErrorBoundary';
 import { Field, TextField } from './forms/Field';
 import SpamChecks from './forms/SpamChecks';
 import { useForm } from './forms/useForm';
@@ -138,10 +138,4 @@ function Form({ studioEmail }: Props) {
   );
 }
 
-export default function ContactForm(props: Props) {
-  return (
-    <ErrorBoundary>
-      <Form {...props} />
-    </ErrorBoundary>
-  );
-}
+export default island(Form, 'ContactForm');

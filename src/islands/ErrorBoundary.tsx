@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 
 interface Props {
   children: ReactNode;
@@ -41,4 +41,16 @@ export default class ErrorBoundary extends Component<Props, State> {
       </div>
     );
   }
+}
+
+/** An island: `component`, inside its own error boundary. */
+export function island<P extends object>(component: ComponentType<P>, name: string) {
+  const Inner = component;
+  const Island = (props: P) => (
+    <ErrorBoundary>
+      <Inner {...props} />
+    </ErrorBoundary>
+  );
+  Island.displayName = name;
+  return Island;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import ErrorBoundary from './ErrorBoundary';
+import { island } from './ErrorBoundary';
 import type { NavItem } from '../lib/nav';
 
 interface Props {
@@ -89,10 +89,4 @@ function Menu({ items }: Props) {
   );
 }
 
-export default function MobileNav(props: Props) {
-  return (
-    <ErrorBoundary>
-      <Menu {...props} />
-    </ErrorBoundary>
-  );
-}
+export default island(Menu, 'MobileNav');

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import { Toaster, toast } from 'sonner';
-import ErrorBoundary from './ErrorBoundary';
+import { island } from './ErrorBoundary';
 import { FieldError, RequiredMark, TextField } from './forms/Field';
 import SpamChecks from './forms/SpamChecks';
 import SignaturePad, { type Signature } from './forms/SignaturePad';
@@ -247,10 +247,4 @@ function Form({ blocks, version }: Props) {
   );
 }
 
-export default function WaiverForm(props: Props) {
-  return (
-    <ErrorBoundary>
-      <Form {...props} />
-    </ErrorBoundary>
-  );
-}
+export default island(Form, 'WaiverForm');
