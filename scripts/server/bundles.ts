@@ -33,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import extractZip from 'extract-zip';
-import type { ExtendedRoute, Route } from '@netlify/zip-it-and-ship-it';
+import type { ExtendedRoute, FunctionResult, Route } from '@netlify/zip-it-and-ship-it';
 import { readSiteConfig, type SiteConfig } from './netlify-config.ts';
 
 export interface Bundle {
@@ -136,10 +136,38 @@ async function withLock(root: string, work: () => Promise<void>): Promise<void> 
   }
 }
 
+/**
+ * What a deploy does with the functions folder: Netlify's bundler zips each function with the
+ * `[functions]` settings of netlify.toml into `zipsDir`, and each zip is unpacked into
+ * `<unpackDir>/<name>` as Netlify unpacks it into /var/task. The production-bundle test
+ * (tests/fixtures/bundles.ts) bundles through here too, so it proves what this server runs.
+ */
+export async function zipAndUnpack(
+  site: SiteConfig,
+  zipsDir: string,
+  unpackDir: string,
+): Promise<{ result: FunctionResult; directory: string }[]> {
+  if (!site.functionsDir) return [];
+  const { zipFunctions } = await import('@netlify/zip-it-and-ship-it');
+  const results = await zipFunctions([site.functionsDir], zipsDir, {
+    basePath: site.root,
+    repositoryRoot: site.root,
+    config: site.functions,
+  });
+  const unpacked = [];
+  for (const result of results) {
+    const directory = join(unpackDir, result.name);
+    // extract-zip refuses entries that would land outside `dir`.
+    await extractZip(result.path, { dir: resolve(directory) });
+    unpacked.push({ result, directory });
+  }
+  return unpacked;
+}
+
 async function bundleHere(site: SiteConfig): Promise<void> {
   const { root, functionsDir } = site;
   if (!functionsDir) return;
-  const { listFunctions, zipFunctions } = await import('@netlify/zip-it-and-ship-it');
+  const { listFunctions } = await import('@netlify/zip-it-and-ship-it');
   const serveDir = join(root, '.netlify', 'functions-serve');
   const stampFile = stampFileOf(root);
   const listed = await listFunctions([functionsDir], {
@@ -171,20 +199,13 @@ async function bundleHere(site: SiteConfig): Promise<void> {
   const started = performance.now();
   console.log(`Bundling ${listed.length} functions with @netlify/zip-it-and-ship-it...`);
   await rm(serveDir, { recursive: true, force: true });
-  await mkdir(serveDir, { recursive: true });
   // The zips are made outside the project, so the bundler's file tracing never meets them.
   const zips = await mkdtemp(join(tmpdir(), 'studio-functions-'));
   try {
-    const results = await zipFunctions([functionsDir], zips, {
-      basePath: root,
-      repositoryRoot: root,
-      config: site.functions,
-    });
+    const unpacked = await zipAndUnpack(site, zips, serveDir);
     const bundles: Bundle[] = [];
     const inputs: string[] = [];
-    for (const result of results) {
-      const directory = join(serveDir, result.name);
-      await extractZip(result.path, { dir: resolve(directory) });
+    for (const { result, directory } of unpacked) {
       inputs.push(...(result.inputs ?? []), ...(result.includedFiles ?? []));
       const runtimeAPIVersion = result.runtimeAPIVersion ?? 1;
       bundles.push({

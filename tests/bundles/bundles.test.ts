@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 /**
  * The production bundles: functions/ bundled by Netlify's own bundler with netlify.toml's
  * settings, each zip unpacked into a temporary folder outside the repository, and each function
@@ -8,12 +7,13 @@ import { readdir } from 'node:fs/promises';
  * content file, a font, a dependency) fails here, not in production.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { bundleFunctions, functionsSettings, type Bundle } from '../fixtures/bundles';
+import { readSiteConfig } from '../../scripts/server/netlify-config.ts';
+import { bundleFunctions, type Bundle } from '../fixtures/bundles';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstance, type Call, type Instance } from '../fixtures/instances';
 import { pdfText } from '../fixtures/pdf-text';
@@ -67,8 +67,8 @@ describe('what Netlify deploys', () => {
   });
 
   test("each bundle carries netlify.toml's included_files", async () => {
-    const { config } = await functionsSettings(ROOT);
-    const included = config['*']?.includedFiles ?? [];
+    const { functions } = await readSiteConfig(ROOT);
+    const included = functions['*']?.includedFiles ?? [];
     expect(included.length).toBeGreaterThan(0);
     for (const b of bundles) for (const file of included) expect(b.files).toContain(file);
   });
