@@ -216,6 +216,30 @@ describe('the waiver without JavaScript', () => {
     expect(pdf).toContain('Old ankle sprain');
   });
 
+  test('a Cyrillic or Greek name and health notes reach the PDF as written, and the name is drawn, not boxed', async () => {
+    await sign({
+      ...waiver,
+      firstName: 'Анна',
+      lastName: 'Иванова',
+      emergencyName: 'Ζωή Παπαδοπούλου',
+      medicalConditions: 'Травма колена',
+      signatureName: 'Анна Иванова',
+    });
+    await env.smtp.waitForMails(2);
+    const records = env.smtp.mails.find((mail) => mail.envelope.to.includes(RECORDS))!;
+    const pdf = await pdfText(records.attachments[0]!.content);
+    expect(pdf).toContain('First Name: Анна');
+    expect(pdf).toContain('Emergency Contact Name: Ζωή Παπαδοπούλου');
+    expect(pdf).toContain('Травма колена');
+    expect(pdf).toContain('Name typed to sign: Анна Иванова');
+    // A font without these letters draws one identical empty box for each: two names of the same
+    // length would then give the same image.
+    const first = (await rows('waivers'))[0]!.signature_sha256;
+    await env.clear();
+    await sign({ ...waiver, email: 'vera@example.test', signatureName: 'Вера Петрова' });
+    expect((await rows('waivers'))[0]!.signature_sha256).not.toBe(first);
+  });
+
   test('the same typed name always gives the same signature image', async () => {
     await sign(waiver);
     await env.clear();

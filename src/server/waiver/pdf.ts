@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import {
   CONSENTS,
@@ -19,6 +21,28 @@ const INK = '#1e2a23';
 const MUTED = '#4a5650';
 const RULE = '#c4d7ca';
 const ACCENT = '#3b5747';
+
+// pdfkit's built-in Helvetica encodes WinAnsi only: a Cyrillic or Greek name, or health notes
+// written in them, came out as mojibake in the signed record. DejaVu Sans (a free licence, see
+// node_modules/dejavu-fonts-ttf/LICENSE) covers Latin, Greek, Cyrillic, Vietnamese and more; it
+// is embedded as a subset, and shipped to the functions through netlify.toml's included_files.
+const FONT_FILES = {
+  regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
+  bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
+};
+const REGULAR = 'Body';
+const BOLD = 'Body-Bold';
+
+let fontData: { regular: Buffer; bold: Buffer } | undefined;
+
+function fonts() {
+  const require = createRequire(import.meta.url);
+  fontData ??= {
+    regular: readFileSync(require.resolve(FONT_FILES.regular)),
+    bold: readFileSync(require.resolve(FONT_FILES.bold)),
+  };
+  return fontData;
+}
 
 /** "2026-11-22 04:15:02 UTC" */
 export function formatUtc(date: Date): string {
@@ -47,6 +71,10 @@ export function renderWaiverPdf(
       CreationDate: record.createdAt,
     },
   });
+  const { regular, bold } = fonts();
+  doc.registerFont(REGULAR, regular);
+  doc.registerFont(BOLD, bold);
+  doc.font(REGULAR);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -60,7 +88,7 @@ export function renderWaiverPdf(
   const section = (title: string) => {
     if (doc.y > doc.page.height - doc.page.margins.bottom - 80) doc.addPage();
     doc.moveDown(0.9);
-    doc.font('Helvetica-Bold').fontSize(12).fillColor(ACCENT).text(title.toUpperCase(), left);
+    doc.font(BOLD).fontSize(12).fillColor(ACCENT).text(title.toUpperCase(), left);
     const y = doc.y + 2;
     doc
       .moveTo(left, y)
@@ -71,19 +99,19 @@ export function renderWaiverPdf(
     doc.y = y + 6;
   };
   const row = (label: string, value: string) => {
-    doc.font('Helvetica-Bold').fontSize(10).fillColor(MUTED).text(`${label}: `, left, doc.y, {
+    doc.font(BOLD).fontSize(10).fillColor(MUTED).text(`${label}: `, left, doc.y, {
       continued: true,
     });
     doc
-      .font('Helvetica')
+      .font(REGULAR)
       .fillColor(INK)
       .text(value || '-');
     doc.moveDown(0.2);
   };
 
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(studioName, left);
+  doc.font(BOLD).fontSize(20).fillColor(INK).text(studioName, left);
   doc
-    .font('Helvetica')
+    .font(REGULAR)
     .fontSize(13)
     .fillColor(MUTED)
     .text(
@@ -99,7 +127,7 @@ export function renderWaiverPdf(
     for (const name of WAIVER_FIELD_NAMES.filter((field) => WAIVER_FIELDS[field].section === key)) {
       const spec: WaiverFieldSpec = WAIVER_FIELDS[name];
       if (spec.health && copy === 'participant') {
-        if (!onFile) doc.font('Helvetica').fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
+        if (!onFile) doc.font(REGULAR).fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
         onFile = true;
         continue;
       }
@@ -110,10 +138,10 @@ export function renderWaiverPdf(
   section(`Waiver Text (version ${record.waiverText.version})`);
   for (const block of waiverBlocks(record.waiverText.text)) {
     if (block.kind === 'heading') {
-      doc.moveDown(0.4).font('Helvetica-Bold').fontSize(10).fillColor(INK);
+      doc.moveDown(0.4).font(BOLD).fontSize(10).fillColor(INK);
       doc.text(block.text, left, doc.y, { width });
     } else {
-      doc.font('Helvetica').fontSize(9.5).fillColor(INK);
+      doc.font(REGULAR).fontSize(9).fillColor(INK);
       doc.text(block.text, left, doc.y, { width, align: 'justify', lineGap: 1.5 });
       doc.moveDown(0.35);
     }
@@ -135,7 +163,7 @@ export function renderWaiverPdf(
     valign: 'center',
   });
   doc.y = boxTop + boxHeight + 6;
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED);
   doc.text(`Signed electronically by ${fullName}`, left);
 
   section('Audit Trail');
@@ -155,7 +183,7 @@ export function renderWaiverPdf(
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc
-      .font('Helvetica')
+      .font(REGULAR)
       .fontSize(8)
       .fillColor(MUTED)
       .text(

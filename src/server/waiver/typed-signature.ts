@@ -18,10 +18,14 @@ const WIDTH = 800;
 const HEIGHT = 400;
 const SUBSAMPLES = 4;
 
-// The Latin subset first, then the extended Latin one for the letters it lacks (ł, ő, ț, ...).
+// The Latin subset first, then the extended Latin and Vietnamese ones for the letters it lacks
+// (ł, ő, ț, ễ, ...). Dancing Script has no Greek or Cyrillic: for those the name is written in
+// DejaVu Sans (the PDF's font), upright but legible, rather than as a row of empty boxes.
 const FONT_FILES = [
   '@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff',
   '@fontsource/dancing-script/files/dancing-script-latin-ext-400-normal.woff',
+  '@fontsource/dancing-script/files/dancing-script-vietnamese-400-normal.woff',
+  'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
 ];
 
 let fonts: Font[] | undefined;
