@@ -23,25 +23,51 @@ const RULE = '#c4d7ca';
 const ACCENT = '#3b5747';
 
 // pdfkit's built-in Helvetica encodes WinAnsi only: a Cyrillic or Greek name, or health notes
-// written in them, came out as mojibake in the signed record. DejaVu Sans (a free licence, see
-// node_modules/dejavu-fonts-ttf/LICENSE) covers Latin, Greek, Cyrillic, Vietnamese and more; it
-// is embedded as a subset, and shipped to the functions through netlify.toml's included_files.
-const FONT_FILES = {
+// written in them, came out as mojibake in the signed record. Such a waiver is set in DejaVu Sans
+// (a free licence, see node_modules/dejavu-fonts-ttf/LICENSE: Latin, Greek, Cyrillic, Vietnamese
+// and more), embedded as a subset and shipped to the functions through netlify.toml's
+// included_files. Embedding costs time (measured: about 90 ms a PDF against 10 ms, shaping
+// every line with the font's OpenType tables), so a waiver Helvetica can print keeps Helvetica.
+const DEJAVU_FILES = {
   regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
   bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
 };
-const REGULAR = 'Body';
-const BOLD = 'Body-Bold';
 
-let fontData: { regular: Buffer; bold: Buffer } | undefined;
+interface Typeface {
+  regular: string;
+  bold: string;
+  /** The waiver text's size: DejaVu runs wider, and the waiver should stay on two pages. */
+  textSize: number;
+}
 
-function fonts() {
+const HELVETICA: Typeface = { regular: 'Helvetica', bold: 'Helvetica-Bold', textSize: 9.5 };
+const DEJAVU: Typeface = { regular: 'DejaVu', bold: 'DejaVu-Bold', textSize: 9 };
+
+// WinAnsiEncoding (PDF 32000, annex D): ASCII, Latin-1, and these in 0x80-0x9F.
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+function winAnsi(text: string): boolean {
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    const latin = (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff);
+    if (!latin && character !== '\n' && !WIN_ANSI_EXTRA.has(character)) return false;
+  }
+  return true;
+}
+
+let dejavu: { regular: Buffer; bold: Buffer } | undefined;
+
+/** The typeface for this waiver, registered with the document. */
+function typefaceFor(doc: PDFKit.PDFDocument, texts: string[]): Typeface {
+  if (texts.every(winAnsi)) return HELVETICA;
   const require = createRequire(import.meta.url);
-  fontData ??= {
-    regular: readFileSync(require.resolve(FONT_FILES.regular)),
-    bold: readFileSync(require.resolve(FONT_FILES.bold)),
+  dejavu ??= {
+    regular: readFileSync(require.resolve(DEJAVU_FILES.regular)),
+    bold: readFileSync(require.resolve(DEJAVU_FILES.bold)),
   };
-  return fontData;
+  doc.registerFont(DEJAVU.regular, dejavu.regular);
+  doc.registerFont(DEJAVU.bold, dejavu.bold);
+  return DEJAVU;
 }
 
 /** "2026-11-22 04:15:02 UTC" */
@@ -71,10 +97,11 @@ export function renderWaiverPdf(
       CreationDate: record.createdAt,
     },
   });
-  const { regular, bold } = fonts();
-  doc.registerFont(REGULAR, regular);
-  doc.registerFont(BOLD, bold);
-  doc.font(REGULAR);
+  const face = typefaceFor(doc, [
+    studioName,
+    ...Object.values(record).filter((value): value is string => typeof value === 'string'),
+    record.waiverText.text,
+  ]);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -88,7 +115,7 @@ export function renderWaiverPdf(
   const section = (title: string) => {
     if (doc.y > doc.page.height - doc.page.margins.bottom - 80) doc.addPage();
     doc.moveDown(0.9);
-    doc.font(BOLD).fontSize(12).fillColor(ACCENT).text(title.toUpperCase(), left);
+    doc.font(face.bold).fontSize(12).fillColor(ACCENT).text(title.toUpperCase(), left);
     const y = doc.y + 2;
     doc
       .moveTo(left, y)
@@ -99,19 +126,19 @@ export function renderWaiverPdf(
     doc.y = y + 6;
   };
   const row = (label: string, value: string) => {
-    doc.font(BOLD).fontSize(10).fillColor(MUTED).text(`${label}: `, left, doc.y, {
+    doc.font(face.bold).fontSize(10).fillColor(MUTED).text(`${label}: `, left, doc.y, {
       continued: true,
     });
     doc
-      .font(REGULAR)
+      .font(face.regular)
       .fillColor(INK)
       .text(value || '-');
     doc.moveDown(0.2);
   };
 
-  doc.font(BOLD).fontSize(20).fillColor(INK).text(studioName, left);
+  doc.font(face.bold).fontSize(20).fillColor(INK).text(studioName, left);
   doc
-    .font(REGULAR)
+    .font(face.regular)
     .fontSize(13)
     .fillColor(MUTED)
     .text(
@@ -127,7 +154,7 @@ export function renderWaiverPdf(
     for (const name of WAIVER_FIELD_NAMES.filter((field) => WAIVER_FIELDS[field].section === key)) {
       const spec: WaiverFieldSpec = WAIVER_FIELDS[name];
       if (spec.health && copy === 'participant') {
-        if (!onFile) doc.font(REGULAR).fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
+        if (!onFile) doc.font(face.regular).fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
         onFile = true;
         continue;
       }
@@ -138,10 +165,10 @@ export function renderWaiverPdf(
   section(`Waiver Text (version ${record.waiverText.version})`);
   for (const block of waiverBlocks(record.waiverText.text)) {
     if (block.kind === 'heading') {
-      doc.moveDown(0.4).font(BOLD).fontSize(10).fillColor(INK);
+      doc.moveDown(0.4).font(face.bold).fontSize(10).fillColor(INK);
       doc.text(block.text, left, doc.y, { width });
     } else {
-      doc.font(REGULAR).fontSize(9).fillColor(INK);
+      doc.font(face.regular).fontSize(face.textSize).fillColor(INK);
       doc.text(block.text, left, doc.y, { width, align: 'justify', lineGap: 1.5 });
       doc.moveDown(0.35);
     }
@@ -163,7 +190,7 @@ export function renderWaiverPdf(
     valign: 'center',
   });
   doc.y = boxTop + boxHeight + 6;
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED);
+  doc.font(face.regular).fontSize(9).fillColor(MUTED);
   doc.text(`Signed electronically by ${fullName}`, left);
 
   section('Audit Trail');
@@ -183,7 +210,7 @@ export function renderWaiverPdf(
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc
-      .font(REGULAR)
+      .font(face.regular)
       .fontSize(8)
       .fillColor(MUTED)
       .text(
