@@ -150,6 +150,15 @@ test("'Book Free Consultation' opens the form with Consultation selected and the
   await expect(fields.form).toBeInViewport();
 });
 
+test('a link asking for a service the form does not offer leaves the placeholder chosen', async ({
+  page,
+}) => {
+  await page.goto('/contact?service=bogus#contact-form');
+  const fields = contactForm(page);
+  await expect(fields.service).toHaveValue('');
+  await expect(fields.service.locator('option:checked')).toHaveText('Select a service...');
+});
+
 test('shows a field error from the server at the field, marked invalid and described', async ({
   page,
 }) => {
