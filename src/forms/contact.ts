@@ -22,10 +22,6 @@ const SERVICE_VALUES = SERVICE_OPTIONS.map((option) => option.value) as [
   ...ServiceValue[],
 ];
 
-export function isServiceValue(value: unknown): value is ServiceValue {
-  return SERVICE_VALUES.includes(value as ServiceValue);
-}
-
 /** The label of a service value, or `undefined` when none was chosen. */
 export function serviceLabel(value: string): string | undefined {
   return SERVICE_OPTIONS.find((option) => option.value === value)?.label;

@@ -108,6 +108,10 @@ export type WaiverFieldName = keyof typeof WAIVER_FIELDS;
 
 export const WAIVER_FIELD_NAMES = Object.keys(WAIVER_FIELDS) as WaiverFieldName[];
 
+/** Whether a field holds health information: sealed when stored, shown only to the studio. */
+export const isHealthField = (name: WaiverFieldName): boolean =>
+  (WAIVER_FIELDS[name] as WaiverFieldSpec).health === true;
+
 /** The two consents, as the form and the PDF word them. */
 export const CONSENTS = {
   agreedToTerms: 'Agreed to the liability waiver terms',

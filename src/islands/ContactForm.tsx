@@ -8,6 +8,7 @@ import { useHydrated } from './forms/useHydrated';
 import {
   CONTACT_FIELDS,
   CONTACT_FIELD_ORDER,
+  CONTACT_LABELS,
   CONTACT_NOTICES,
   SERVICE_OPTIONS,
   SERVICE_PLACEHOLDER,
@@ -73,6 +74,8 @@ function Form({ studioEmail }: Props) {
     if (await send(parsed.data)) form.reset();
   }
 
+  const service = control('service');
+
   return (
     <>
       <form
@@ -91,13 +94,10 @@ function Form({ studioEmail }: Props) {
           <TextField spec={CONTACT_FIELDS.name} control={control('name')} error={errors.name} />
           <TextField spec={CONTACT_FIELDS.email} control={control('email')} error={errors.email} />
         </div>
-        <Field control={control('service')} label="Service Interest" error={errors.service}>
+        <Field control={service} label={CONTACT_LABELS.service} error={errors.service}>
           {/* Drawn by the page, not the browser: WebKit's own select is grey and taller. */}
           <div className="relative">
-            <select
-              {...control('service')}
-              className={`${control('service').className} appearance-none pr-10`}
-            >
+            <select {...service} className={`${service.className} appearance-none pr-10`}>
               <option value="">{SERVICE_PLACEHOLDER}</option>
               {SERVICE_OPTIONS.map(({ value, label }) => (
                 <option key={value} value={value}>

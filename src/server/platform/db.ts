@@ -1,4 +1,5 @@
 import { getDatabase, type DatabaseConnection } from '@netlify/database';
+import { positiveSetting } from './site';
 
 /** A database problem the visitor can do nothing about but retry later (503). */
 export class DatabaseUnavailableError extends Error {
@@ -17,11 +18,6 @@ interface PooledClient extends Queryable {
   release(destroy?: Error | boolean): void;
 }
 
-const positive = (value: string | undefined, fallback: number) => {
-  const number = Number(value);
-  return Number.isFinite(number) && number > 0 ? number : fallback;
-};
-
 /**
  * How long a function waits for a connection, and for one statement, before it tells the visitor
  * the database is unavailable (503). `getDatabase()` takes no pool options, and its drivers wait
@@ -30,8 +26,8 @@ const positive = (value: string | undefined, fallback: number) => {
  */
 function timeouts() {
   return {
-    connectMs: positive(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
-    queryMs: positive(process.env.DB_QUERY_TIMEOUT_MS, 10_000),
+    connectMs: positiveSetting(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
+    queryMs: positiveSetting(process.env.DB_QUERY_TIMEOUT_MS, 10_000),
   };
 }
 

@@ -21,6 +21,7 @@
 import { query, type Queryable } from './db';
 import { mailSettings, sendMail, transportCode } from './mail';
 import { MAIL_KINDS, isMailKind, type MailKind } from './mail-kinds';
+import { positiveSetting } from './site';
 
 export interface AttemptOutcome {
   /** The mail went out on this attempt. */
@@ -44,17 +45,12 @@ export interface OutboxSettings {
   leaseMs: number;
 }
 
-const positive = (value: string | undefined, fallback: number) => {
-  const number = Number(value);
-  return Number.isFinite(number) && number > 0 ? number : fallback;
-};
-
 export function outboxSettings(): OutboxSettings {
   return {
-    maxAttempts: Math.floor(positive(process.env.OUTBOX_MAX_ATTEMPTS, 12)),
-    baseDelayMs: positive(process.env.OUTBOX_BASE_DELAY_MS, 60_000),
-    maxDelayMs: positive(process.env.OUTBOX_MAX_DELAY_MS, 60 * 60_000),
-    leaseMs: positive(process.env.OUTBOX_LEASE_MS, 2 * 60_000),
+    maxAttempts: Math.floor(positiveSetting(process.env.OUTBOX_MAX_ATTEMPTS, 12)),
+    baseDelayMs: positiveSetting(process.env.OUTBOX_BASE_DELAY_MS, 60_000),
+    maxDelayMs: positiveSetting(process.env.OUTBOX_MAX_DELAY_MS, 60 * 60_000),
+    leaseMs: positiveSetting(process.env.OUTBOX_LEASE_MS, 2 * 60_000),
   };
 }
 

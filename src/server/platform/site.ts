@@ -99,3 +99,9 @@ export function missingSetting(setting: string, purpose: string): MissingSetting
   }
   return error;
 }
+
+/** A numeric setting (a timeout, a limit): its value when it is a positive number, else `fallback`. */
+export function positiveSetting(value: string | undefined, fallback: number): number {
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : fallback;
+}

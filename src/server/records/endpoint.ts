@@ -10,6 +10,7 @@
  */
 import type { z } from 'zod';
 import { describeProblems, fieldErrors } from '../../forms/fields';
+import { CHECK_FIELDS } from '../../forms/answer';
 import { findSession, sessionToken, setSessionCookie, type Staff } from '../auth/sessions';
 import { DatabaseUnavailableError } from '../platform/db';
 import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/answers';
@@ -105,7 +106,7 @@ export function checked<S extends z.ZodType>(
   const parsed = schema.safeParse(body);
   if (parsed.success) return { data: parsed.data };
   const errors = fieldErrors(parsed.error);
-  const error = describeProblems(errors) || 'Please check the highlighted fields.';
+  const error = describeProblems(errors) || CHECK_FIELDS;
   return { problem: deskRefusal(422, error, {}, { fieldErrors: errors }) };
 }
 

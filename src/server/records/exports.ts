@@ -1,5 +1,5 @@
 import { CONTACT_FIELDS } from '../../forms/contact';
-import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../forms/waiver';
+import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES, isHealthField } from '../../forms/waiver';
 import type { Staff } from '../auth/sessions';
 import { query } from '../platform/db';
 import { WAIVER_SELECT, waiverRecord } from '../waiver/store';
@@ -22,9 +22,7 @@ export async function waiversCsv(
   filters: Filters,
   health: boolean,
 ): Promise<{ csv: string; rows: number }> {
-  const fields = WAIVER_FIELD_NAMES.filter(
-    (name) => health || !('health' in WAIVER_FIELDS[name] && WAIVER_FIELDS[name].health),
-  );
+  const fields = WAIVER_FIELD_NAMES.filter((name) => health || !isHealthField(name));
   const where = new Where().range({ ...filters, after: undefined }, 'w', 'uuid');
   const rows = await query<Record<string, unknown>>(
     `SELECT x.*, p.sha256 AS pdf_sha256 FROM (${WAIVER_SELECT} ${where.sql}) x

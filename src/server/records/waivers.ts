@@ -4,6 +4,7 @@ import {
   WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
   WAIVER_SECTIONS,
+  isHealthField,
 } from '../../forms/waiver';
 import type { Page, WaiverRow, WaiverView } from '../../lib/records-api';
 import { query } from '../platform/db';
@@ -88,7 +89,7 @@ export async function waiverView(id: string): Promise<WaiverView | undefined> {
         label: spec.label,
         section: WAIVER_SECTIONS[spec.section],
         value: record[name],
-        health: 'health' in spec && spec.health,
+        health: isHealthField(name),
       };
     }),
     consents: Object.entries(CONSENTS).map(([name, label]) => ({

@@ -1,10 +1,9 @@
 import {
-  WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
   type Waiver,
   type WaiverFieldName,
+  isHealthField,
   type SignatureKind,
-  type WaiverFieldSpec,
 } from '../../forms/waiver';
 import { decryptField, encryptField, isEncrypted } from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
@@ -42,9 +41,6 @@ export interface SignedWith {
 export const columnOf = (field: WaiverFieldName) =>
   field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-const isHealth = (field: WaiverFieldName) =>
-  (WAIVER_FIELDS[field] as WaiverFieldSpec).health === true;
-
 /**
  * Stores the waiver, its audit trail and (once per version) the text it was signed under, in the
  * transaction the pipeline opened for it and its mails. Health fields are encrypted first
@@ -79,7 +75,9 @@ export async function insertWaiver(
     timed,
   };
   for (const field of WAIVER_FIELD_NAMES) {
-    row[columnOf(field)] = isHealth(field) ? encryptField(waiver[field], field) : waiver[field];
+    row[columnOf(field)] = isHealthField(field)
+      ? encryptField(waiver[field], field)
+      : waiver[field];
   }
   const columns = Object.keys(row);
   const { rows } = await tx.query(
@@ -96,10 +94,16 @@ export async function insertWaiver(
 export const WAIVER_SELECT = `SELECT w.*, t.version AS text_version, t.text
   FROM waivers w JOIN waiver_texts t ON t.sha256 = w.waiver_text_sha256`;
 
-/** Reads a stored waiver back, health fields decrypted, with the text it was signed under. */
-export async function loadWaiver(id: string): Promise<WaiverRecord | undefined> {
+/**
+ * Reads a stored waiver back, with the text it was signed under; health fields decrypted unless
+ * `health: false` (see `waiverRecord`).
+ */
+export async function loadWaiver(
+  id: string,
+  options?: { health?: boolean },
+): Promise<WaiverRecord | undefined> {
   const [row] = await query<Record<string, unknown>>(`${WAIVER_SELECT} WHERE w.id = $1`, [id]);
-  return row && waiverRecord(row);
+  return row && waiverRecord(row, options);
 }
 
 /**
@@ -113,7 +117,7 @@ export function waiverRecord(
   const fields = Object.fromEntries(
     WAIVER_FIELD_NAMES.map((field) => {
       const value = (row[columnOf(field)] as string | null) ?? '';
-      if (!isHealth(field)) return [field, value];
+      if (!isHealthField(field)) return [field, value];
       if (!health) return [field, ''];
       return [field, isEncrypted(value) ? decryptField(value, field) : value];
     }),
