@@ -3,7 +3,7 @@ import { deskAnswer, deskFunction, deskRefusal, download } from '../src/server/r
 import { logAccess } from '../src/server/records/access-log';
 import { withFilters } from '../src/server/records/filters';
 import { isWaiverId, searchWaivers, waiverView } from '../src/server/records/waivers';
-import { pdfName, recordsPdf } from '../src/server/waiver/records-pdf';
+import { pdfName, recordsPdf, storedRecordsPdf } from '../src/server/waiver/records-pdf';
 import { loadWaiver } from '../src/server/waiver/store';
 
 export const config: Config = {
@@ -31,9 +31,13 @@ export default deskFunction([
     method: 'GET',
     path: '/api/records/waivers/:id/pdf',
     async handle({ params, staff }) {
-      const record = isWaiverId(params.id) ? await loadWaiver(params.id) : undefined;
+      if (!isWaiverId(params.id)) return deskRefusal(404);
+      // A PDF made before is sent as stored: the record is then read for its name and date
+      // only, its health fields left sealed. A waiver never mailed has its PDF made now.
+      const stored = await storedRecordsPdf(params.id);
+      const record = await loadWaiver(params.id, { health: !stored });
       if (!record) return deskRefusal(404);
-      const pdf = await recordsPdf(record);
+      const pdf = stored ?? (await recordsPdf(record));
       await logAccess(staff, {
         action: 'download-pdf',
         recordKind: 'waiver',

@@ -7,6 +7,8 @@ import {
   WAIVER_FIELD_NAMES,
   SIGNATURE_KINDS,
   WAIVER_SECTIONS,
+  isHealthField,
+  type WaiverFieldName,
   type WaiverFieldSpec,
 } from '../../forms/waiver';
 import { waiverBlocks } from '../../forms/waiver-text';
@@ -97,9 +99,15 @@ export function renderWaiverPdf(
       CreationDate: record.createdAt,
     },
   });
+  // What this copy prints: the participant's leaves the health details out.
+  const printed = Object.entries(record).filter(
+    ([name, value]) =>
+      typeof value === 'string' &&
+      !(copy === 'participant' && name in WAIVER_FIELDS && isHealthField(name as WaiverFieldName)),
+  );
   const face = typefaceFor(doc, [
     studioName,
-    ...Object.values(record).filter((value): value is string => typeof value === 'string'),
+    ...printed.map(([, value]) => value as string),
     record.waiverText.text,
   ]);
   const chunks: Buffer[] = [];
