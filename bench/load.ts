@@ -9,8 +9,9 @@
  * throughput and latency percentiles. Exits 1 when a check fails.
  *
  * The database is a fresh embedded one (`npm start`'s default; `--db=embedded`) or a throwaway
- * PostgreSQL server (`--db=postgres`, Debian's; bench/postgres.ts), removed afterwards either
- * way. Ports: BENCH_PORT (the server), +1 (SMTP), +2 (PostgreSQL); free ones when unset.
+ * PostgreSQL server (`--db=postgres`, Debian's, started by scripts/postgres.ts on a free port),
+ * removed afterwards either way. Ports: BENCH_PORT (the server) and +1 (SMTP); free ones when
+ * unset.
  *
  * Only ever talks to 127.0.0.1; every request and the whole run have time limits.
  */
@@ -18,14 +19,13 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { simpleParser } from 'mailparser';
 import { percentile, startBenchServer, startCountingSmtp, type BenchServer } from './functions.ts';
-import { startPostgres, type PostgresServer } from '../scripts/postgres.ts';
+import { freePort, startPostgres, type PostgresServer } from '../scripts/postgres.ts';
 import { signaturePng } from '../tests/fixtures/signatures.ts';
 import { contactBody, waiverBody } from '../tests/fixtures/submissions.ts';
 
@@ -46,14 +46,6 @@ const guard = setTimeout(() => {
   console.error(`✘ the load test took longer than ${RUN_TIMEOUT_MS} ms; stopping`);
   void shutdown(1);
 }, RUN_TIMEOUT_MS);
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, HOST, done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
 
 const port = Number(process.env.BENCH_PORT) || (await freePort());
 const smtpPort = process.env.BENCH_PORT ? port + 1 : await freePort();

@@ -7,8 +7,8 @@
  * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF), --cold-runs=N
  * (default 7), --db=embedded|postgres (the functions' database, default embedded),
  * --pages=/,/about (a subset), --skip-build, --no-lighthouse, --no-functions, --out=FILE.
- * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of five ports:
- * site, baseline, npm start, SMTP, PostgreSQL; default 8950).
+ * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of four ports:
+ * site, baseline, npm start, SMTP; default 8950; PostgreSQL takes a free one).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';

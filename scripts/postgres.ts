@@ -69,7 +69,8 @@ export function ensurePostgres(): PostgresBinaries {
   throw new Error(INSTALL_HINT);
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on at 127.0.0.1 just now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
