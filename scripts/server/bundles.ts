@@ -93,6 +93,16 @@ async function userModuleOf(directory: string, entryFilename: string, name: stri
   return path.slice(2);
 }
 
+/** Whether a process of this machine still runs (signal 0 checks without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 const stampFileOf = (root: string) => join(root, '.netlify', 'functions-serve', 'bundles.json');
 
 /** Bundles (or reuses the bundles of) every function in the functions folder, in a child process. */
@@ -112,19 +122,25 @@ export async function bundleFunctions(site: SiteConfig): Promise<Bundle[]> {
 
 /**
  * Two servers of one project starting at once (the browser tests and a bench, say) must not
- * unzip into the same folders at the same time: one bundles, the other waits and reuses.
+ * unzip into the same folders at the same time: one bundles, the other waits and reuses. The
+ * lock names the process holding it, so a lock left by a start that was killed is taken over at
+ * once rather than after it has aged.
  */
 async function withLock(root: string, work: () => Promise<void>): Promise<void> {
   const lock = join(root, '.netlify', 'functions-serve.lock');
+  const holder = join(lock, 'pid');
   await mkdir(join(root, '.netlify'), { recursive: true });
   const deadline = Date.now() + 180_000;
   for (;;) {
     try {
       await mkdir(lock);
+      await writeFile(holder, String(process.pid));
       break;
     } catch {
       const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? 0);
-      if (age > 300_000) await rm(lock, { recursive: true, force: true });
+      const pid = Number(await readFile(holder, 'utf8').catch(() => ''));
+      if (age > 300_000 || (pid > 0 && !alive(pid)))
+        await rm(lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`${lock} is held by another start`);
       else await new Promise((done) => setTimeout(done, 250));
     }
