@@ -5,13 +5,8 @@ import { SIGN_IN_SENT } from '../src/lib/records-api';
 import { deskOrigin } from '../src/server/auth/links';
 import { sendSignInLink, signInLimited, steady } from '../src/server/auth/sign-in';
 import { normalEmail } from '../src/server/auth/staff';
-import {
-  afterAnswer,
-  checked,
-  deskAnswer,
-  deskFunction,
-  deskRefusal,
-} from '../src/server/records/endpoint';
+import { afterAnswer } from '../src/server/request/guard';
+import { checked, deskAnswer, deskFunction, deskRefusal } from '../src/server/records/endpoint';
 
 export const config: Config = { path: '/api/records/sign-in' };
 

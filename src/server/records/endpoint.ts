@@ -18,18 +18,13 @@ import {
   clientOf,
   postFormat,
   isSameOrigin,
-  readCapped,
+  readBody,
   type Client,
-  type ClientContext,
+  type FunctionContext,
 } from '../request/guard';
 
 /** No desk answer belongs in a search index or a cache. */
 export const DESK_HEADERS = { 'x-robots-tag': 'noindex, nofollow' } as const;
-
-/** The part of Netlify's context the desk reads (tests may pass less, or nothing). */
-export interface DeskContext extends ClientContext {
-  waitUntil?: (promise: Promise<unknown>) => void;
-}
 
 export interface DeskCall<S> {
   req: Request;
@@ -40,7 +35,7 @@ export interface DeskCall<S> {
   body: Record<string, unknown>;
   staff: S;
   client: Client;
-  context: DeskContext | undefined;
+  context: FunctionContext | undefined;
 }
 
 type Method = 'GET' | 'POST';
@@ -127,10 +122,8 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   return params;
 }
 
-const BODY_TIMEOUT_MS = 10_000;
-
 export function deskFunction(routes: DeskRoute[]) {
-  const handler = async (req: Request, context?: DeskContext): Promise<Response> => {
+  const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const url = new URL(req.url);
     const matching = routes.flatMap((route) => {
       const params = matchPath(route.path, url.pathname);
@@ -159,18 +152,9 @@ export function deskFunction(routes: DeskRoute[]) {
         const max = route.maxBytes ?? 4 * 1024;
         if (postFormat(req) !== 'json') return deskRefusal(415);
         if (Number(req.headers.get('content-length') ?? 0) > max) return deskRefusal(413);
-        const read = await readCapped(req, max, BODY_TIMEOUT_MS);
+        const read = await readBody(req, 'json', max);
         if (typeof read === 'number') return deskRefusal(read);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read));
-        } catch {
-          return deskRefusal(400);
-        }
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          return deskRefusal(400);
-        }
-        body = parsed as Record<string, unknown>;
+        body = read;
       }
       const call = { req, url, params, body, client: clientOf(req, context), context };
       return route.open
@@ -191,10 +175,4 @@ export function deskFunction(routes: DeskRoute[]) {
     }
   };
   return Object.assign(handler, { routes });
-}
-
-/** Work to finish after the answer where the platform allows it, else before it. */
-export async function afterAnswer(context: DeskContext | undefined, work: Promise<unknown>) {
-  if (context?.waitUntil) context.waitUntil(work);
-  else await work;
 }

@@ -9,6 +9,17 @@ export interface ClientContext {
   ip?: string;
 }
 
+/** The part of Netlify's context the form and desk functions use (tests may pass less, or nothing). */
+export interface FunctionContext extends ClientContext {
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+/** Work to finish after the answer where the platform allows it, else before it. */
+export async function afterAnswer(context: FunctionContext | undefined, work: Promise<unknown>) {
+  if (context?.waitUntil) context.waitUntil(work);
+  else await work;
+}
+
 /** Who sent a request, as the platform saw it: the one address the rate limit and records use. */
 export interface Client {
   ip: string;
@@ -21,8 +32,6 @@ export interface GuardOptions {
   /** Largest body accepted, in bytes; a larger one gets 413 before any parsing. */
   maxBytes: number;
   rateLimit: RateLimit;
-  /** How long the body may take to arrive (408 after that). */
-  bodyTimeoutMs?: number;
 }
 
 /**
@@ -81,18 +90,29 @@ export async function guardPost(
     console.error(`${form}: the rate limit could not be checked`, (error as Error)?.name);
   }
 
-  const read = await readCapped(req, options.maxBytes, options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
-  if (typeof read === 'number') return refuse(read);
+  const body = await readBody(req, format, options.maxBytes);
+  if (typeof body === 'number') return refuse(body);
+  return { posted: { body, client, format } };
+}
 
+/**
+ * A posted body, read within `max` bytes and BODY_TIMEOUT_MS: valid UTF-8 holding a JSON object,
+ * or form fields. Else the status to refuse it with: 413, 408, or 400.
+ */
+export async function readBody(
+  req: Request,
+  format: PostFormat,
+  max: number,
+): Promise<Record<string, unknown> | 400 | 408 | 413> {
+  const read = await readCapped(req, max, BODY_TIMEOUT_MS);
+  if (typeof read === 'number') return read;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(read);
   } catch {
-    return refuse(400);
+    return 400;
   }
-  const body = format === 'json' ? parseJson(text) : parseForm(text);
-  if (!body) return refuse(400);
-  return { posted: { body, client, format } };
+  return (format === 'json' ? parseJson(text) : parseForm(text)) ?? 400;
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -23,7 +23,14 @@ import { DatabaseUnavailableError, transaction, type Queryable } from '../platfo
 import type { MailKind } from '../platform/mail-kinds';
 import { deliverNow, enqueueMail } from '../platform/outbox';
 import { refused, stored, type Problem } from './answers';
-import { guardPost, postFormat, type Client, type ClientContext, type PostFormat } from './guard';
+import {
+  afterAnswer,
+  guardPost,
+  postFormat,
+  type Client,
+  type FunctionContext,
+  type PostFormat,
+} from './guard';
 import { problemPage, seeOther, type ProblemWords } from './pages';
 import { parseRateLimit, type RateLimit } from './rate-limit';
 import { spamReason, type SpamReason } from './spam';
@@ -37,11 +44,6 @@ export interface Received {
   timed: boolean;
   client: Client;
   format: PostFormat;
-}
-
-/** The part of Netlify's context the pipeline uses (tests may pass less, or nothing). */
-export interface FunctionContext extends ClientContext {
-  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 type Checked<E> = { problem: Problem } | { value: E };
@@ -155,12 +157,8 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
       });
     }
 
-    if (queued.length > 0) {
-      const delivery = deliverNow(queued);
-      // After the answer where the platform allows it; the outbox retries what this misses.
-      if (context?.waitUntil) context.waitUntil(delivery);
-      else await delivery;
-    }
+    // After the answer where the platform allows it; the outbox retries what this misses.
+    if (queued.length > 0) await afterAnswer(context, deliverNow(queued));
     return format === 'form' ? seeOther(spec.noScript.sentPage) : stored(received.submissionId);
   };
 
