@@ -201,6 +201,8 @@ export const WAIVER_NOTICES = {
   failed: {
     title: 'Error submitting waiver',
     fallback: 'Please try again or contact us directly.',
+    /** The spec's default thrown text: logged when the answer carries no words. */
+    thrown: 'Failed to submit waiver',
   },
   agreement: { title: 'Agreement Required', text: TERMS_MISSING },
   signature: { title: 'Signature Required', text: SIGNATURE_MISSING },

@@ -272,6 +272,27 @@ test.describe('the waiver form on a computer', () => {
     await expect(page.getByLabel('Last Name')).toHaveValue('Okonkwo');
   });
 
+  test("an answer without words gets the fallback, and logs the spec's default text", async ({
+    page,
+  }) => {
+    await page.route('**/api/submit-waiver', (route) =>
+      route.fulfill({ status: 500, json: { success: false } }),
+    );
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') logged.push(message.text());
+    });
+    await openWaiver(page);
+    await fillFields(page);
+    await terms(page).check();
+    await drawWithMouse(page);
+    await submitButton(page).click();
+    await expect(toast(page, 'Error submitting waiver')).toContainText(
+      'Please try again or contact us directly.',
+    );
+    expect(logged).toContain('Error submitting waiver: Failed to submit waiver');
+  });
+
   test.describe('when the server refuses the waiver for a reason of its own', () => {
     for (const [status, headers, serverWords, words] of [
       [

@@ -16,6 +16,8 @@ export interface Notices {
     fallback: string;
     /** How to put the server's words (defaults to them as they are). */
     explain?: (error: string) => string;
+    /** What is logged when the answer carries no words (defaults to its HTTP status). */
+    thrown?: string;
   };
 }
 
@@ -111,7 +113,9 @@ export function useForm({ form, action, notices, order, body = (fields) => field
         ? refusal(form, response.status, retryAfter)
         : undefined;
       if (words) throw new Refused(words);
-      throw new Error(`The form was not accepted (HTTP ${response.status})`);
+      throw new Error(
+        notices.failed.thrown ?? `The form was not accepted (HTTP ${response.status})`,
+      );
     } catch (error) {
       // The reason only: never the form's fields, which may hold health information.
       console.error(`${notices.failed.title}:`, error instanceof Error ? error.message : error);
