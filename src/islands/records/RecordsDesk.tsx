@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionInfo } from '../../lib/records-api';
 import ErrorBoundary from '../ErrorBoundary';
+import { useHydrated } from '../forms/useHydrated';
 import AccessLog from './AccessLog';
 import { call, DeskError, onSignedOut } from './api';
 import Delivery from './Delivery';
@@ -34,6 +35,7 @@ type State =
 function Desk() {
   const route = useRoute();
   const [state, setState] = useState<State>({ kind: 'loading' });
+  const hydrated = useHydrated();
 
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -97,7 +99,8 @@ function Desk() {
     }
   };
 
-  if (state.kind === 'loading') return <Loading what="the records desk" />;
+  // Not in the page's HTML: without script it would say "Loading" beside the <noscript> note.
+  if (state.kind === 'loading') return hydrated ? <Loading what="the records desk" /> : null;
   if (state.kind === 'failed') return <Failed error={state.error} retry={load} />;
   if (state.kind === 'signed-out') {
     return (
