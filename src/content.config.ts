@@ -4,6 +4,16 @@ import { z } from 'astro/zod';
 import { parse as parseYaml } from 'yaml';
 import { ICON_NAMES } from './lib/icons';
 
+/** Whether `name` is a time zone this runtime knows (an IANA name such as America/Los_Angeles). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name.includes('/') || name === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
 // Files whose name starts with `_` are drafts: they stay in the folder but not on the site.
 const markdown = (folder: string) => glob({ base: `./content/${folder}`, pattern: '**/[^_]*.md' });
 
@@ -16,6 +26,16 @@ const site = defineCollection({
     instructor: z.string().min(1),
     email: z.email(),
     location: z.string().min(1),
+    timeZone: z.string().refine(isTimeZone, {
+      message: 'use an IANA time zone name, e.g. America/Los_Angeles',
+    }),
+    address: z.strictObject({
+      street: z.string().min(1),
+      locality: z.string().min(1),
+      region: z.string().min(1),
+      postalCode: z.string().min(1),
+      country: z.string().length(2, 'use the two-letter country code, e.g. US'),
+    }),
     hours: z
       .array(
         z.object({

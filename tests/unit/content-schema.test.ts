@@ -92,4 +92,16 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
     expect(output).toContain(file);
     expect(output).toMatch(/\btitle\b/);
   });
+
+  test('a studio time zone that is not an IANA name fails the build, naming the file and field', async () => {
+    const dir = await copyProject();
+    const file = 'content/site.yaml';
+    await edit(dir, file, (text) => text.replace(/^timeZone: .*$/m, 'timeZone: Pacific/Nowhere'));
+
+    const { code, output } = await validate(dir);
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('site.yaml');
+    expect(output).toMatch(/\btimeZone\b.*IANA/);
+  });
 });
