@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { EMAIL_FIELD, fieldSchema } from '../src/forms/fields';
-import { z } from '../src/forms/zod';
+import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
+import { z } from '../src/shared/zod';
 import { normalEmail } from '../src/server/auth/staff';
 import { checked, deskAnswer, deskFunction } from '../src/server/records/endpoint';
 import { eraseParticipant, previewErasure } from '../src/server/records/erasure';

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { LINK_REFUSED } from '../src/lib/records-api';
+import { LINK_REFUSED } from '../src/shared/desk-api';
 import { useSignInLink } from '../src/server/auth/links';
 import {
   endEverySession,

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { EMAIL_FIELD, fieldSchema } from '../src/forms/fields';
-import { z } from '../src/forms/zod';
-import { SIGN_IN_SENT } from '../src/lib/records-api';
+import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
+import { z } from '../src/shared/zod';
+import { SIGN_IN_SENT } from '../src/shared/desk-api';
 import { deskOrigin } from '../src/server/auth/links';
 import { sendSignInLink, signInLimited, steady } from '../src/server/auth/sign-in';
 import { normalEmail } from '../src/server/auth/staff';

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
 import { drainOutbox } from '../src/server/platform/outbox';
-import { json } from '../src/server/request/answers';
+import { json } from '../src/server/request/responses';
 
 /**
  * Sends the mail still owed (src/server/platform/outbox.ts): every five minutes on Netlify, and

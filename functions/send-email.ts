@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/forms/anti-spam';
+import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import {
   CONTACT_LABELS,
   CONTACT_SENT_PAGE,
   contactProblemNotice,
   contactSchema,
-} from '../src/forms/contact';
+} from '../src/shared/contact';
 import { insertContactMessage } from '../src/server/contact/store';
 import { siteFacts } from '../src/server/platform/site';
 import { formFunction } from '../src/server/request/pipeline';

@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/forms/anti-spam';
+import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import {
   WAIVER_LABELS,
   WAIVER_SENT_PAGE,
   waiverProblemNotice,
   waiverSchema,
-} from '../src/forms/waiver';
+} from '../src/shared/waiver';
 import { formFunction } from '../src/server/request/pipeline';
 import { signedWith } from '../src/server/waiver/signature';
 import { insertWaiver } from '../src/server/waiver/store';

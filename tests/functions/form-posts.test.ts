@@ -7,7 +7,7 @@ import { PNG } from 'pngjs';
 import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
-import { currentWaiverText } from '../../src/server/waiver/text';
+import { currentWaiverText } from '../../src/server/waiver/current-text';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { pdfText } from '../fixtures/pdf-text';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../src/forms/waiver';
+import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../src/shared/waiver';
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { useFunctionEnv } from '../fixtures/function-env';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { newToken, tokenHash } from '../../src/server/auth/tokens';
-import { SIGN_IN_SENT } from '../../src/lib/records-api';
+import { SIGN_IN_SENT } from '../../src/shared/desk-api';
 import { useFunctionEnv } from '../fixtures/function-env';
 import {
   desk,

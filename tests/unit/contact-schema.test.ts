@@ -6,8 +6,8 @@ import {
   SERVICE_PLACEHOLDER,
   contactSchema,
   serviceLabel,
-} from '../../src/forms/contact';
-import { fieldErrors } from '../../src/forms/fields';
+} from '../../src/shared/contact';
+import { fieldErrors } from '../../src/shared/fields';
 
 const valid = {
   name: 'Ada Lovelace',

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { toast } from 'sonner';
-import { antiSpamFields } from '../../forms/anti-spam';
-import { readAnswer, refusal, type FormName } from '../../forms/answer';
-import type { FieldErrors } from '../../forms/fields';
+import { antiSpamFields } from '../../shared/anti-spam';
+import { readAnswer, refusal, type FormName } from '../../shared/form-answer';
+import type { FieldErrors } from '../../shared/fields';
 import { CONTROL, type ControlProps } from './Field';
 import { useSubmissionId } from './useSubmissionId';
 

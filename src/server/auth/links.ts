@@ -1,4 +1,4 @@
-import { LINK_MINUTES } from '../../lib/records-api';
+import { LINK_MINUTES } from '../../shared/desk-api';
 import type { Queryable } from '../platform/db';
 import { query } from '../platform/db';
 import { escapeHtml, type Mail } from '../platform/mail';

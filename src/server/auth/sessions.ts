@@ -1,4 +1,4 @@
-import { SESSION_HOURS } from '../../lib/records-api';
+import { SESSION_HOURS } from '../../shared/desk-api';
 import { query, type Queryable } from '../platform/db';
 import { isStaff } from './staff';
 import { isToken, newToken, tokenHash } from './tokens';

@@ -1,4 +1,4 @@
-import { waitInWords } from '../../forms/anti-spam';
+import { waitInWords } from '../../shared/anti-spam';
 import { sendMail, transportCode } from '../platform/mail';
 import { countRequest, parseRateLimit } from '../request/rate-limit';
 import { createSignInLink, signInMail } from './links';

@@ -1,4 +1,4 @@
-import type { MailRow, Undelivered } from '../../lib/records-api';
+import type { MailRow, Undelivered } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
 import { query } from '../platform/db';
 import { sendAgain, type DrainSummary } from '../platform/outbox';

@@ -9,11 +9,11 @@
  * (tests/functions/records-security.test.ts checks both lists agree).
  */
 import type { z } from 'zod';
-import { describeProblems, fieldErrors } from '../../forms/fields';
-import { CHECK_FIELDS } from '../../forms/answer';
+import { describeProblems, fieldErrors } from '../../shared/fields';
+import { CHECK_FIELDS } from '../../shared/form-answer';
 import { findSession, sessionToken, setSessionCookie, type Staff } from '../auth/sessions';
 import { DatabaseUnavailableError } from '../platform/db';
-import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/answers';
+import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/responses';
 import {
   clientOf,
   postFormat,

@@ -1,4 +1,4 @@
-import type { Erased, ErasurePreview } from '../../lib/records-api';
+import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { normalEmail } from '../auth/staff';
 import type { Staff } from '../auth/sessions';
 import { query, transaction } from '../platform/db';

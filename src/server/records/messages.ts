@@ -1,9 +1,9 @@
-import { serviceLabel } from '../../forms/contact';
-import type { MessageRow, Page } from '../../lib/records-api';
+import { serviceLabel } from '../../shared/contact';
+import type { MessageRow, Page } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
 import { query, transaction } from '../platform/db';
 import { deliverNow, enqueueMail, type DrainSummary } from '../platform/outbox';
-import type { SpamReason } from '../request/spam';
+import type { SpamReason } from '../../shared/anti-spam';
 import { logAccess } from './access-log';
 import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
 import { mailState } from './sources';

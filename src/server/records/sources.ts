@@ -1,4 +1,4 @@
-import type { MailState } from '../../lib/records-api';
+import type { MailState } from '../../shared/desk-api';
 import type { MailKind } from '../platform/mail-kinds';
 
 /**

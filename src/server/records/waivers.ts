@@ -5,10 +5,10 @@ import {
   WAIVER_FIELD_NAMES,
   WAIVER_SECTIONS,
   isHealthField,
-} from '../../forms/waiver';
-import type { Page, WaiverRow, WaiverView } from '../../lib/records-api';
+} from '../../shared/waiver';
+import type { Page, WaiverRow, WaiverView } from '../../shared/desk-api';
 import { query } from '../platform/db';
-import type { SpamReason } from '../request/spam';
+import type { SpamReason } from '../../shared/anti-spam';
 import { loadWaiver } from '../waiver/store';
 import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
 import { kindsOf, mailLabel, mailState } from './sources';

@@ -1,7 +1,7 @@
-import { TIMER_FIELD } from '../../forms/anti-spam';
-import { refusal, type FormName } from '../../forms/answer';
+import { TIMER_FIELD } from '../../shared/anti-spam';
+import { refusal, type FormName } from '../../shared/form-answer';
 import { DatabaseUnavailableError } from '../platform/db';
-import type { Problem } from './answers';
+import type { Problem } from './responses';
 import { countRequest, type RateLimit } from './rate-limit';
 
 /** The part of Netlify's function context the guard reads (absent when tests call a handler). */

@@ -7,7 +7,7 @@
  */
 import { escapeHtml } from '../platform/mail';
 import { siteFacts } from '../platform/site';
-import { API_SECURITY_HEADERS, type Problem } from './answers';
+import { API_SECURITY_HEADERS, type Problem } from './responses';
 
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...API_SECURITY_HEADERS,

@@ -16,13 +16,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { TIMER_FIELD } from '../../forms/anti-spam';
-import { CHECK_FIELDS, refusal, type FormName } from '../../forms/answer';
-import { describeProblems, fieldErrors } from '../../forms/fields';
+import { TIMER_FIELD, spamReason, type SpamReason } from '../../shared/anti-spam';
+import { CHECK_FIELDS, refusal, type FormName } from '../../shared/form-answer';
+import { describeProblems, fieldErrors } from '../../shared/fields';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
 import type { MailKind } from '../platform/mail-kinds';
 import { deliverNow, enqueueMail } from '../platform/outbox';
-import { refused, stored, type Problem } from './answers';
+import { refused, stored, type Problem } from './responses';
 import {
   afterAnswer,
   guardPost,
@@ -33,7 +33,6 @@ import {
 } from './guard';
 import { problemPage, seeOther, type ProblemWords } from './pages';
 import { parseRateLimit, type RateLimit } from './rate-limit';
-import { spamReason, type SpamReason } from './spam';
 
 /** What the pipeline knows about a submission beyond its fields. */
 export interface Received {

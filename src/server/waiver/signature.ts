@@ -1,9 +1,9 @@
 import { PNG } from 'pngjs';
-import { TEXT_CHANGED } from '../../forms/answer';
-import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX, type Waiver } from '../../forms/waiver';
-import type { Problem } from '../request/answers';
+import { TEXT_CHANGED } from '../../shared/form-answer';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX, type Waiver } from '../../shared/waiver';
+import type { Problem } from '../request/responses';
 import type { SignedWith } from './store';
-import { currentWaiverText } from './text';
+import { currentWaiverText } from './current-text';
 import { typedSignaturePng } from './typed-signature';
 
 export const SIGNATURE_LIMITS = {

@@ -1,4 +1,4 @@
-import { FIX_BELOW } from './answer';
+import { FIX_BELOW } from './form-answer';
 import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 

@@ -5,8 +5,8 @@
  * Every JSON answer has the site's answer shape: `{ success: true, ... }` (with `id` when it is
  * about one record) or `{ success: false, error, fieldErrors? }` with an error status.
  */
-import type { FieldErrors } from '../forms/fields';
-import type { SpamReason } from '../server/request/spam';
+import type { FieldErrors } from './fields';
+import type { SpamReason } from './anti-spam';
 
 export type { SpamReason };
 
