@@ -7,16 +7,16 @@ import {
   contactSchema,
 } from '../src/shared/contact';
 import { insertContactMessage } from '../src/server/contact/store';
-import { siteFacts } from '../src/server/platform/site';
+import { siteFacts } from '../src/server/platform/site-facts';
 import { formFunction } from '../src/server/request/pipeline';
 
 export const config: Config = { path: '/api/send-email' };
 
-/** The contact form: the visitor's fields in, one mail to the studio's inbox out (DESIGN.md). */
+/** The contact form: the visitor's fields in, one mail to the studio's inbox out. */
 export default formFunction({
   form: 'contact',
   maxBytes: 32 * 1024,
-  rateLimit: { setting: 'CONTACT_RATE_LIMIT', fallback: { limit: 5, windowSeconds: 600 } },
+  rateLimit: 'CONTACT_RATE_LIMIT',
   minFillMs: MIN_FILL_MS.contact,
   schema: contactSchema,
   insert: insertContactMessage,

@@ -20,8 +20,7 @@ export const config: Config = { path: '/api/submit-waiver' };
 export default formFunction({
   form: 'waiver',
   maxBytes: 1024 * 1024,
-  // A studio tablet may sign a whole class in.
-  rateLimit: { setting: 'WAIVER_RATE_LIMIT', fallback: { limit: 20, windowSeconds: 3_600 } },
+  rateLimit: 'WAIVER_RATE_LIMIT',
   minFillMs: MIN_FILL_MS.waiver,
   schema: waiverSchema,
   fields: (body) => body.waiver,

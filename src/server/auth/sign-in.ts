@@ -1,14 +1,12 @@
 import { waitInWords } from '../../shared/anti-spam';
 import { sendMail, transportCode } from '../platform/mail';
-import { countRequest, parseRateLimit } from '../request/rate-limit';
+import { readSetting } from '../platform/settings';
+import { countRequest } from '../request/rate-limit';
 import { createSignInLink, signInMail } from './links';
 import { isStaff } from './staff';
 
-/** Per client (`SIGN_IN_RATE_LIMIT`) and per address asked for (`SIGN_IN_ADDRESS_LIMIT`). */
-const LIMITS = {
-  client: { setting: 'SIGN_IN_RATE_LIMIT', fallback: { limit: 10, windowSeconds: 900 } },
-  address: { setting: 'SIGN_IN_ADDRESS_LIMIT', fallback: { limit: 5, windowSeconds: 900 } },
-} as const;
+/** Per client and per address asked for. */
+const LIMITS = { client: 'SIGN_IN_RATE_LIMIT', address: 'SIGN_IN_ADDRESS_LIMIT' } as const;
 
 /**
  * Counts a sign-in request against `which` limit (`key`: the client's IP or the address, stored
@@ -18,8 +16,7 @@ export async function signInLimited(
   which: keyof typeof LIMITS,
   key: string,
 ): Promise<{ error: string; retryAfter: number } | undefined> {
-  const { setting, fallback } = LIMITS[which];
-  const rule = parseRateLimit(process.env[setting], fallback);
+  const rule = readSetting(LIMITS[which]);
   const verdict = await countRequest(`records-sign-in-${which}`, key, rule);
   if (verdict.allowed) return undefined;
   const wait = verdict.retryAfterSeconds;

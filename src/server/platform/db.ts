@@ -1,5 +1,5 @@
 import { getDatabase, type DatabaseConnection } from '@netlify/database';
-import { positiveSetting } from './site';
+import { readSetting } from './settings';
 
 /** A database problem the visitor can do nothing about but retry later (503). */
 export class DatabaseUnavailableError extends Error {
@@ -26,8 +26,8 @@ interface PooledClient extends Queryable {
  */
 function timeouts() {
   return {
-    connectMs: positiveSetting(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
-    queryMs: positiveSetting(process.env.DB_QUERY_TIMEOUT_MS, 10_000),
+    connectMs: readSetting('DB_CONNECT_TIMEOUT_MS'),
+    queryMs: readSetting('DB_QUERY_TIMEOUT_MS'),
   };
 }
 

@@ -21,7 +21,7 @@
 import { query, type Queryable } from './db';
 import { mailSettings, sendMail, transportCode } from './mail';
 import { MAIL_KINDS, isMailKind, type MailKind } from './mail-kinds';
-import { positiveSetting } from './site';
+import { readSetting } from './settings';
 
 export interface AttemptOutcome {
   /** The mail went out on this attempt. */
@@ -47,10 +47,10 @@ export interface OutboxSettings {
 
 export function outboxSettings(): OutboxSettings {
   return {
-    maxAttempts: Math.floor(positiveSetting(process.env.OUTBOX_MAX_ATTEMPTS, 12)),
-    baseDelayMs: positiveSetting(process.env.OUTBOX_BASE_DELAY_MS, 60_000),
-    maxDelayMs: positiveSetting(process.env.OUTBOX_MAX_DELAY_MS, 60 * 60_000),
-    leaseMs: positiveSetting(process.env.OUTBOX_LEASE_MS, 2 * 60_000),
+    maxAttempts: readSetting('OUTBOX_MAX_ATTEMPTS'),
+    baseDelayMs: readSetting('OUTBOX_BASE_DELAY_MS'),
+    maxDelayMs: readSetting('OUTBOX_MAX_DELAY_MS'),
+    leaseMs: readSetting('OUTBOX_LEASE_MS'),
   };
 }
 

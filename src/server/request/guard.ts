@@ -1,8 +1,10 @@
 import { TIMER_FIELD } from '../../shared/anti-spam';
 import { refusal, type FormName } from '../../shared/form-answer';
 import { DatabaseUnavailableError } from '../platform/db';
+import { configuredOrigins } from '../platform/hosting';
 import type { Problem } from './responses';
-import { countRequest, type RateLimit } from './rate-limit';
+import type { RateLimit } from '../platform/settings';
+import { countRequest } from './rate-limit';
 
 /** The part of Netlify's function context the guard reads (absent when tests call a handler). */
 export interface ClientContext {
@@ -149,17 +151,7 @@ function parseForm(text: string): Record<string, unknown> {
  * and `DEPLOY_URL`), for when a proxy in front changes the host the function sees.
  */
 export function allowedOrigins(req: Request): Set<string> {
-  const origins = new Set([new URL(req.url).origin]);
-  const { SITE_URL, URL: netlifyUrl, DEPLOY_PRIME_URL, DEPLOY_URL } = process.env;
-  for (const address of [SITE_URL, netlifyUrl, DEPLOY_PRIME_URL, DEPLOY_URL]) {
-    if (!address) continue;
-    try {
-      origins.add(new URL(address).origin);
-    } catch {
-      // A malformed setting allows nothing extra.
-    }
-  }
-  return origins;
+  return new Set([new URL(req.url).origin, ...configuredOrigins()]);
 }
 
 /**

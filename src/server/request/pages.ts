@@ -6,7 +6,7 @@
  * search engines and out of every cache.
  */
 import { escapeHtml } from '../platform/mail';
-import { siteFacts } from '../platform/site';
+import { siteFacts } from '../platform/site-facts';
 import { API_SECURITY_HEADERS, type Problem } from './responses';
 
 const PAGE_HEADERS: Readonly<Record<string, string>> = {

@@ -20,6 +20,7 @@ import { TIMER_FIELD, spamReason, type SpamReason } from '../../shared/anti-spam
 import { CHECK_FIELDS, refusal, type FormName } from '../../shared/form-answer';
 import { describeProblems, fieldErrors } from '../../shared/fields';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
+import { readSetting, type RateLimitSetting } from '../platform/settings';
 import type { MailKind } from '../platform/mail-kinds';
 import { deliverNow, enqueueMail } from '../platform/outbox';
 import { refused, stored, type Problem } from './responses';
@@ -32,7 +33,6 @@ import {
   type PostFormat,
 } from './guard';
 import { problemPage, seeOther, type ProblemWords } from './pages';
-import { parseRateLimit, type RateLimit } from './rate-limit';
 
 /** What the pipeline knows about a submission beyond its fields. */
 export interface Received {
@@ -51,8 +51,8 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E>
   form: FormName;
   /** Largest body accepted, in bytes. */
   maxBytes: number;
-  /** The setting that may change the rate limit (e.g. `CONTACT_RATE_LIMIT`), and the default. */
-  rateLimit: { setting: string; fallback: RateLimit };
+  /** The setting of the form's rate limit (e.g. `CONTACT_RATE_LIMIT`). */
+  rateLimit: RateLimitSetting;
   /** The time trap: nobody fills in this form faster (milliseconds). */
   minFillMs: number;
   schema: S;
@@ -100,7 +100,7 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
   };
 
   const handle = async (req: Request, context?: FunctionContext): Promise<Response> => {
-    const rateLimit = parseRateLimit(process.env[spec.rateLimit.setting], spec.rateLimit.fallback);
+    const rateLimit = readSetting(spec.rateLimit);
     const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
     if (guarded.problem) return answer(guarded.format, guarded.problem);
     const { body, client, format } = guarded.posted;

@@ -1,6 +1,6 @@
 import { openBytes, sealBytes } from '../platform/crypto';
 import { query } from '../platform/db';
-import { siteFacts } from '../platform/site';
+import { siteFacts } from '../platform/site-facts';
 import { renderWaiverPdf, type PdfCopy } from './pdf';
 import type { WaiverRecord } from './store';
 import { sha256 } from './current-text';
