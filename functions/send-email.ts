@@ -8,6 +8,7 @@ import {
 } from '../src/shared/contact';
 import { insertContactMessage } from '../src/server/contact/store';
 import { siteFacts } from '../src/server/platform/site-facts';
+import { outbox } from '../src/server/mail-kinds';
 import { formFunction } from '../src/server/request/pipeline';
 
 export const config: Config = { path: '/api/send-email' };
@@ -21,6 +22,7 @@ export default formFunction({
   schema: contactSchema,
   insert: insertContactMessage,
   mails: ['contact'],
+  outbox,
   noScript: {
     sentPage: CONTACT_SENT_PAGE,
     formPage: { href: '/contact', label: 'Return to the contact page' },

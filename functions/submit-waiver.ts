@@ -6,6 +6,7 @@ import {
   waiverProblemNotice,
   waiverSchema,
 } from '../src/shared/waiver';
+import { outbox } from '../src/server/mail-kinds';
 import { formFunction } from '../src/server/request/pipeline';
 import { signedWith } from '../src/server/waiver/signature';
 import { insertWaiver } from '../src/server/waiver/store';
@@ -34,6 +35,7 @@ export default formFunction({
   check: signedWith,
   insert: insertWaiver,
   mails: ['waiver-records', 'waiver-participant'],
+  outbox,
   noScript: {
     sentPage: WAIVER_SENT_PAGE,
     formPage: { href: '/waiver', label: 'Return to the waiver' },

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyMigrations, type SQLExecutor } from '@netlify/database-dev';
 import pg from 'pg';
+import { mailDue } from '../../src/server/platform/outbox-due.ts';
 
 export interface Database {
   kind: 'embedded' | 'external';
@@ -33,11 +34,7 @@ export interface Database {
 const TIMEOUTS = { connectionTimeoutMillis: 5_000, query_timeout: 10_000 };
 const MIGRATION_LOCK = 7_346_015_011;
 
-const DUE = `SELECT EXISTS (
-    SELECT 1 FROM mail_outbox
-     WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-       AND (locked_until IS NULL OR locked_until <= now())
-  ) AS due`;
+const DUE = `SELECT EXISTS (SELECT 1 FROM mail_outbox WHERE ${mailDue()}) AS due`;
 
 function duePool(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 1, ...TIMEOUTS });

@@ -113,12 +113,15 @@ export interface MessageRow {
   mail: MailState | null;
 }
 
+/** The two kinds of record the desk holds: signed waivers and messages to the studio. */
+export type RecordKind = 'waiver' | 'message';
+
 export interface MailRow {
   id: string;
   kind: string;
   label: string;
   /** The record the mail is about, if it is still there. */
-  about: { kind: 'waiver' | 'message'; id: string; name: string } | null;
+  about: { kind: RecordKind; id: string; name: string } | null;
   state: 'owed' | 'failed';
   createdAt: string;
   attempts: number;

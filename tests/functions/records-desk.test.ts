@@ -412,8 +412,8 @@ describe('delivery', () => {
 
     // The second attempt fails too: given up on.
     await env.db.query(`UPDATE mail_outbox SET next_attempt_at = now()`);
-    const { drainOutbox } = await import('../../src/server/platform/outbox');
-    await drainOutbox();
+    const { outbox } = await import('../../src/server/mail-kinds');
+    await outbox.drain();
     delivery = await listed();
     expect(delivery.undelivered).toEqual({ owed: 0, failed: 1 });
     expect(delivery.items[0]).toMatchObject({ id: owed!.id, state: 'failed', attempts: 2 });
@@ -426,7 +426,7 @@ describe('delivery', () => {
     });
     expect((await post(`/api/records/delivery/${owed!.id}/send-again`)).status).toBe(409);
     await env.smtp.waitForMails(1);
-    await drainOutbox();
+    await outbox.drain();
     expect(env.smtp.mails.map((mail) => mail.subject)).toEqual(['New Inquiry from Outage Olga']);
     expect((await listed()).items).toEqual([]);
     expect((await log()).filter((line) => line.action === 'send-again')).toEqual([

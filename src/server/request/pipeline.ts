@@ -21,8 +21,7 @@ import { CHECK_FIELDS, refusal, type FormName } from '../../shared/form-answer';
 import { describeProblems, fieldErrors } from '../../shared/fields';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
 import { readSetting, type RateLimitSetting } from '../platform/settings';
-import type { MailKind } from '../platform/mail-kinds';
-import { deliverNow, enqueueMail } from '../platform/outbox';
+import type { Outbox } from '../platform/outbox';
 import { refused, stored, type Problem } from './responses';
 import {
   afterAnswer,
@@ -47,7 +46,7 @@ export interface Received {
 
 type Checked<E> = { problem: Problem } | { value: E };
 
-export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E> {
+export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E, K extends string> {
   form: FormName;
   /** Largest body accepted, in bytes. */
   maxBytes: number;
@@ -79,13 +78,17 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E>
     received: Received,
     checked: E,
   ) => Promise<string | undefined>;
-  /** The mails a stored (not spam) submission owes, composed later from the row's id. */
-  mails: readonly MailKind[];
+  /** The mails a stored (not spam) submission owes, composed later from the row's id... */
+  mails: readonly K[];
+  /** ...by the outbox they are queued in (the site's: src/server/mail-kinds.ts). */
+  outbox: Pick<Outbox<K>, 'enqueue' | 'deliverNow'>;
 }
 
-export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E = undefined>(
-  spec: FormFunction<S, E>,
-) {
+export function formFunction<
+  S extends z.ZodType<{ submissionId?: string }>,
+  K extends string,
+  E = undefined,
+>(spec: FormFunction<S, E, K>) {
   const { form } = spec;
   const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
     try {
@@ -138,7 +141,7 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
         }
         const ids: string[] = [];
         for (const kind of spec.mails) {
-          const id = await enqueueMail(tx, kind, ref);
+          const id = await spec.outbox.enqueue(tx, kind, ref);
           if (id) ids.push(id);
         }
         return ids;
@@ -157,7 +160,7 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
     }
 
     // After the answer where the platform allows it; the outbox retries what this misses.
-    if (queued.length > 0) await afterAnswer(context, deliverNow(queued));
+    if (queued.length > 0) await afterAnswer(context, spec.outbox.deliverNow(queued));
     return format === 'form' ? seeOther(spec.noScript.sentPage) : stored(received.submissionId);
   };
 
