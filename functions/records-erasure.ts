@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
 import { normalEmail } from '../src/server/auth/staff';
-import { checked, deskAnswer, deskFunction } from '../src/server/records/endpoint';
+import { checked, deskAnswer, deskFunction, deskRefused } from '../src/server/records/endpoint';
 import { eraseParticipant, previewErasure } from '../src/server/records/erasure';
 
 export const config: Config = {
@@ -25,8 +25,8 @@ export default deskFunction([
     path: '/api/records/erasure/preview',
     async handle({ body }) {
       const input = checked(z.object({ email: participant }), body);
-      if (input.problem) return input.problem;
-      return deskAnswer({ preview: await previewErasure(input.data.email) });
+      if (!input.ok) return deskRefused(input.problem);
+      return deskAnswer({ preview: await previewErasure(input.value.email) });
     },
   },
   {
@@ -34,8 +34,8 @@ export default deskFunction([
     path: '/api/records/erasure',
     async handle({ body, staff }) {
       const input = checked(confirmed, body);
-      if (input.problem) return input.problem;
-      return deskAnswer({ erased: await eraseParticipant(input.data.email, staff) });
+      if (!input.ok) return deskRefused(input.problem);
+      return deskAnswer({ erased: await eraseParticipant(input.value.email, staff) });
     },
   },
 ]);

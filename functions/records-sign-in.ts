@@ -3,10 +3,10 @@ import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
 import { SIGN_IN_SENT } from '../src/shared/desk-api';
 import { deskOrigin } from '../src/server/auth/links';
-import { sendSignInLink, signInLimited, steady } from '../src/server/auth/sign-in';
+import { sendSignInLink, signInAllowed, steady } from '../src/server/auth/sign-in';
 import { normalEmail } from '../src/server/auth/staff';
 import { afterAnswer } from '../src/server/request/guard';
-import { checked, deskAnswer, deskFunction, deskRefusal } from '../src/server/records/endpoint';
+import { checked, deskAnswer, deskFunction, deskRefused } from '../src/server/records/endpoint';
 
 export const config: Config = { path: '/api/records/sign-in' };
 
@@ -25,13 +25,10 @@ export default deskFunction([
     async handle({ req, body, client, context }) {
       const started = Date.now();
       const input = checked(schema, body);
-      if (input.problem) return input.problem;
-      const email = normalEmail(input.data.email);
-      const limited =
-        (await signInLimited('client', client.ip)) ?? (await signInLimited('address', email));
-      if (limited) {
-        return deskRefusal(429, limited.error, { 'retry-after': String(limited.retryAfter) });
-      }
+      if (!input.ok) return deskRefused(input.problem);
+      const email = normalEmail(input.value.email);
+      const allowed = await signInAllowed(client.ip, email);
+      if (!allowed.ok) return deskRefused(allowed.problem);
       const sending = await sendSignInLink(email, deskOrigin(req));
       if (sending) await afterAnswer(context, sending);
       await steady(started);

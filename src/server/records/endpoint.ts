@@ -9,7 +9,8 @@
  * (tests/functions/records-security.test.ts checks both lists agree).
  */
 import type { z } from 'zod';
-import { describeProblems, fieldErrors } from '../../shared/fields';
+import { describeProblems, fieldErrors, type FieldErrors } from '../../shared/fields';
+import { failed, ok, type Result } from '../../shared/result';
 import { CHECK_FIELDS } from '../../shared/form-answer';
 import { findSession, sessionToken, setSessionCookie, type Staff } from '../auth/sessions';
 import { DatabaseUnavailableError } from '../platform/db';
@@ -74,9 +75,18 @@ export function deskRefusal(
   status: number,
   error = WORDS[status] ?? 'Refused.',
   headers: Record<string, string> = {},
-  extra: Pick<Problem, 'fieldErrors'> = {},
 ): Response {
-  return refused({ status, error, headers: { ...DESK_HEADERS, ...headers }, ...extra });
+  return deskRefused({ status, error, headers });
+}
+
+/** A problem (`{ success: false, error, fieldErrors? }`) answered with the desk's headers. */
+export function deskRefused(problem: Problem): Response {
+  return refused({ ...problem, headers: { ...DESK_HEADERS, ...problem.headers } });
+}
+
+/** The words of a 422 that names each field that needs fixing. */
+export function fieldsProblem(errors: FieldErrors): Problem {
+  return { status: 422, error: describeProblems(errors) || CHECK_FIELDS, fieldErrors: errors };
 }
 
 /** A file to save (a PDF, a CSV): never cached, never shown in place. */
@@ -93,16 +103,13 @@ export function download(content: Buffer | string, type: string, filename: strin
   });
 }
 
-/** The body's fields checked by `schema`: the data, or the 422 answer naming each field. */
+/** The body's fields checked by `schema`: the data, or the 422 problem naming each field. */
 export function checked<S extends z.ZodType>(
   schema: S,
   body: unknown,
-): { data: z.output<S>; problem?: undefined } | { problem: Response } {
+): Result<z.output<S>, Problem> {
   const parsed = schema.safeParse(body);
-  if (parsed.success) return { data: parsed.data };
-  const errors = fieldErrors(parsed.error);
-  const error = describeProblems(errors) || CHECK_FIELDS;
-  return { problem: deskRefusal(422, error, {}, { fieldErrors: errors }) };
+  return parsed.success ? ok(parsed.data) : failed(fieldsProblem(fieldErrors(parsed.error)));
 }
 
 /** The params of `pathname` if it matches `pattern` (`/a/:id/b`), else `undefined`. */
@@ -153,8 +160,8 @@ export function deskFunction(routes: DeskRoute[]) {
         if (postFormat(req) !== 'json') return deskRefusal(415);
         if (Number(req.headers.get('content-length') ?? 0) > max) return deskRefusal(413);
         const read = await readBody(req, 'json', max);
-        if (typeof read === 'number') return deskRefusal(read);
-        body = read;
+        if (!read.ok) return deskRefusal(read.problem);
+        body = read.value;
       }
       const call = { req, url, params, body, client: clientOf(req, context), context };
       return route.open

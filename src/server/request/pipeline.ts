@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import { TIMER_FIELD, spamReason, type SpamReason } from '../../shared/anti-spam';
 import { CHECK_FIELDS, refusal, type FormName } from '../../shared/form-answer';
 import { describeProblems, fieldErrors } from '../../shared/fields';
+import { ok, type Result } from '../../shared/result';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
 import { readSetting, type RateLimitSetting } from '../platform/settings';
 import type { Outbox } from '../platform/outbox';
@@ -44,8 +45,6 @@ export interface Received {
   format: PostFormat;
 }
 
-type Checked<E> = { problem: Problem } | { value: E };
-
 export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E, K extends string> {
   form: FormName;
   /** Largest body accepted, in bytes. */
@@ -70,7 +69,10 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E,
     words: (problem: Problem) => ProblemWords;
   };
   /** Checks the schema cannot make; what they find out is handed on to `insert`. */
-  check?: (data: z.output<S>, format: PostFormat) => Checked<E> | Promise<Checked<E>>;
+  check?: (
+    data: z.output<S>,
+    format: PostFormat,
+  ) => Result<E, Problem> | Promise<Result<E, Problem>>;
   /** Stores the row in the open transaction: its id, or `undefined` for a known submission id. */
   insert: (
     tx: Queryable,
@@ -105,8 +107,8 @@ export function formFunction<
   const handle = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const rateLimit = readSetting(spec.rateLimit);
     const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
-    if (guarded.problem) return answer(guarded.format, guarded.problem);
-    const { body, client, format } = guarded.posted;
+    if (!guarded.ok) return answer(postFormat(req) ?? 'json', guarded.problem);
+    const { body, client, format } = guarded.value;
     const fail = (problem: Problem) => answer(format, problem);
 
     const input =
@@ -118,8 +120,8 @@ export function formFunction<
       return fail({ status: 422, error, fieldErrors: errors });
     }
     const data = parsed.data;
-    const checked = spec.check ? await spec.check(data, format) : { value: undefined as E };
-    if ('problem' in checked) return fail(checked.problem);
+    const checked = spec.check ? await spec.check(data, format) : ok(undefined as E);
+    if (!checked.ok) return fail(checked.problem);
 
     // A browser without script keeps no time: its post is not taken for a bot for that alone.
     const received: Received = {
