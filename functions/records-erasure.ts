@@ -19,20 +19,16 @@ const confirmed = z
   });
 
 /** What is held about an address; erasing all of it once the address is typed again. */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'POST',
-    path: '/api/records/erasure/preview',
-    async handle({ body }) {
+    async POST({ body }) {
       const input = checked(z.object({ email: participant }), body);
       if (!input.ok) return deskRefused(input.problem);
       return deskAnswer({ preview: await previewErasure(input.value.email) });
     },
   },
   {
-    method: 'POST',
-    path: '/api/records/erasure',
-    async handle({ body, staff }) {
+    async POST({ body, staff }) {
       const input = checked(confirmed, body);
       if (!input.ok) return deskRefused(input.problem);
       return deskAnswer({ erased: await eraseParticipant(input.value.email, staff) });
