@@ -162,7 +162,7 @@ function checkTargets(pages: PageSummary[], baseline: PageSummary): Target[] {
       detail: low.length
         ? `${low.map((c) => `${c} ${m.scores[c]}`).join(', ')}; lost on: ${p.failed.join('; ')}` +
           (p.name === '404'
-            ? ' (by design: a 404 page answers 404, is noindex, and the spec has it log the path with console.error)'
+            ? ' (by design: a 404 page answers 404, is noindex, and it logs the path with console.error)'
             : '')
         : 'yes',
     });

@@ -2,7 +2,7 @@ import { FIX_BELOW } from './form-answer';
 import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
-/** The services a visitor can ask about (spec section 3): values are stored, labels shown. */
+/** The services a visitor can ask about: values are stored, labels shown. */
 export const SERVICE_OPTIONS = [
   { value: 'private-session', label: 'Private Session' },
   { value: 'small-group', label: 'Small Group Class' },
@@ -68,7 +68,7 @@ export type ContactField = keyof ContactMessage;
 /** The form's own order, for focusing the first field that needs fixing. */
 export const CONTACT_FIELD_ORDER: readonly ContactField[] = ['name', 'email', 'service', 'message'];
 
-/** The contact form's notices, in the spec's words: the toasts, and the pages a post without script gets. */
+/** The contact form's notices, in the product's words: the toasts, and the pages a post without script gets. */
 export const CONTACT_NOTICES = {
   sent: {
     title: 'Message sent successfully!',
@@ -92,7 +92,7 @@ export const CONTACT_LABELS: Record<ContactField, string> = {
   submissionId: 'Form',
 };
 
-/** What the page for a refused message says (a post without script), in the spec's words. */
+/** What the page for a refused message says (a post without script), in the product's words. */
 export function contactProblemNotice(
   problem: { error: string; fieldErrors?: Record<string, string> },
   studioEmail: string,

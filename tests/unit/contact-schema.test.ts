@@ -23,7 +23,7 @@ function errorsOf(input: unknown) {
 }
 
 describe('service options', () => {
-  test('are the seven services of the spec, values and labels letter for letter', () => {
+  test('are the seven services, values and labels letter for letter', () => {
     expect(SERVICE_OPTIONS).toEqual([
       { value: 'private-session', label: 'Private Session' },
       { value: 'small-group', label: 'Small Group Class' },

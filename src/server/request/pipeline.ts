@@ -6,7 +6,7 @@
  *
  * The form may come as JSON from its script or as a plain HTML form post from a browser without
  * one: the same guards, caps, checks, spam verdict, idempotency and storage; only the answer
- * differs (a `303` to a page with the spec's words, or a page saying what to fix).
+ * differs (a `303` to a page with the product's words, or a page saying what to fix).
  *
  * A form says only what is particular to it (`FormFunction`); everything else is here, once.
  * Stored means it reaches the studio: the answer goes out as soon as the transaction commits,
@@ -60,7 +60,7 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E,
   fromForm?: (body: Record<string, unknown>) => unknown;
   /** The answers to a post without script. */
   noScript: {
-    /** The static page with the spec's success words. */
+    /** The static page with the product's success words. */
     sentPage: string;
     /** The form's own page, for a fresh start. */
     formPage: { href: string; label: string };
