@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { applyMigrations, type SQLExecutor } from '@netlify/database-dev';
 import pg from 'pg';
 import { mailDue } from '../../src/server/platform/outbox-due.ts';
+import { inTransaction } from '../../src/server/platform/transaction.ts';
 
 export interface Database {
   kind: 'embedded' | 'external';
@@ -64,17 +65,7 @@ async function migrateExternal(url: string, directory: string): Promise<string[]
       exec: (sql) => client.query(sql),
       query: async <T>(sql: string, params?: unknown[]) =>
         (await client.query(sql, params)) as unknown as { rows: T[] },
-      async transaction(work) {
-        await client.query('BEGIN');
-        try {
-          const result = await work(executor);
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      },
+      transaction: (work) => inTransaction(client, () => work(executor)),
     };
     return await applyMigrations(executor, directory);
   } finally {

@@ -24,14 +24,14 @@ function errorsOf(input: unknown) {
 
 describe('service options', () => {
   test('are the seven services, values and labels letter for letter', () => {
-    expect(SERVICE_OPTIONS).toEqual([
-      { value: 'private-session', label: 'Private Session' },
-      { value: 'small-group', label: 'Small Group Class' },
-      { value: 'in-home', label: 'In-Home Session' },
-      { value: 'prenatal', label: 'Prenatal Pilates' },
-      { value: 'injury-recovery', label: 'Injury Recovery' },
-      { value: 'consultation', label: 'Consultation' },
-      { value: 'other', label: 'Other' },
+    expect(SERVICE_OPTIONS.map(({ value, label }) => [value, label])).toEqual([
+      ['private-session', 'Private Session'],
+      ['small-group', 'Small Group Class'],
+      ['in-home', 'In-Home Session'],
+      ['prenatal', 'Prenatal Pilates'],
+      ['injury-recovery', 'Injury Recovery'],
+      ['consultation', 'Consultation'],
+      ['other', 'Other'],
     ]);
     expect(SERVICE_PLACEHOLDER).toBe('Select a service...');
   });

@@ -145,6 +145,11 @@ function number(
   };
 }
 
+/** A time in milliseconds (`min` 0: zero is allowed, and means "never" or "no limit"). */
+function milliseconds(about: string, ms: number, min: 0 | 1 = 1): Setting<number> {
+  return number(about, ms, { min, fallback: `${ms} (${ms / 1000} s)` });
+}
+
 const UNITS = { s: 1, m: 60, h: 3_600 } as const;
 
 /** A limit written as `<count>/<window>`, e.g. `5/10m` (five per ten minutes), `20/1h`, `100/30s`. */
@@ -184,9 +189,6 @@ export function keyBytes(value: string): Buffer | undefined {
       : undefined;
   return key?.length === 32 ? key : undefined;
 }
-
-/** A default in milliseconds, as a person reads it: `60000 (60 s)`. */
-const inSeconds = (ms: number) => `${ms} (${ms / 1000} s)`;
 
 /** The settings a person gives the site. */
 export const SETTINGS = {
@@ -252,26 +254,19 @@ export const SETTINGS = {
   SIGN_IN_RATE_LIMIT: rateLimit('Sign-in links one address may ask for', '10/15m'),
   SIGN_IN_ADDRESS_LIMIT: rateLimit('Sign-in links asked for one e-mail address', '5/15m'),
   OUTBOX_MAX_ATTEMPTS: number('Attempts at a mail before it is marked failed', 12, { whole: true }),
-  OUTBOX_BASE_DELAY_MS: number(
+  OUTBOX_BASE_DELAY_MS: milliseconds(
     'Wait after a mail’s first failed attempt; doubles with each further one',
     60_000,
-    { fallback: inSeconds(60_000) },
   ),
-  OUTBOX_MAX_DELAY_MS: number('The longest wait between two attempts at a mail', 3_600_000, {
-    fallback: inSeconds(3_600_000),
-  }),
-  OUTBOX_LEASE_MS: number('How long a sender holds a mail it is sending', 120_000, {
-    fallback: inSeconds(120_000),
-  }),
-  DB_CONNECT_TIMEOUT_MS: number(
+  OUTBOX_MAX_DELAY_MS: milliseconds('The longest wait between two attempts at a mail', 3_600_000),
+  OUTBOX_LEASE_MS: milliseconds('How long a sender holds a mail it is sending', 120_000),
+  DB_CONNECT_TIMEOUT_MS: milliseconds(
     'How long a function waits for a database connection before it answers 503',
     5_000,
-    { fallback: inSeconds(5_000) },
   ),
-  DB_QUERY_TIMEOUT_MS: number(
+  DB_QUERY_TIMEOUT_MS: milliseconds(
     'How long a function waits for one statement before it answers 503',
     10_000,
-    { fallback: inSeconds(10_000) },
   ),
   // npm start (scripts/server/)
   HOST: text('npm start: the address it listens on', '127.0.0.1'),
@@ -283,40 +278,40 @@ export const SETTINGS = {
   TRUST_PROXY: flag(
     'npm start behind a TLS proxy: the client is the last address of X-Forwarded-For, the scheme X-Forwarded-Proto',
   ),
-  OUTBOX_INTERVAL_MS: number(
+  OUTBOX_INTERVAL_MS: milliseconds(
     'npm start: how often the mail outbox is looked at (0: never)',
     30_000,
-    { min: 0, fallback: inSeconds(30_000) },
+    0,
   ),
   MAX_BODY_BYTES: number(
     'npm start: a larger request body gets 413 from the server itself',
     2 * 1024 * 1024,
     { min: 0, fallback: '2097152 (2 MB)' },
   ),
-  BODY_IDLE_TIMEOUT_MS: number(
+  BODY_IDLE_TIMEOUT_MS: milliseconds(
     'npm start: the longest pause within a request body before 408',
     10_000,
-    { min: 0, fallback: inSeconds(10_000) },
+    0,
   ),
-  REQUEST_TIMEOUT_MS: number(
+  REQUEST_TIMEOUT_MS: milliseconds(
     'npm start: the longest a whole request may take to arrive before 408',
     30_000,
-    { min: 0, fallback: inSeconds(30_000) },
+    0,
   ),
-  HEADERS_TIMEOUT_MS: number(
+  HEADERS_TIMEOUT_MS: milliseconds(
     'npm start: the longest the request line and headers may take to arrive',
     10_000,
-    { min: 0, fallback: inSeconds(10_000) },
+    0,
   ),
-  FUNCTION_TIMEOUT_MS: number(
+  FUNCTION_TIMEOUT_MS: milliseconds(
     'npm start: a function that has not answered by then gets the visitor a 504',
     30_000,
-    { min: 0, fallback: inSeconds(30_000) },
+    0,
   ),
-  SHUTDOWN_TIMEOUT_MS: number(
+  SHUTDOWN_TIMEOUT_MS: milliseconds(
     'npm start: on SIGINT or SIGTERM, how long requests in flight may still take',
     5_000,
-    { min: 0, fallback: inSeconds(5_000) },
+    0,
   ),
 } as const satisfies Record<string, Setting<unknown>>;
 
