@@ -64,7 +64,7 @@ interface Setting<T> {
   fallback: string;
   /** The value when the variable is unset or blank. */
   unset: T;
-  /** Reads a value that is set; throws a `Problem` saying what it must be. */
+  /** Reads a value that is set; throws `Unreadable` saying what it must be. */
   read(value: string): T;
   /** A secret (a password, a key): an error about it never quotes it. */
   secret?: boolean;
@@ -72,12 +72,14 @@ interface Setting<T> {
   requiredWhenDeployed?: boolean;
 }
 
-/** What a value must be, e.g. "must be a number above 0". */
-class Problem extends Error {}
+/** Why a value cannot be read: what it must be, e.g. "must be a number of 1 or more". */
+class Unreadable extends Error {}
 
 const must = (what: string): never => {
-  throw new Problem(`must be ${what}`);
+  throw new Unreadable(`must be ${what}`);
 };
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
 
 function text(about: string, fallback: string): Setting<string | undefined> {
   return { about, fallback, unset: undefined, read: (value) => value };
@@ -88,7 +90,7 @@ function address(about: string, fallback: string): Setting<string | undefined> {
     about,
     fallback,
     unset: undefined,
-    read: (value) => (/^[^\s@,]+@[^\s@,]+$/.test(value) ? value : must('an e-mail address')),
+    read: (value) => (EMAIL.test(value) ? value : must('an e-mail address')),
   };
 }
 
@@ -102,7 +104,7 @@ function addresses(about: string, fallback: string): Setting<string[] | undefine
         .split(',')
         .map((part) => part.trim())
         .filter(Boolean);
-      return list.length > 0 && list.every((part) => /^[^\s@]+@[^\s@]+$/.test(part))
+      return list.length > 0 && list.every((part) => EMAIL.test(part))
         ? list
         : must('e-mail addresses separated by commas');
     },
@@ -361,7 +363,7 @@ export function readSetting<N extends SettingName>(
   try {
     return spec.read(value);
   } catch (problem) {
-    if (!(problem instanceof Problem)) throw problem;
+    if (!(problem instanceof Unreadable)) throw problem;
     const error = new SettingError(name, settingProblem(name, value, problem.message));
     sayOnce(`${name}=${value}`, error.message);
     throw error;
@@ -391,7 +393,7 @@ export function settingProblems(env: Env, { deployed }: { deployed: boolean }): 
     try {
       spec.read(value);
     } catch (problem) {
-      if (!(problem instanceof Problem)) throw problem;
+      if (!(problem instanceof Unreadable)) throw problem;
       problems.push(`${settingProblem(name, value, problem.message)}.`);
     }
   }
