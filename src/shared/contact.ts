@@ -2,29 +2,29 @@ import { FIX_BELOW } from './form-answer';
 import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
-/** The services a visitor can ask about: values are stored, labels shown. */
-export const SERVICE_OPTIONS = [
-  { value: 'private-session', label: 'Private Session' },
-  { value: 'small-group', label: 'Small Group Class' },
-  { value: 'in-home', label: 'In-Home Session' },
-  { value: 'prenatal', label: 'Prenatal Pilates' },
-  { value: 'injury-recovery', label: 'Injury Recovery' },
-  { value: 'consultation', label: 'Consultation' },
-  { value: 'other', label: 'Other' },
-] as const;
+/** The services a visitor can ask about, in the form's order: each value is stored, its label shown. */
+const SERVICES = {
+  'private-session': 'Private Session',
+  'small-group': 'Small Group Class',
+  'in-home': 'In-Home Session',
+  prenatal: 'Prenatal Pilates',
+  'injury-recovery': 'Injury Recovery',
+  consultation: 'Consultation',
+  other: 'Other',
+} as const;
+
+export type ServiceValue = keyof typeof SERVICES;
+
+const SERVICE_VALUES = Object.keys(SERVICES) as [ServiceValue, ...ServiceValue[]];
+
+/** The choices of the form's service menu. */
+export const SERVICE_OPTIONS = SERVICE_VALUES.map((value) => ({ value, label: SERVICES[value] }));
 
 export const SERVICE_PLACEHOLDER = 'Select a service...';
 
-export type ServiceValue = (typeof SERVICE_OPTIONS)[number]['value'];
-
-const SERVICE_VALUES = SERVICE_OPTIONS.map((option) => option.value) as [
-  ServiceValue,
-  ...ServiceValue[],
-];
-
 /** The label of a service value, or `undefined` when none was chosen. */
 export function serviceLabel(value: string): string | undefined {
-  return SERVICE_OPTIONS.find((option) => option.value === value)?.label;
+  return Object.hasOwn(SERVICES, value) ? SERVICES[value as ServiceValue] : undefined;
 }
 
 /** The contact form's text fields. Generous caps for people; nobody mails the studio a novel. */
