@@ -357,24 +357,29 @@ export function readSetting<N extends SettingName>(
   name: N,
   env: Env = process.env,
 ): SettingValue<N> {
-  const spec = SETTINGS[name] as Setting<SettingValue<N>>;
   const value = env[name]?.trim();
-  if (!value) return spec.unset;
+  if (!value) return SETTINGS[name].unset;
   try {
-    return spec.read(value);
-  } catch (problem) {
-    if (!(problem instanceof Unreadable)) throw problem;
-    const error = new SettingError(name, settingProblem(name, value, problem.message));
-    sayOnce(`${name}=${value}`, error.message);
+    return readValue(name, value);
+  } catch (error) {
+    if (error instanceof SettingError) sayOnce(`${name}=${value}`, error.message);
     throw error;
   }
 }
 
-const lowerFirst = (words: string) => words.charAt(0).toLowerCase() + words.slice(1);
-
-function settingProblem(name: SettingName, value: string, rule: string): string {
-  return SETTINGS[name].secret ? `${name} ${rule}` : `${name} ${rule} (got "${value}")`;
+/** A value that is set, read; else a SettingError that quotes it unless it is a secret. */
+function readValue<N extends SettingName>(name: N, value: string): SettingValue<N> {
+  const spec = SETTINGS[name] as Setting<SettingValue<N>>;
+  try {
+    return spec.read(value);
+  } catch (problem) {
+    if (!(problem instanceof Unreadable)) throw problem;
+    const quoted = spec.secret ? '' : ` (got "${value}")`;
+    throw new SettingError(name, `${name} ${problem.message}${quoted}`);
+  }
 }
+
+const lowerFirst = (words: string) => words.charAt(0).toLowerCase() + words.slice(1);
 
 /**
  * What is wrong with the settings in `env`: one sentence per value that cannot be read, and, for
@@ -384,17 +389,14 @@ export function settingProblems(env: Env, { deployed }: { deployed: boolean }): 
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
     const value = env[name]?.trim();
-    if (!value) {
-      if (deployed && spec.requiredWhenDeployed) {
+    try {
+      if (value) readValue(name, value);
+      else if (deployed && spec.requiredWhenDeployed) {
         problems.push(`${name} is not set: ${lowerFirst(spec.about)}.`);
       }
-      continue;
-    }
-    try {
-      spec.read(value);
-    } catch (problem) {
-      if (!(problem instanceof Unreadable)) throw problem;
-      problems.push(`${settingProblem(name, value, problem.message)}.`);
+    } catch (error) {
+      if (!(error instanceof SettingError)) throw error;
+      problems.push(`${error.message}.`);
     }
   }
   return problems;

@@ -45,7 +45,7 @@ export interface Received {
   format: PostFormat;
 }
 
-export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E, K extends string> {
+export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K extends string, E> {
   form: FormName;
   /** Largest body accepted, in bytes. */
   maxBytes: number;
@@ -90,7 +90,7 @@ export function formFunction<
   S extends z.ZodType<{ submissionId?: string }>,
   K extends string,
   E = undefined,
->(spec: FormFunction<S, E, K>) {
+>(spec: FormFunction<S, K, E>) {
   const { form } = spec;
   const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
     try {
