@@ -7,8 +7,9 @@ import netlify from '@netlify/vite-plugin';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
+import { platformValue, readSetting } from './src/server/platform/settings.ts';
 
-const site = process.env.SITE_URL ?? process.env.URL ?? 'http://127.0.0.1:8888';
+const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? 'http://127.0.0.1:8888';
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
 const UNLISTED = /\/(404|contact\/sent|waiver\/signed)\/?$/;

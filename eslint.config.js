@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
 import astro from 'eslint-plugin-astro';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -26,6 +27,79 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  // The layers (docs/architecture.md), kept by the linter on the files the imports resolve to,
+  // type imports included. Import cycles are found by dependency-cruiser (.dependency-cruiser.js,
+  // the second half of `npm run lint`), which counts type imports too.
+  {
+    files: ['src/**/*.{ts,tsx,astro}', 'functions/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.astro', '.d.ts'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: [
+                './src/islands',
+                './src/pages',
+                './src/components',
+                './src/layouts',
+                './src/lib',
+              ],
+              from: ['./src/server', './functions'],
+              message:
+                'Pages and islands never import server code: what both sides need lives in src/shared/.',
+            },
+            {
+              target: './src/shared',
+              from: './src',
+              except: ['./shared'],
+              message:
+                'src/shared/ runs in the browser and in the functions: it imports only src/shared/.',
+            },
+            {
+              target: './src/server/platform',
+              from: './src/server',
+              except: ['./platform'],
+              message:
+                'platform/ is the lowest layer: it never imports request/, a feature (contact, waiver, auth, records) or the mail kinds; pass what it needs in.',
+            },
+            {
+              target: './src/server/request',
+              from: [
+                './src/server/contact',
+                './src/server/waiver',
+                './src/server/auth',
+                './src/server/records',
+                './src/server/mail-kinds.ts',
+              ],
+              message:
+                'request/ serves every feature and imports none; a form hands the pipeline what it needs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts', 'src/islands/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'This code runs in the browser: no Node built-ins.' },
+          ],
+        },
       ],
     },
   },

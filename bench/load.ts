@@ -123,38 +123,39 @@ interface Submission {
   submissionId: string;
 }
 
-const contacts: Submission[] = Array.from({ length: CONTACTS }, (_, n) => {
-  const submissionId = randomUUID();
-  return {
-    kind: 'contact',
-    url: `${base}/api/send-email`,
+/** `count` submissions of one form, each with a submission id of its own. */
+function submissions(
+  count: number,
+  kind: Submission['kind'],
+  path: string,
+  body: (n: number, submissionId: string) => unknown,
+): Submission[] {
+  return Array.from({ length: count }, (_, n) => {
+    const submissionId = randomUUID();
+    return { kind, url: `${base}${path}`, submissionId, body: body(n, submissionId) };
+  });
+}
+
+const contacts = submissions(CONTACTS, 'contact', '/api/send-email', (n, submissionId) =>
+  contactBody({
+    name: `Load ${run} Contact ${n}`,
+    email: `load${n}@example.test`,
+    service: 'private-session',
+    message: `Load test ${run}, message ${n}.\nDo you have room on Tuesdays?`,
     submissionId,
-    body: contactBody({
-      name: `Load ${run} Contact ${n}`,
-      email: `load${n}@example.test`,
-      service: 'private-session',
-      message: `Load test ${run}, message ${n}.\nDo you have room on Tuesdays?`,
-      submissionId,
-    }),
-  };
-});
-const waivers: Submission[] = hasWaiver
-  ? Array.from({ length: WAIVERS }, (_, n) => {
-      const submissionId = randomUUID();
-      return {
-        kind: 'waiver',
-        url: `${base}/api/submit-waiver`,
+  }),
+);
+const waivers = hasWaiver
+  ? submissions(WAIVERS, 'waiver', '/api/submit-waiver', (n, submissionId) =>
+      waiverBody({
+        firstName: `Load${run}`,
+        lastName: `Waiver${n}`,
+        email: `waiver${n}@example.test`,
+        agreedToPhotos: n % 2 === 0,
+        signature: signaturePng(400, 200, { seed: n }),
         submissionId,
-        body: waiverBody({
-          firstName: `Load${run}`,
-          lastName: `Waiver${n}`,
-          email: `waiver${n}@example.test`,
-          agreedToPhotos: n % 2 === 0,
-          signature: signaturePng(400, 200, { seed: n }),
-          submissionId,
-        }),
-      };
-    })
+      }),
+    )
   : [];
 const originals = [...contacts, ...waivers];
 const duplicates = Array.from(

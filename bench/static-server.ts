@@ -1,55 +1,16 @@
 /**
  * A small stand-in for a CDN edge: serves a built folder on 127.0.0.1 with brotli or gzip
  * (whichever the browser prefers, compressed once and kept in memory), the Netlify `_headers`
- * rules of that folder, Netlify's default `Cache-Control` for everything else, pretty URLs
- * (`/about` -> `about.html`) and `404.html` with status 404 for unknown paths.
+ * rules of that folder (read as npm start reads them), Netlify's default `Cache-Control` for
+ * everything else, pretty URLs (`/about` -> `about.html`) and `404.html` with status 404 for
+ * unknown paths.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { loadHeaders } from '../scripts/server/rules.ts';
 import { COMPRESSIBLE, contentType, DEFAULT_CACHE_CONTROL } from '../scripts/server/static.ts';
-
-export interface HeaderRule {
-  pattern: RegExp;
-  headers: [string, string][];
-}
-
-/** Parses Netlify's `_headers` format: a path (with `*` or `:placeholder`), then indented `Name: value` lines. */
-export function parseHeadersFile(text: string): HeaderRule[] {
-  const rules: HeaderRule[] = [];
-  let current: HeaderRule | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    if (!raw.trim() || raw.trim().startsWith('#')) continue;
-    if (!/^\s/.test(raw)) {
-      const source = raw
-        .trim()
-        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/:[A-Za-z]\w*/g, '[^/]+');
-      current = { pattern: new RegExp(`^${source}$`), headers: [] };
-      rules.push(current);
-      continue;
-    }
-    const colon = raw.indexOf(':');
-    if (current && colon > 0) {
-      current.headers.push([raw.slice(0, colon).trim().toLowerCase(), raw.slice(colon + 1).trim()]);
-    }
-  }
-  return rules;
-}
-
-export function headersFor(rules: HeaderRule[], pathname: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const rule of rules) {
-    if (!rule.pattern.test(pathname)) continue;
-    for (const [name, value] of rule.headers) {
-      headers[name] =
-        headers[name] && name !== 'cache-control' ? `${headers[name]}, ${value}` : value;
-    }
-  }
-  return headers;
-}
 
 interface Encoded {
   body: Buffer;
@@ -76,7 +37,7 @@ export async function startStaticServer(options: {
   host?: string;
 }): Promise<StaticServer> {
   const { root, port, host = '127.0.0.1' } = options;
-  const rules = parseHeadersFile(await readFile(join(root, '_headers'), 'utf8').catch(() => ''));
+  const headersFor = await loadHeaders(root);
   const cache = new Map<string, CachedFile>();
 
   async function load(file: string): Promise<CachedFile | undefined> {
@@ -140,7 +101,7 @@ export async function startStaticServer(options: {
       'content-type': file.type,
       'cache-control': DEFAULT_CACHE_CONTROL,
       etag: file.etag,
-      ...headersFor(rules, url.pathname),
+      ...headersFor(url.pathname),
     };
     if (file.br) headers.vary = 'Accept-Encoding';
     if (status === 200 && req.headers['if-none-match'] === file.etag) {

@@ -12,19 +12,15 @@ export const config: Config = {
 };
 
 /** Every mail still owed or given up on; "send again" for a failed one (logged). */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'GET',
-    path: '/api/records/delivery',
-    async handle() {
+    async GET() {
       const [items, undelivered] = await Promise.all([undeliveredMail(), undeliveredCount()]);
       return deskAnswer({ items, undelivered, limit: LIST_LIMIT });
     },
   },
   {
-    method: 'POST',
-    path: '/api/records/delivery/:id/send-again',
-    async handle({ params, staff }) {
+    async POST({ params, staff }) {
       const outcome = await retryFailedMail(params.id, staff);
       if (!outcome) {
         return deskRefusal(

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { EMAIL_FIELD, fieldSchema } from '../src/forms/fields';
-import { z } from '../src/forms/zod';
+import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
+import { z } from '../src/shared/zod';
 import { normalEmail } from '../src/server/auth/staff';
-import { checked, deskAnswer, deskFunction } from '../src/server/records/endpoint';
+import { checked, deskAnswer, deskFunction, deskRefused } from '../src/server/records/endpoint';
 import { eraseParticipant, previewErasure } from '../src/server/records/erasure';
 
 export const config: Config = {
@@ -19,23 +19,19 @@ const confirmed = z
   });
 
 /** What is held about an address; erasing all of it once the address is typed again. */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'POST',
-    path: '/api/records/erasure/preview',
-    async handle({ body }) {
+    async POST({ body }) {
       const input = checked(z.object({ email: participant }), body);
-      if (input.problem) return input.problem;
-      return deskAnswer({ preview: await previewErasure(input.data.email) });
+      if (!input.ok) return deskRefused(input.problem);
+      return deskAnswer({ preview: await previewErasure(input.value.email) });
     },
   },
   {
-    method: 'POST',
-    path: '/api/records/erasure',
-    async handle({ body, staff }) {
+    async POST({ body, staff }) {
       const input = checked(confirmed, body);
-      if (input.problem) return input.problem;
-      return deskAnswer({ erased: await eraseParticipant(input.data.email, staff) });
+      if (!input.ok) return deskRefused(input.problem);
+      return deskAnswer({ erased: await eraseParticipant(input.value.email, staff) });
     },
   },
 ]);

@@ -8,20 +8,16 @@ export const config: Config = {
 };
 
 /** CSV of the waivers (health columns only when asked for) or the messages of a date range. */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'GET',
-    path: '/api/records/export/waivers',
-    handle: withFilters(async (filters, { url, staff }) => {
+    GET: withFilters(async (filters, { url, staff }) => {
       const health = url.searchParams.get('health') === 'yes';
       const csv = await waiversCsv(filters, health);
       return exportDownload(staff, 'waivers', filters, csv, { health });
     }),
   },
   {
-    method: 'GET',
-    path: '/api/records/export/messages',
-    handle: withFilters(async (filters, { staff }) =>
+    GET: withFilters(async (filters, { staff }) =>
       exportDownload(staff, 'messages', filters, await messagesCsv(filters)),
     ),
   },

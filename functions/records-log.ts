@@ -6,10 +6,8 @@ import { withFilters } from '../src/server/records/filters';
 export const config: Config = { path: '/api/records/log' };
 
 /** The access log: who did what to which record, newest first. */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'GET',
-    path: '/api/records/log',
-    handle: withFilters(async (filters) => deskAnswer(await accessLog(filters.after))),
+    GET: withFilters(async (filters) => deskAnswer(await accessLog(filters.after))),
   },
 ]);

@@ -10,19 +10,15 @@ export const config: Config = {
 const SHOW: readonly SpamFilter[] = ['all', 'inbox', 'spam'];
 
 /** Find messages (all, the inbox, or the spam); "not spam" queues a message's mail, once. */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'GET',
-    path: '/api/records/messages',
-    handle: withFilters(async (filters, { url }) => {
+    GET: withFilters(async (filters, { url }) => {
       const show = SHOW.find((value) => value === url.searchParams.get('show')) ?? 'all';
       return deskAnswer(await searchMessages(filters, show));
     }),
   },
   {
-    method: 'POST',
-    path: '/api/records/messages/:id/not-spam',
-    async handle({ params, staff }) {
+    async POST({ params, staff }) {
       const outcome = await markNotSpam(params.id, staff);
       if (!outcome) return deskRefusal(404);
       return deskAnswer({

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { LINK_REFUSED } from '../src/lib/records-api';
+import { LINK_REFUSED } from '../src/shared/desk-api';
 import { useSignInLink } from '../src/server/auth/links';
 import {
   endEverySession,
@@ -20,11 +20,9 @@ export const config: Config = { path: ['/api/records/session', '/api/records/sig
  * Who is signed in (and the desk's first screen in numbers); following a sign-in link
  * (`{ token }`, spent once, starts a session cookie); signing out, here or everywhere.
  */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'GET',
-    path: '/api/records/session',
-    async handle({ staff }) {
+    async GET({ staff }) {
       const [undelivered, numbers] = await Promise.all([undeliveredCount(), counts()]);
       return deskAnswer({
         email: staff.email,
@@ -33,32 +31,28 @@ export default deskFunction([
         counts: numbers,
       });
     },
-  },
-  {
-    method: 'POST',
-    path: '/api/records/session',
-    open: true,
-    maxBytes: 1024,
-    async handle({ req, body }) {
-      const session = await transaction(async (tx) => {
-        const email = await useSignInLink(tx, body.token);
-        if (!email || !isStaff(email)) return undefined;
-        const started = await startSession(tx, email);
-        await logAccess({ email }, { action: 'sign-in' }, tx);
-        return { email, ...started };
-      });
-      if (!session) return deskRefusal(401, LINK_REFUSED);
-      const cookie = setSessionCookie(req, session.token, session.expiresAt);
-      return deskAnswer(
-        { email: session.email, expiresAt: session.expiresAt.toISOString() },
-        { 'set-cookie': cookie },
-      );
+    POST: {
+      open: true,
+      maxBytes: 1024,
+      async handle({ req, body }) {
+        const session = await transaction(async (tx) => {
+          const email = await useSignInLink(tx, body.token);
+          if (!email || !isStaff(email)) return undefined;
+          const started = await startSession(tx, email);
+          await logAccess({ email }, { action: 'sign-in' }, tx);
+          return { email, ...started };
+        });
+        if (!session) return deskRefusal(401, LINK_REFUSED);
+        const cookie = setSessionCookie(req, session.token, session.expiresAt);
+        return deskAnswer(
+          { email: session.email, expiresAt: session.expiresAt.toISOString() },
+          { 'set-cookie': cookie },
+        );
+      },
     },
   },
   {
-    method: 'POST',
-    path: '/api/records/sign-out',
-    async handle({ req, body, staff }) {
+    async POST({ req, body, staff }) {
       const everywhere = body.everywhere === true;
       await transaction(async (tx) => {
         await (everywhere ? endEverySession(tx, staff) : endSession(tx, staff));

@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
-import { EMAIL_FIELD, fieldSchema } from '../src/forms/fields';
-import { z } from '../src/forms/zod';
-import { SIGN_IN_SENT } from '../src/lib/records-api';
+import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
+import { z } from '../src/shared/zod';
+import { SIGN_IN_SENT } from '../src/shared/desk-api';
 import { deskOrigin } from '../src/server/auth/links';
-import { sendSignInLink, signInLimited, steady } from '../src/server/auth/sign-in';
+import { sendSignInLink, signInAllowed, steady } from '../src/server/auth/sign-in';
 import { normalEmail } from '../src/server/auth/staff';
 import { afterAnswer } from '../src/server/request/guard';
-import { checked, deskAnswer, deskFunction, deskRefusal } from '../src/server/records/endpoint';
+import { checked, deskAnswer, deskFunction, deskRefused } from '../src/server/records/endpoint';
 
 export const config: Config = { path: '/api/records/sign-in' };
 
@@ -16,26 +16,23 @@ const schema = z.object({ email: fieldSchema(EMAIL_FIELD) });
  * The records desk's door: `{ email }` in, a sign-in link out to a staff address. Every request
  * gets the same answer after the same time, whether the address may sign in or not.
  */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'POST',
-    path: '/api/records/sign-in',
-    open: true,
-    maxBytes: 1024,
-    async handle({ req, body, client, context }) {
-      const started = Date.now();
-      const input = checked(schema, body);
-      if (input.problem) return input.problem;
-      const email = normalEmail(input.data.email);
-      const limited =
-        (await signInLimited('client', client.ip)) ?? (await signInLimited('address', email));
-      if (limited) {
-        return deskRefusal(429, limited.error, { 'retry-after': String(limited.retryAfter) });
-      }
-      const sending = await sendSignInLink(email, deskOrigin(req));
-      if (sending) await afterAnswer(context, sending);
-      await steady(started);
-      return deskAnswer({ message: SIGN_IN_SENT });
+    POST: {
+      open: true,
+      maxBytes: 1024,
+      async handle({ req, body, client, context }) {
+        const started = Date.now();
+        const input = checked(schema, body);
+        if (!input.ok) return deskRefused(input.problem);
+        const email = normalEmail(input.value.email);
+        const allowed = await signInAllowed(client.ip, email);
+        if (!allowed.ok) return deskRefused(allowed.problem);
+        const sending = await sendSignInLink(email, deskOrigin(req));
+        if (sending) await afterAnswer(context, sending);
+        await steady(started);
+        return deskAnswer({ message: SIGN_IN_SENT });
+      },
     },
   },
 ]);

@@ -11,16 +11,12 @@ export const config: Config = {
 };
 
 /** Find waivers; open one (its health information: logged); download its signed PDF (logged). */
-export default deskFunction([
+export default deskFunction(config, [
   {
-    method: 'GET',
-    path: '/api/records/waivers',
-    handle: withFilters(async (filters) => deskAnswer(await searchWaivers(filters))),
+    GET: withFilters(async (filters) => deskAnswer(await searchWaivers(filters))),
   },
   {
-    method: 'GET',
-    path: '/api/records/waivers/:id',
-    async handle({ params, staff }) {
+    async GET({ params, staff }) {
       const waiver = await waiverView(params.id);
       if (!waiver) return deskRefusal(404);
       await logAccess(staff, { action: 'view-waiver', recordKind: 'waiver', recordId: waiver.id });
@@ -28,9 +24,7 @@ export default deskFunction([
     },
   },
   {
-    method: 'GET',
-    path: '/api/records/waivers/:id/pdf',
-    async handle({ params, staff }) {
+    async GET({ params, staff }) {
       if (!isWaiverId(params.id)) return deskRefusal(404);
       // A PDF made before is sent as stored: the record is then read for its name and date
       // only, its health fields left sealed. A waiver never mailed has its PDF made now.

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
+import { outbox } from '../src/server/mail-kinds';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
-import { drainOutbox } from '../src/server/platform/outbox';
-import { json } from '../src/server/request/answers';
+import { json } from '../src/server/request/responses';
 
 /**
  * Sends the mail still owed (src/server/platform/outbox.ts): every five minutes on Netlify, and
@@ -12,7 +12,7 @@ export const config: Config = { schedule: '*/5 * * * *' };
 export default async (): Promise<Response> => {
   try {
     // A scheduled function has 30 s: start no new round after 20 s.
-    const summary = await drainOutbox({ budgetMs: 20_000 });
+    const summary = await outbox.drain({ budgetMs: 20_000 });
     if (summary.sent + summary.retrying + summary.failed > 0) {
       console.info(
         `retry-mail: sent ${summary.sent}, will retry ${summary.retrying}, gave up on ${summary.failed}`,

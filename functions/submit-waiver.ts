@@ -1,11 +1,12 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/forms/anti-spam';
+import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import {
   WAIVER_LABELS,
   WAIVER_SENT_PAGE,
   waiverProblemNotice,
   waiverSchema,
-} from '../src/forms/waiver';
+} from '../src/shared/waiver';
+import { outbox } from '../src/server/mail-kinds';
 import { formFunction } from '../src/server/request/pipeline';
 import { signedWith } from '../src/server/waiver/signature';
 import { insertWaiver } from '../src/server/waiver/store';
@@ -20,8 +21,7 @@ export const config: Config = { path: '/api/submit-waiver' };
 export default formFunction({
   form: 'waiver',
   maxBytes: 1024 * 1024,
-  // A studio tablet may sign a whole class in.
-  rateLimit: { setting: 'WAIVER_RATE_LIMIT', fallback: { limit: 20, windowSeconds: 3_600 } },
+  rateLimit: 'WAIVER_RATE_LIMIT',
   minFillMs: MIN_FILL_MS.waiver,
   schema: waiverSchema,
   fields: (body) => body.waiver,
@@ -35,6 +35,7 @@ export default formFunction({
   check: signedWith,
   insert: insertWaiver,
   mails: ['waiver-records', 'waiver-participant'],
+  outbox,
   noScript: {
     sentPage: WAIVER_SENT_PAGE,
     formPage: { href: '/waiver', label: 'Return to the waiver' },

@@ -1,11 +1,11 @@
 /**
  * `npm start`: builds the site (`astro build`; `--no-build` serves the `dist/` already there),
  * then serves it with its functions on HOST:PORT (127.0.0.1:8888) — see scripts/server/index.ts
- * and the README ("npm start", "Self-hosting"). SIGINT or SIGTERM stops it in about a second:
+ * and docs/running.md (running it locally, and self-hosted). SIGINT or SIGTERM stops it in about a second:
  * requests in flight and mail being sent are given up to SHUTDOWN_TIMEOUT_MS (5 s) to finish.
  */
 import { spawnSync } from 'node:child_process';
-import { REQUIRED_WHEN_DEPLOYED } from '../src/integrations/deploy-settings.ts';
+import { REQUIRED_WHEN_DEPLOYED } from '../src/server/platform/settings.ts';
 import { startServer } from './server/index.ts';
 
 if (!process.argv.includes('--no-build')) {
@@ -28,7 +28,7 @@ if (server.database.kind === 'embedded') {
 } else {
   console.log('Database: NETLIFY_DB_URL');
   // On its own database, this is the studio's real server (self-hosted): say what it lacks.
-  for (const [name, what] of Object.entries(REQUIRED_WHEN_DEPLOYED)) {
+  for (const [name, what] of REQUIRED_WHEN_DEPLOYED) {
     if (!process.env[name]?.trim()) {
       console.warn(`Self-hosted without ${name} (${what}): the local default is used instead.`);
     }

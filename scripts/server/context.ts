@@ -7,6 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from '@netlify/functions';
+import { platformValue as env, readSetting } from '../../src/server/platform/settings.ts';
 
 /** A cookie as `context.cookies.set()` takes it (the `Cookie` type of `@netlify/types`). */
 interface Cookie {
@@ -167,15 +168,18 @@ export function createContext({
   cookies,
   waitUntil,
 }: ContextInput): Context {
-  const env = process.env;
   const context: Context = {
-    account: { id: env.NETLIFY_ACCOUNT_ID ?? '' },
+    account: { id: env('NETLIFY_ACCOUNT_ID') ?? '' },
     cookies: {
       get: cookies.get,
       set: cookies.set as Context['cookies']['set'],
       delete: cookies.delete,
     },
-    deploy: { context: env.CONTEXT || 'production', id: env.DEPLOY_ID || '0', published: true },
+    deploy: {
+      context: env('CONTEXT') ?? 'production',
+      id: env('DEPLOY_ID') ?? '0',
+      published: true,
+    },
     geo: {},
     ip,
     json: (input: unknown) => Response.json(input),
@@ -186,8 +190,12 @@ export function createContext({
     params: paramsOf(pattern, request.url),
     requestId,
     rewrite: (url: string | URL) => fetch(new URL(url, request.url)),
-    server: { region: env.AWS_REGION },
-    site: { id: env.SITE_ID, name: env.SITE_NAME, url: env.URL || env.SITE_URL },
+    server: { region: env('AWS_REGION') },
+    site: {
+      id: env('SITE_ID'),
+      name: env('SITE_NAME'),
+      url: env('URL') ?? readSetting('SITE_URL')?.origin,
+    },
     url: new URL(request.url),
     waitUntil: (promise: Promise<unknown>) => {
       if (promise === undefined) throw new TypeError('waitUntil: a promise is required');

@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyMigrations, type SQLExecutor } from '@netlify/database-dev';
 import pg from 'pg';
+import { mailDue } from '../../src/server/platform/outbox-due.ts';
+import { inTransaction } from '../../src/server/platform/transaction.ts';
 
 export interface Database {
   kind: 'embedded' | 'external';
@@ -33,11 +35,7 @@ export interface Database {
 const TIMEOUTS = { connectionTimeoutMillis: 5_000, query_timeout: 10_000 };
 const MIGRATION_LOCK = 7_346_015_011;
 
-const DUE = `SELECT EXISTS (
-    SELECT 1 FROM mail_outbox
-     WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-       AND (locked_until IS NULL OR locked_until <= now())
-  ) AS due`;
+const DUE = `SELECT EXISTS (SELECT 1 FROM mail_outbox WHERE ${mailDue()}) AS due`;
 
 function duePool(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 1, ...TIMEOUTS });
@@ -67,17 +65,7 @@ async function migrateExternal(url: string, directory: string): Promise<string[]
       exec: (sql) => client.query(sql),
       query: async <T>(sql: string, params?: unknown[]) =>
         (await client.query(sql, params)) as unknown as { rows: T[] },
-      async transaction(work) {
-        await client.query('BEGIN');
-        try {
-          const result = await work(executor);
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      },
+      transaction: (work) => inTransaction(client, () => work(executor)),
     };
     return await applyMigrations(executor, directory);
   } finally {

@@ -5,6 +5,7 @@
  */
 import { resolveConfig } from '@netlify/config';
 import type { Config as ZisiConfig } from '@netlify/zip-it-and-ship-it';
+import { platformValue } from '../../src/server/platform/settings.ts';
 
 export interface SiteConfig {
   root: string;
@@ -64,7 +65,7 @@ export async function readSiteConfig(root: string): Promise<SiteConfig> {
     cwd: root,
     offline: true,
     mode: 'cli',
-    context: process.env.CONTEXT || 'production',
+    context: platformValue('CONTEXT') ?? 'production',
   });
   const config = resolved.config as {
     build: { publish?: string };

@@ -30,21 +30,40 @@ function failOn(errors: unknown[], what: string) {
   throw new Error(`${what} has errors:\n${messages.join('\n')}`);
 }
 
-export async function loadRules(site: SiteConfig): Promise<Rules> {
-  const headersFile = join(site.publishDir, '_headers');
-  const redirectsFile = join(site.publishDir, '_redirects');
-
-  const parsedHeaders = await parseAllHeaders({
+/**
+ * The headers of a published folder's `_headers` (and of netlify.toml's `[[headers]]`, given its
+ * path) for a path: those of every matching rule, a later rule winning a name, as Netlify's own
+ * local tools apply them. The one reader of `_headers` for npm start and the bench's CDN.
+ */
+export async function loadHeaders(
+  publishDir: string,
+  configPath?: string,
+): Promise<(pathname: string) => Record<string, string>> {
+  const headersFile = join(publishDir, '_headers');
+  const parsed = await parseAllHeaders({
     headersFiles: existsSync(headersFile) ? [headersFile] : [],
-    netlifyConfigPath: site.configPath,
+    netlifyConfigPath: configPath,
     configHeaders: [],
     minimal: false,
   });
-  failOn(parsedHeaders.errors, '_headers');
-  const headerRules = (parsedHeaders.headers as Header[]).map((rule) => ({
+  failOn(parsed.errors, '_headers');
+  const rules = (parsed.headers as Header[]).map((rule) => ({
     test: (path: string) => rule.forRegExp.test(path),
     values: Object.entries(rule.values).map(([name, value]) => [name.toLowerCase(), value]),
   }));
+  return (pathname) => {
+    const headers: Record<string, string> = {};
+    for (const rule of rules) {
+      if (!rule.test(pathname)) continue;
+      for (const [name, value] of rule.values) headers[name] = value;
+    }
+    return headers;
+  };
+}
+
+export async function loadRules(site: SiteConfig): Promise<Rules> {
+  const redirectsFile = join(site.publishDir, '_redirects');
+  const headersFor = await loadHeaders(site.publishDir, site.configPath);
 
   const parsedRedirects = await parseAllRedirects({
     redirectsFiles: existsSync(redirectsFile) ? [redirectsFile] : [],
@@ -71,14 +90,7 @@ export async function loadRules(site: SiteConfig): Promise<Rules> {
 
   return {
     hasRedirects: redirects !== undefined,
-    headersFor(pathname) {
-      const headers: Record<string, string> = {};
-      for (const rule of headerRules) {
-        if (!rule.test(pathname)) continue;
-        for (const [name, value] of rule.values) headers[name] = value;
-      }
-      return headers;
-    },
+    headersFor,
     async redirectFor(request) {
       if (!redirects) return undefined;
       try {

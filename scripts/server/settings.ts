@@ -1,6 +1,9 @@
+import { readSetting, settingProblems } from '../../src/server/platform/settings.ts';
+
 /**
- * The settings of `npm start`, read once from the environment. Every one has a default that
- * suits a laptop; the self-hosted mode (README, "Self-hosting") changes a few of them.
+ * The settings of `npm start`, read once from the environment through the site's one list of
+ * settings (src/server/platform/settings.ts): every one has a default that suits a laptop, and a
+ * value that cannot be read stops the server, naming it.
  */
 export interface Settings {
   host: string;
@@ -27,31 +30,25 @@ export interface Settings {
   shutdownTimeoutMs: number;
 }
 
-function number(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) {
-    throw new Error(`${name} must be a number of 0 or more (got "${raw}")`);
-  }
-  return value;
-}
-
 export function readSettings(): Settings {
-  const trust = process.env.TRUST_PROXY ?? '';
+  // Every setting, the functions' too: one that cannot be read stops the server at its start,
+  // not a visitor's request later.
+  const problems = settingProblems(process.env, { deployed: false });
+  if (problems.length > 0)
+    throw new Error(`settings that cannot be read:\n- ${problems.join('\n- ')}`);
   return {
-    host: process.env.HOST || '127.0.0.1',
-    port: number('PORT', 8888),
-    databaseUrl: process.env.NETLIFY_DB_URL || undefined,
-    localDbDir: process.env.LOCAL_DB_DIR || undefined,
-    trustProxy: trust === '1' || trust.toLowerCase() === 'true',
-    outboxIntervalMs: number('OUTBOX_INTERVAL_MS', 30_000),
+    host: readSetting('HOST') ?? '127.0.0.1',
+    port: readSetting('PORT'),
+    databaseUrl: readSetting('NETLIFY_DB_URL'),
+    localDbDir: readSetting('LOCAL_DB_DIR'),
+    trustProxy: readSetting('TRUST_PROXY'),
+    outboxIntervalMs: readSetting('OUTBOX_INTERVAL_MS'),
     // The largest form body is the waiver's (1 MB); the margin keeps its own 413 in charge.
-    maxBodyBytes: number('MAX_BODY_BYTES', 2 * 1024 * 1024),
-    bodyIdleTimeoutMs: number('BODY_IDLE_TIMEOUT_MS', 10_000),
-    requestTimeoutMs: number('REQUEST_TIMEOUT_MS', 30_000),
-    headersTimeoutMs: number('HEADERS_TIMEOUT_MS', 10_000),
-    functionTimeoutMs: number('FUNCTION_TIMEOUT_MS', 30_000),
-    shutdownTimeoutMs: number('SHUTDOWN_TIMEOUT_MS', 5_000),
+    maxBodyBytes: readSetting('MAX_BODY_BYTES'),
+    bodyIdleTimeoutMs: readSetting('BODY_IDLE_TIMEOUT_MS'),
+    requestTimeoutMs: readSetting('REQUEST_TIMEOUT_MS'),
+    headersTimeoutMs: readSetting('HEADERS_TIMEOUT_MS'),
+    functionTimeoutMs: readSetting('FUNCTION_TIMEOUT_MS'),
+    shutdownTimeoutMs: readSetting('SHUTDOWN_TIMEOUT_MS'),
   };
 }

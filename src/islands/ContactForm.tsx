@@ -13,8 +13,8 @@ import {
   SERVICE_OPTIONS,
   SERVICE_PLACEHOLDER,
   contactSchema,
-} from '../forms/contact';
-import { fieldErrors } from '../forms/fields';
+} from '../shared/contact';
+import { fieldErrors } from '../shared/fields';
 
 interface Props {
   /** The studio's address from content/site.yaml, offered when sending fails. */

@@ -6,7 +6,7 @@ import SpamChecks from './forms/SpamChecks';
 import SignaturePad, { type Signature } from './forms/SignaturePad';
 import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
-import { fieldErrors } from '../forms/fields';
+import { fieldErrors } from '../shared/fields';
 import {
   SIGNATURE_MISSING,
   WAIVER_FIELDS,
@@ -15,8 +15,8 @@ import {
   WAIVER_NOTICES,
   WAIVER_SECTIONS,
   waiverSchema,
-} from '../forms/waiver';
-import type { WaiverBlock } from '../forms/waiver-text';
+} from '../shared/waiver';
+import type { WaiverBlock } from '../shared/waiver-blocks';
 
 interface Props {
   /** The waiver text, already split into headings and paragraphs (rendered as plain text). */

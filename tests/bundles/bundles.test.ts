@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import type { Config } from '@netlify/functions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { readSiteConfig } from '../../scripts/server/netlify-config.ts';
@@ -63,6 +64,15 @@ describe('what Netlify deploys', () => {
       expect(b.runtimeAPIVersion).toBe(2);
       expect(b.files).toContain(relative(b.dir, b.entry));
       expect(b.files).toContain(relative(b.dir, b.module));
+    }
+  });
+
+  test("Netlify's bundler reads every function's config from its source: its paths, or its schedule", async () => {
+    for (const b of bundles) {
+      const { config } = (await import(`../../functions/${b.name}.ts`)) as { config: Config };
+      expect(b.paths, b.name).toEqual([config.path ?? []].flat());
+      expect(b.schedule, b.name).toBe(config.schedule);
+      expect(b.paths.length > 0 || b.schedule !== undefined, b.name).toBe(true);
     }
   });
 

@@ -1,6 +1,6 @@
 /**
  * Both forms with JavaScript turned off, on a phone: plain HTML form posts, answered with pages
- * in the spec's words, the typed fields kept on the way back, mail delivered for real.
+ * in the product's words, the typed fields kept on the way back, mail delivered for real.
  */
 import { expect, test, type Page } from '@playwright/test';
 import sendEmail from '../../functions/send-email';
@@ -49,7 +49,7 @@ async function fillWaiver(page: Page, email: string, phone = '503-555-0142') {
 const terms = (page: Page) => page.getByRole('checkbox', { name: /agree to the liability waiver/ });
 
 test.describe('the contact form', () => {
-  test('sends a message: the sent page in the spec words, and the mail in the studio inbox', async ({
+  test("sends a message: the sent page in the product's words, and the mail in the studio inbox", async ({
     page,
     browser,
   }) => {
@@ -98,7 +98,7 @@ test.describe('the contact form', () => {
     );
   });
 
-  test('the database down: the page says so in the spec words, and Back keeps everything typed', async ({
+  test("the database down: the page says so in the product's words, and Back keeps everything typed", async ({
     page,
   }) => {
     // The function's own answer with its database unreachable, run here against a closed port.

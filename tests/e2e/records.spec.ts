@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E_SMTP_PORT } from '../../playwright.config';
-import { SIGN_IN_SENT } from '../../src/lib/records-api';
+import { SIGN_IN_SENT } from '../../src/shared/desk-api';
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { startSmtp, type TestSmtp } from '../functions/harness';

@@ -81,7 +81,7 @@ test.describe('at desktop width', () => {
   });
 });
 
-test.describe('the words and targets of the spec', () => {
+test.describe("the product's words and targets on each page", () => {
   test('Home shows the hero buttons, feature cards, priced sessions, testimonials and closing links', async ({
     page,
   }) => {

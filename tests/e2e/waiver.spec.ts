@@ -272,7 +272,7 @@ test.describe('the waiver form on a computer', () => {
     await expect(page.getByLabel('Last Name')).toHaveValue('Okonkwo');
   });
 
-  test("an answer without words gets the fallback, and logs the spec's default text", async ({
+  test("an answer without words gets the fallback, and logs the product's default text", async ({
     page,
   }) => {
     await page.route('**/api/submit-waiver', (route) =>

@@ -75,7 +75,7 @@ for (const engineName of selectedEngines()) {
       }
     }
 
-    // Both forms are plain HTML form posts too, answered with pages (303 to a page in the spec's
+    // Both forms are plain HTML form posts too, answered with pages (303 to a page in the product's
     // words); the waiver is signed with a typed name, which the server draws.
     describe('the forms, posted as HTML', () => {
       for (const width of WIDTHS) {

@@ -199,6 +199,21 @@ describe('rate limits per client', () => {
     expect((await from('192.0.2.2')).status).toBe(200);
   });
 
+  test('a CONTACT_RATE_LIMIT that cannot be read is said in the log, naming it, and nothing is stored', async () => {
+    vi.stubEnv('CONTACT_RATE_LIMIT', 'plenty');
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await post(valid);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      success: false,
+      error: 'Your message could not be saved. Please try again.',
+    });
+    expect(errors.mock.calls.flat().join('\n')).toContain(
+      'Configuration: CONTACT_RATE_LIMIT must be a count per time, like 5/10m, 20/1h or 100/30s (got "plenty")',
+    );
+    expect(await messages()).toEqual([]);
+  });
+
   test('the counter keeps a keyed hash of the IP, never the address', async () => {
     await post(valid, {}, '203.0.113.99');
     const { rows } = await env.db.query<Record<string, unknown>>('SELECT * FROM rate_limit_hits');

@@ -12,7 +12,7 @@ import recordsMessages, { config as messagesConfig } from '../../functions/recor
 import recordsSession, { config as sessionConfig } from '../../functions/records-session';
 import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
 import recordsWaivers, { config as waiversConfig } from '../../functions/records-waivers';
-import { matchPath } from '../../src/server/records/endpoint';
+import { paramsOf, type DeskRoute } from '../../src/server/records/endpoint';
 import { contactBody, waiverBody } from '../fixtures/submissions';
 import type { TestSmtp } from './harness';
 
@@ -22,9 +22,7 @@ export const CLIENT_IP = '198.51.100.20';
 /** The honeypot filled in, as a bot fills it. */
 const SPAM = { website: 'https://spam.example' };
 
-type Handler = ((req: Request, context?: never) => Promise<Response>) & {
-  routes: { method: string; path: string; open?: boolean }[];
-};
+type Handler = ((req: Request, context?: never) => Promise<Response>) & { routes: DeskRoute[] };
 
 export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[] = [
   { name: 'records-sign-in', handler: recordsSignIn, config: signInConfig },
@@ -43,7 +41,7 @@ const paths = (config: Config) => [config.path ?? []].flat();
 export function functionFor(path: string): Handler {
   const pathname = new URL(path, ORIGIN).pathname;
   const owner = DESK_FUNCTIONS.find(({ config }) =>
-    paths(config).some((pattern) => matchPath(pattern, pathname)),
+    paths(config).some((pattern) => paramsOf(pattern, pathname)),
   );
   if (!owner) throw new Error(`No records function routes ${pathname}`);
   return owner.handler;

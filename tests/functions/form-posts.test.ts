@@ -7,7 +7,7 @@ import { PNG } from 'pngjs';
 import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
-import { currentWaiverText } from '../../src/server/waiver/text';
+import { currentWaiverText } from '../../src/server/waiver/current-text';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { pdfText } from '../fixtures/pdf-text';
 
@@ -104,7 +104,7 @@ describe('the contact form without JavaScript', () => {
     expect(env.smtp.mails).toHaveLength(1);
   });
 
-  test('missing and wrong fields get a page in the spec words naming each field, and nothing is stored', async () => {
+  test("missing and wrong fields get a page in the product's words naming each field, and nothing is stored", async () => {
     const response = await sendMessage({ ...message, name: ' ', email: 'noor-at-example' });
     expect(response.status).toBe(422);
     expectPage(response);
@@ -132,7 +132,7 @@ describe('the contact form without JavaScript', () => {
     expect(await rows('contact_messages')).toEqual([]);
   });
 
-  test('when the database is down the page says so in the spec words, with Retry-After', async () => {
+  test("when the database is down the page says so in the product's words, with Retry-After", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await env.whileDown(async () => {
       const response = await sendMessage(message);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
-import { MAIL_KINDS, isMailKind } from '../../src/server/platform/mail-kinds';
+import { MAIL_KINDS, isMailKind, kindsAbout } from '../../src/server/mail-kinds';
 import { useFunctionEnv } from '../fixtures/function-env';
 
 // The composers look their rows up in this file's own database.
@@ -18,10 +18,16 @@ test.each(Object.entries(functions))(
       expect(isMailKind(kind)).toBe(true);
       // The composer loads its module and looks its row up: a row that is not there is no mail.
       const ref = kind === 'contact' ? '0' : randomUUID();
-      await expect(MAIL_KINDS[kind](ref)).resolves.toBeUndefined();
+      await expect(MAIL_KINDS[kind].compose(ref)).resolves.toBeUndefined();
     }
   },
 );
+
+test('every kind names the record it is about and a label for the desk', () => {
+  expect(kindsAbout('message')).toEqual(['contact']);
+  expect(kindsAbout('waiver')).toEqual(['waiver-records', 'waiver-participant']);
+  for (const kind of Object.values(MAIL_KINDS)) expect(kind.label).toMatch(/^[A-Z]/);
+});
 
 test('an unknown kind has no composer', () => {
   expect(isMailKind('newsletter')).toBe(false);

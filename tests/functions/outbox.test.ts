@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import retryMail, { config as retryConfig } from '../../functions/retry-mail';
-import { backoffMs, drainOutbox, outboxSettings } from '../../src/server/platform/outbox';
+import { outbox as siteOutbox } from '../../src/server/mail-kinds';
+import { backoffMs, outboxSettings } from '../../src/server/platform/outbox';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { jsonPost } from './harness';
 
@@ -80,7 +81,7 @@ describe('store first, send later', () => {
 
     env.smtp.setFailing(false);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const summary = await drainOutbox();
+    const summary = await siteOutbox.drain();
     expect(summary).toEqual({ sent: 8, retrying: 0, failed: 0 });
     await settle();
     expect(subjects()).toEqual(
@@ -88,7 +89,7 @@ describe('store first, send later', () => {
     );
 
     // Nothing is owed any more: another drain sends nothing.
-    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     await settle();
     expect(env.smtp.mails).toHaveLength(8);
     expect((await outbox()).every((row) => row.sent_at instanceof Date && row.attempts === 2)).toBe(
@@ -105,7 +106,7 @@ describe('store first, send later', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
 
     const summaries = await Promise.all(
-      Array.from({ length: 5 }, () => drainOutbox({ batch: 3, concurrency: 2 })),
+      Array.from({ length: 5 }, () => siteOutbox.drain({ batch: 3, concurrency: 2 })),
     );
     expect(summaries.reduce((total, summary) => total + summary.sent, 0)).toBe(25);
     await settle();
@@ -143,9 +144,9 @@ describe('store first, send later', () => {
       `UPDATE mail_outbox SET next_attempt_at = now(), locked_until = now() + interval '1 hour'`,
     );
     env.smtp.setFailing(false);
-    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     await env.db.exec(`UPDATE mail_outbox SET locked_until = now() - interval '1 second'`);
-    expect(await drainOutbox()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0 });
     await env.smtp.waitForMails(1);
   });
 });
@@ -163,12 +164,12 @@ describe('backoff and giving up', () => {
     expect(firstDelay).toBeLessThan(65_000);
 
     // Not due yet: a drain leaves it alone.
-    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect((await outbox())[0].attempts).toBe(1);
 
     await env.db.exec(`UPDATE mail_outbox SET next_attempt_at = now()`);
     const again = Date.now();
-    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 1, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 1, failed: 0 });
     const [second] = await outbox();
     expect(second.attempts).toBe(2);
     const secondDelay = second.next_attempt_at.getTime() - again;
@@ -192,7 +193,7 @@ describe('backoff and giving up', () => {
     await post(message(1));
     for (let round = 0; round < 4; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      await drainOutbox();
+      await siteOutbox.drain();
     }
     const [row] = await outbox();
     expect(row.attempts).toBe(3);
@@ -203,8 +204,8 @@ describe('backoff and giving up', () => {
 
     // Given up means given up: the mail server coming back does not resend it by itself...
     env.smtp.setFailing(false);
-    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 0 });
-    // ...and the instructor finds it with the query the README gives, and can queue it again.
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    // ...and the instructor finds it with the query docs/running.md gives, and can queue it again.
     const { rows } = await env.db.query<{ name: string; last_error: string }>(
       `SELECT c.name, o.last_error FROM mail_outbox o
          JOIN contact_messages c ON o.kind = 'contact' AND c.id = o.ref::bigint
@@ -215,7 +216,7 @@ describe('backoff and giving up', () => {
       `UPDATE mail_outbox SET failed_at = NULL, attempts = 0, next_attempt_at = now()
         WHERE failed_at IS NOT NULL`,
     );
-    expect(await drainOutbox()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0 });
   });
 
   test('a mail whose message was deleted is marked failed instead of retried forever', async () => {
@@ -225,7 +226,7 @@ describe('backoff and giving up', () => {
       `DELETE FROM contact_messages; UPDATE mail_outbox SET next_attempt_at = now()`,
     );
     env.smtp.setFailing(false);
-    expect(await drainOutbox()).toEqual({ sent: 0, retrying: 0, failed: 1 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 1 });
     const [row] = await outbox();
     expect(row.failed_at).toBeInstanceOf(Date);
     expect(row.last_error).toBe('source row missing');
@@ -259,7 +260,7 @@ describe('idempotency', () => {
     expect(await retry.json()).toEqual({ success: true, id: submissionId });
     expect(await count('contact_messages')).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await drainOutbox();
+    await siteOutbox.drain();
     await settle();
     expect(env.smtp.mails).toHaveLength(1);
   });

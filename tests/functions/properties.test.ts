@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
-import { contactSchema } from '../../src/forms/contact';
-import { WAIVER_FIELD_ORDER } from '../../src/forms/waiver';
+import { contactSchema } from '../../src/shared/contact';
+import { WAIVER_FIELD_ORDER } from '../../src/shared/waiver';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { waiverFields } from '../fixtures/submissions';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../src/forms/waiver';
+import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES } from '../../src/shared/waiver';
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -258,24 +258,10 @@ describe('exports', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/\n/);
     const [header, row] = parseCsv(text);
-    expect(header).toEqual([
-      'Record ID',
-      'Signed at (UTC)',
-      'First Name',
-      'Last Name',
-      'Email',
-      'Phone',
-      'Emergency Contact Name',
-      'Emergency Contact Phone',
-      'Agreed to the liability waiver terms',
-      'Consents to promotional photos',
-      'Waiver text version',
-      'Waiver text SHA-256',
-      'Records PDF SHA-256',
-      'IP address',
-      'User agent',
-      'Spam',
-    ]);
+    // The columns as a spreadsheet shows them, in order (no health columns unless asked for).
+    expect(header!.join(' | ')).toBe(
+      'Record ID | Signed at (UTC) | First Name | Last Name | Email | Phone | Emergency Contact Name | Emergency Contact Phone | Agreed to the liability waiver terms | Consents to promotional photos | Waiver text version | Waiver text SHA-256 | Records PDF SHA-256 | IP address | User agent | Spam',
+    );
     const cell = (name: string) => row![header!.indexOf(name)];
     expect(cell('First Name')).toBe(`'=HYPERLINK("https://evil.example","Click")`);
     expect(cell('Last Name')).toBe('Zoë, "the" Brave');
@@ -412,8 +398,8 @@ describe('delivery', () => {
 
     // The second attempt fails too: given up on.
     await env.db.query(`UPDATE mail_outbox SET next_attempt_at = now()`);
-    const { drainOutbox } = await import('../../src/server/platform/outbox');
-    await drainOutbox();
+    const { outbox } = await import('../../src/server/mail-kinds');
+    await outbox.drain();
     delivery = await listed();
     expect(delivery.undelivered).toEqual({ owed: 0, failed: 1 });
     expect(delivery.items[0]).toMatchObject({ id: owed!.id, state: 'failed', attempts: 2 });
@@ -426,7 +412,7 @@ describe('delivery', () => {
     });
     expect((await post(`/api/records/delivery/${owed!.id}/send-again`)).status).toBe(409);
     await env.smtp.waitForMails(1);
-    await drainOutbox();
+    await outbox.drain();
     expect(env.smtp.mails.map((mail) => mail.subject)).toEqual(['New Inquiry from Outage Olga']);
     expect((await listed()).items).toEqual([]);
     expect((await log()).filter((line) => line.action === 'send-again')).toEqual([

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { newToken, tokenHash } from '../../src/server/auth/tokens';
-import { SIGN_IN_SENT } from '../../src/lib/records-api';
+import { deskFunction, paramsOf } from '../../src/server/records/endpoint';
+import { SIGN_IN_SENT } from '../../src/shared/desk-api';
 import { useFunctionEnv } from '../fixtures/function-env';
 import {
   desk,
@@ -70,25 +71,37 @@ async function expect401Everywhere(cookie: string | undefined) {
 }
 
 describe('the list of desk routes', () => {
-  test('every route of every records function is in its config.path, and each closed one is tested here', () => {
+  test('every path of every records function answers some method, and each closed one is tested here', () => {
     const tested = new Set(
       PROTECTED.map(([method, path]) => {
         const pathname = new URL(path, ORIGIN).pathname;
-        const handler = functionFor(pathname);
-        const route = handler.routes.find(
-          (r) =>
-            r.method === method &&
-            new RegExp(`^${r.path.replace(/:\w+/g, '[^/]+')}$`).test(pathname),
+        const route = functionFor(pathname).routes.find(
+          (r) => r.method === method && paramsOf(r.path, pathname),
         );
         return `${method} ${route?.path}`;
       }),
     );
     for (const { name, handler, config } of DESK_FUNCTIONS) {
+      const paths = [config.path].flat();
+      expect(new Set(handler.routes.map((route) => route.path)), name).toEqual(new Set(paths));
       for (const route of handler.routes) {
-        expect([config.path].flat(), `${name} routes ${route.path}`).toContain(route.path);
         if (!route.open) expect(tested, name).toContain(`${route.method} ${route.path}`);
       }
     }
+  });
+
+  test('a path is matched as Netlify matches it: any case, a trailing slash ignored, parts decoded', () => {
+    expect(paramsOf('/api/records/waivers/:id/pdf', '/API/Records/waivers/a%20b/pdf/')).toEqual({
+      id: 'a b',
+    });
+    expect(paramsOf('/api/records/waivers/:id', '/api/records/waivers/a/pdf')).toBeUndefined();
+    expect(paramsOf('/api/records/waivers/:id', '/api/records/waivers/%E0%A4%A')).toBeUndefined();
+  });
+
+  test('a function whose paths and handlers do not pair up does not load', () => {
+    expect(() => deskFunction({ path: ['/api/records/a', '/api/records/b'] }, [{}])).toThrow(
+      'config.path has 2 paths but 1 are handled',
+    );
   });
 });
 

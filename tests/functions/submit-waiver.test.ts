@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import submitWaiver from '../../functions/submit-waiver';
-import { currentWaiverText, sha256 } from '../../src/server/waiver/text';
-import { drainOutbox } from '../../src/server/platform/outbox';
-import { waiverBlocks } from '../../src/forms/waiver-text';
+import { currentWaiverText, sha256 } from '../../src/server/waiver/current-text';
+import { outbox } from '../../src/server/mail-kinds';
+import { waiverBlocks } from '../../src/shared/waiver-blocks';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { noisyPng, signaturePng } from '../fixtures/signatures';
 import { pdfText } from '../fixtures/pdf-text';
@@ -172,9 +172,9 @@ describe('POST /api/submit-waiver', () => {
     env.smtp.setFailing(false);
     // Due now rather than after the backoff, as if the minutes had passed.
     await env.db.query('UPDATE mail_outbox SET next_attempt_at = now()');
-    expect(await drainOutbox()).toMatchObject({ sent: 2, retrying: 0, failed: 0 });
+    expect(await outbox.drain()).toMatchObject({ sent: 2, retrying: 0, failed: 0 });
     await env.smtp.waitForMails(2);
-    expect(await drainOutbox()).toMatchObject({ sent: 0 });
+    expect(await outbox.drain()).toMatchObject({ sent: 0 });
     expect(env.smtp.mails.map((mail) => mail.envelope.to[0]).sort()).toEqual([
       'ingrid@example.test',
       RECORDS,

@@ -1,5 +1,5 @@
 /**
- * Which settings give the functions' database code (src/server/db.ts) connection and statement
+ * Which settings give the functions' database code (src/server/platform/db.ts) connection and statement
  * timeouts, found out against a database that hangs (a listener that never answers) and a real
  * PostgreSQL. These pin down the change db.ts needs; they test `pg` and `@netlify/database`, not
  * our code, so a dependency upgrade that changes the answer shows up here.

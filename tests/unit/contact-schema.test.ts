@@ -6,8 +6,8 @@ import {
   SERVICE_PLACEHOLDER,
   contactSchema,
   serviceLabel,
-} from '../../src/forms/contact';
-import { fieldErrors } from '../../src/forms/fields';
+} from '../../src/shared/contact';
+import { fieldErrors } from '../../src/shared/fields';
 
 const valid = {
   name: 'Ada Lovelace',
@@ -23,15 +23,15 @@ function errorsOf(input: unknown) {
 }
 
 describe('service options', () => {
-  test('are the seven services of the spec, values and labels letter for letter', () => {
-    expect(SERVICE_OPTIONS).toEqual([
-      { value: 'private-session', label: 'Private Session' },
-      { value: 'small-group', label: 'Small Group Class' },
-      { value: 'in-home', label: 'In-Home Session' },
-      { value: 'prenatal', label: 'Prenatal Pilates' },
-      { value: 'injury-recovery', label: 'Injury Recovery' },
-      { value: 'consultation', label: 'Consultation' },
-      { value: 'other', label: 'Other' },
+  test('are the seven services, values and labels letter for letter', () => {
+    expect(SERVICE_OPTIONS.map(({ value, label }) => [value, label])).toEqual([
+      ['private-session', 'Private Session'],
+      ['small-group', 'Small Group Class'],
+      ['in-home', 'In-Home Session'],
+      ['prenatal', 'Prenatal Pilates'],
+      ['injury-recovery', 'Injury Recovery'],
+      ['consultation', 'Consultation'],
+      ['other', 'Other'],
     ]);
     expect(SERVICE_PLACEHOLDER).toBe('Select a service...');
   });

@@ -10,9 +10,8 @@ import {
   encryptField,
   encryptionKey,
   isEncrypted,
-  parseKey,
 } from '../../src/server/platform/crypto';
-import { MissingSettingError } from '../../src/server/platform/site';
+import { MissingSettingError, SettingError, keyBytes } from '../../src/server/platform/settings';
 
 const KEY = randomBytes(32).toString('base64');
 
@@ -63,10 +62,21 @@ describe('health data encryption (AES-256-GCM)', () => {
 
   test('reads a key written as base64 or hex, and rejects one of the wrong length', () => {
     const raw = randomBytes(32);
-    expect(parseKey(raw.toString('base64'))).toEqual(raw);
-    expect(parseKey(raw.toString('hex'))).toEqual(raw);
-    expect(() => parseKey('too-short')).toThrow(/32 bytes/);
-    expect(() => parseKey(randomBytes(16).toString('base64'))).toThrow(/32 bytes/);
+    expect(keyBytes(raw.toString('base64'))).toEqual(raw);
+    expect(keyBytes(raw.toString('hex'))).toEqual(raw);
+    expect(keyBytes('too-short')).toBeUndefined();
+    expect(keyBytes(randomBytes(16).toString('base64'))).toBeUndefined();
+  });
+
+  test('a WAIVER_ENCRYPTION_KEY of the wrong length is an error naming it, never a local key', () => {
+    const short = randomBytes(16).toString('base64');
+    vi.stubEnv('WAIVER_ENCRYPTION_KEY', short);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => encryptionKey()).toThrow(SettingError);
+    expect(() => encryptionKey()).toThrow(
+      'WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex',
+    );
+    expect(() => encryptionKey()).not.toThrow(short);
   });
 
   test('without WAIVER_ENCRYPTION_KEY, a local run makes one key file and keeps using it', () => {
@@ -74,7 +84,7 @@ describe('health data encryption (AES-256-GCM)', () => {
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
     const first = encryptionKey();
     const file = resolve(process.cwd(), LOCAL_KEY_FILE);
-    expect(parseKey(readFileSync(file, 'utf8'))).toEqual(first);
+    expect(keyBytes(readFileSync(file, 'utf8').trim())).toEqual(first);
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(encryptionKey()).toEqual(first);
   });

@@ -39,8 +39,17 @@ describe('a deployed build', () => {
         SMTP_URL: 'https://mail.example.test',
       }),
     ).toEqual([
-      'WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex.',
       'SMTP_URL must be an smtp:// or smtps:// address.',
+      'WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex.',
+    ]);
+  });
+
+  test('names any other setting it cannot read, quoting the value unless it is a secret', () => {
+    expect(
+      deployProblems({ ...complete, CONTACT_RATE_LIMIT: 'many', OUTBOX_MAX_ATTEMPTS: '2.5' }),
+    ).toEqual([
+      'CONTACT_RATE_LIMIT must be a count per time, like 5/10m, 20/1h or 100/30s (got "many").',
+      'OUTBOX_MAX_ATTEMPTS must be a whole number of 1 or more (got "2.5").',
     ]);
   });
 });

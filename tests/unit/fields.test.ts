@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { CONTACT_FIELDS, contactSchema } from '../../src/forms/contact';
-import { describeProblems, fieldErrors, fieldSchema } from '../../src/forms/fields';
-import { WAIVER_FIELDS, waiverSchema } from '../../src/forms/waiver';
+import { CONTACT_FIELDS, contactSchema } from '../../src/shared/contact';
+import { describeProblems, fieldErrors, fieldSchema } from '../../src/shared/fields';
+import { WAIVER_FIELDS, waiverSchema } from '../../src/shared/waiver';
 import { signaturePng } from '../fixtures/signatures';
 
 const contact = {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { NAV_ITEMS, FOOTER_LINKS, cleanPath, isCurrent } from '../../src/lib/nav';
 
 describe('navigation', () => {
-  test('lists the six pages of the spec in order', () => {
+  test("lists the site's six pages in order", () => {
     expect(NAV_ITEMS.map((i) => `${i.label} ${i.href}`)).toEqual([
       'Home /',
       'About /about',

@@ -18,7 +18,7 @@ const DESK_FILES = [
   'src/islands/records/**',
   'src/pages/records/**',
   'src/layouts/DeskLayout.astro',
-  'src/lib/records-api.ts',
+  'src/shared/desk-api.ts',
   'src/server/records/**',
   'src/server/auth/**',
   'functions/records-*.ts',
@@ -26,7 +26,7 @@ const DESK_FILES = [
   'tests/functions/desk.ts',
 ];
 const isDeskFile = (file: string) =>
-  /^(src\/islands\/records\/|src\/pages\/records\/|src\/layouts\/DeskLayout\.astro$|src\/lib\/records-api\.ts$|src\/server\/(records|auth)\/|functions\/records-|tests\/.*records|tests\/functions\/desk\.ts$)/.test(
+  /^(src\/islands\/records\/|src\/pages\/records\/|src\/layouts\/DeskLayout\.astro$|src\/shared\/desk-api\.ts$|src\/server\/(records|auth)\/|functions\/records-|tests\/.*records|tests\/functions\/desk\.ts$)/.test(
     file,
   );
 

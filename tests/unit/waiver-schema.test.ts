@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { fieldErrors } from '../../src/forms/fields';
-import { WAIVER_FIELD_NAMES, waiverSchema } from '../../src/forms/waiver';
-import { waiverBlocks } from '../../src/forms/waiver-text';
+import { fieldErrors } from '../../src/shared/fields';
+import { WAIVER_FIELD_NAMES, waiverSchema } from '../../src/shared/waiver';
+import { waiverBlocks } from '../../src/shared/waiver-blocks';
 import { signaturePng } from '../fixtures/signatures';
 
 const valid = {

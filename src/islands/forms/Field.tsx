@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { inputAttributes, type FieldSpec } from '../../forms/fields';
+import { inputAttributes, type FieldSpec } from '../../shared/fields';
 
 /** The look of every text input, select and text area of both forms. */
 export const CONTROL =

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import SignaturePadEngine, { type PointGroup } from 'signature_pad';
-import { SIGNATURE_NAME_FIELD, type SignatureKind } from '../../forms/waiver';
+import { SIGNATURE_NAME_FIELD, type SignatureKind } from '../../shared/waiver';
 import { CONTROL } from './Field';
 
 declare global {

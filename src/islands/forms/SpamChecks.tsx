@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD, TIMER_FIELD } from '../../forms/anti-spam';
+import { HONEYPOT_FIELD, TIMER_FIELD } from '../../shared/anti-spam';
 
 /**
  * The form's two invisible spam checks. The honeypot: a field no person sees, reaches with Tab,

@@ -1,13 +1,13 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { toast } from 'sonner';
-import { antiSpamFields } from '../../forms/anti-spam';
-import { readAnswer, refusal, type FormName } from '../../forms/answer';
-import type { FieldErrors } from '../../forms/fields';
+import { antiSpamFields } from '../../shared/anti-spam';
+import { readAnswer, refusal, type FormName } from '../../shared/form-answer';
+import type { FieldErrors } from '../../shared/fields';
 import { CONTROL, type ControlProps } from './Field';
 import { useSubmissionId } from './useSubmissionId';
 
-/** The notices of one form, in the spec's words. */
+/** The notices of one form, in the product's words. */
 export interface Notices {
   sent: { title: string; text: string };
   failed: {
@@ -44,7 +44,7 @@ class Refused extends Error {}
  * One form's life in the browser, the same for every form: the submission id (kept across
  * retries of the same fields), the invisible anti-spam fields, idle or sending, the field errors
  * (from the schema in the browser or from the server's answer) wired to their controls, and the
- * server's answer turned into the spec's notices.
+ * server's answer turned into the product's notices.
  */
 export function useForm({ form, action, notices, order, body = (fields) => fields }: FormOptions) {
   const formRef = useRef<HTMLFormElement>(null);

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { newSubmissionId } from '../../forms/submission';
+import { newSubmissionId } from '../../shared/submission';
 
 /**
  * The id of the submission being sent: made when the visitor first sends, kept while the same

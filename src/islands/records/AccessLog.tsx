@@ -1,4 +1,4 @@
-import { ACTION_WORDS, type LogRow } from '../../lib/records-api';
+import { ACTION_WORDS, type LogRow } from '../../shared/desk-api';
 import { count, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';

@@ -1,4 +1,4 @@
-import type { MailRow, Undelivered } from '../../lib/records-api';
+import type { MailRow, Undelivered } from '../../shared/desk-api';
 import { call } from './api';
 import { count, when } from './format';
 import { href } from './route';

@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import type { Erased, ErasurePreview } from '../../lib/records-api';
+import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { count, day } from './format';
 import { href, type Route } from './route';

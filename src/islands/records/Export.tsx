@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { DESK_API } from '../../lib/records-api';
+import { DESK_API } from '../../shared/desk-api';
 import { timeZone } from './format';
 import { BUTTON, CARD, DateRange, ScreenTitle } from './ui';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SPAM_WORDS, type MessageRow } from '../../lib/records-api';
+import { SPAM_WORDS, type MessageRow } from '../../shared/desk-api';
 import { call } from './api';
 import { when } from './format';
 import type { Route } from './route';

@@ -1,4 +1,4 @@
-import type { SessionInfo, Undelivered } from '../../lib/records-api';
+import type { SessionInfo, Undelivered } from '../../shared/desk-api';
 import { count } from './format';
 import { href } from './route';
 import { BUTTON, CARD, Field, LINK, ScreenTitle } from './ui';

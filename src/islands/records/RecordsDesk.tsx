@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionInfo } from '../../lib/records-api';
+import type { SessionInfo } from '../../shared/desk-api';
 import ErrorBoundary from '../ErrorBoundary';
 import { useHydrated } from '../forms/useHydrated';
 import AccessLog from './AccessLog';

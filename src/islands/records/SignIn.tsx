@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { SIGN_IN_SENT } from '../../lib/records-api';
+import { SIGN_IN_SENT } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { BUTTON, CARD, Field, Notice, ScreenTitle, Status } from './ui';
 

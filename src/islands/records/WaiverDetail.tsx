@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { DESK_API, SPAM_WORDS, type WaiverView } from '../../lib/records-api';
+import { DESK_API, SPAM_WORDS, type WaiverView } from '../../shared/desk-api';
 import { when } from './format';
 import { href } from './route';
 import { useLoad } from './useLoad';

@@ -1,4 +1,4 @@
-import type { WaiverRow } from '../../lib/records-api';
+import type { WaiverRow } from '../../shared/desk-api';
 import { when, timeZone } from './format';
 import { href, type Route } from './route';
 import { usePages } from './useLoad';

@@ -1,5 +1,5 @@
-import { DESK_API, type DeskAnswer } from '../../lib/records-api';
-import type { FieldErrors } from '../../forms/fields';
+import { DESK_API, type DeskAnswer } from '../../shared/desk-api';
+import type { FieldErrors } from '../../shared/fields';
 
 /** A refusal from the desk's functions, in their words. */
 export class DeskError extends Error {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
-import type { MailState } from '../../lib/records-api';
+import type { MailState } from '../../shared/desk-api';
 import { count } from './format';
 import { href, type Route } from './route';
 import type { Pages } from './useLoad';

@@ -1,8 +1,9 @@
-import { LINK_MINUTES } from '../../lib/records-api';
+import { LINK_MINUTES } from '../../shared/desk-api';
 import type { Queryable } from '../platform/db';
 import { query } from '../platform/db';
 import { escapeHtml, type Mail } from '../platform/mail';
-import { siteFacts } from '../platform/site';
+import { publicOrigin } from '../platform/hosting';
+import { siteFacts } from '../platform/site-facts';
 import { isToken, newToken, tokenHash } from './tokens';
 
 /**
@@ -46,15 +47,7 @@ export async function useSignInLink(tx: Queryable, token: unknown): Promise<stri
  * cannot make the studio mail its own sign-in link pointing at someone else's site.
  */
 export function deskOrigin(req: Request): string {
-  for (const address of [process.env.SITE_URL, process.env.URL]) {
-    if (!address) continue;
-    try {
-      return new URL(address).origin;
-    } catch {
-      // A malformed setting: try the next.
-    }
-  }
-  return new URL(req.url).origin;
+  return publicOrigin() ?? new URL(req.url).origin;
 }
 
 export function signInMail(to: string, origin: string, token: string): Mail {

@@ -1,5 +1,6 @@
-import { SESSION_HOURS } from '../../lib/records-api';
+import { SESSION_HOURS } from '../../shared/desk-api';
 import { query, type Queryable } from '../platform/db';
+import { readSetting } from '../platform/settings';
 import { isStaff } from './staff';
 import { isToken, newToken, tokenHash } from './tokens';
 
@@ -73,14 +74,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function sessionCookie(req: Request): { name: string; secure: boolean } {
   const url = new URL(req.url);
   let secure = url.protocol === 'https:' || LOOPBACK.has(url.hostname);
-  if (!secure && process.env.SITE_URL) {
-    try {
-      const site = new URL(process.env.SITE_URL);
-      secure = site.protocol === 'https:' && site.host === url.host;
-    } catch {
-      // A malformed SITE_URL vouches for nothing.
-    }
-  }
+  const site = readSetting('SITE_URL');
+  if (!secure && site) secure = site.protocol === 'https:' && site.host === url.host;
   return secure ? { name: '__Host-desk', secure } : { name: 'desk', secure };
 }
 

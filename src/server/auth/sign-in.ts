@@ -1,32 +1,35 @@
-import { waitInWords } from '../../forms/anti-spam';
+import { waitInWords } from '../../shared/anti-spam';
 import { sendMail, transportCode } from '../platform/mail';
-import { countRequest, parseRateLimit } from '../request/rate-limit';
+import { failed, ok, type Result } from '../../shared/result';
+import { readSetting } from '../platform/settings';
+import type { Problem } from '../request/responses';
+import { countRequest } from '../request/rate-limit';
 import { createSignInLink, signInMail } from './links';
 import { isStaff } from './staff';
 
-/** Per client (`SIGN_IN_RATE_LIMIT`) and per address asked for (`SIGN_IN_ADDRESS_LIMIT`). */
-const LIMITS = {
-  client: { setting: 'SIGN_IN_RATE_LIMIT', fallback: { limit: 10, windowSeconds: 900 } },
-  address: { setting: 'SIGN_IN_ADDRESS_LIMIT', fallback: { limit: 5, windowSeconds: 900 } },
-} as const;
+/** Per client and per address asked for. */
+const LIMITS = { client: 'SIGN_IN_RATE_LIMIT', address: 'SIGN_IN_ADDRESS_LIMIT' } as const;
 
 /**
- * Counts a sign-in request against `which` limit (`key`: the client's IP or the address, stored
- * only as a keyed hash by the rate limiter). The words of the refusal, or `undefined` if allowed.
+ * Counts a sign-in request against the limit per client (its IP) and then per address asked for
+ * (each stored only as a keyed hash by the rate limiter): allowed, or the 429 that says when to
+ * try again.
  */
-export async function signInLimited(
-  which: keyof typeof LIMITS,
-  key: string,
-): Promise<{ error: string; retryAfter: number } | undefined> {
-  const { setting, fallback } = LIMITS[which];
-  const rule = parseRateLimit(process.env[setting], fallback);
-  const verdict = await countRequest(`records-sign-in-${which}`, key, rule);
-  if (verdict.allowed) return undefined;
-  const wait = verdict.retryAfterSeconds;
-  return {
-    error: `Too many sign-in links have been asked for. Please try again in ${waitInWords(wait)}.`,
-    retryAfter: wait,
-  };
+export async function signInAllowed(ip: string, email: string): Promise<Result<void, Problem>> {
+  for (const [which, key] of [
+    ['client', ip],
+    ['address', email],
+  ] as const) {
+    const verdict = await countRequest(`records-sign-in-${which}`, key, readSetting(LIMITS[which]));
+    if (verdict.allowed) continue;
+    const wait = verdict.retryAfterSeconds;
+    return failed({
+      status: 429,
+      error: `Too many sign-in links have been asked for. Please try again in ${waitInWords(wait)}.`,
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+  return ok(undefined);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { contactRecipient } from '../platform/mail';
+import { readSetting } from '../platform/settings';
 
 /** An address as the desk compares it: trimmed, lower case. */
 export const normalEmail = (value: string) => value.trim().toLowerCase();
@@ -9,8 +10,8 @@ export const normalEmail = (value: string) => value.trim().toLowerCase();
  * Read on every request, so taking an address out of the setting shuts its sessions out too.
  */
 export function staffEmails(): Set<string> {
-  const listed = (process.env.STAFF_EMAILS ?? '').split(',').map(normalEmail).filter(Boolean);
-  return new Set(listed.length > 0 ? listed : [normalEmail(contactRecipient())]);
+  const listed = readSetting('STAFF_EMAILS') ?? [contactRecipient()];
+  return new Set(listed.map(normalEmail));
 }
 
 export const isStaff = (email: string) => staffEmails().has(normalEmail(email));

@@ -1,4 +1,4 @@
-import { serviceLabel, type ContactMessage } from '../../forms/contact';
+import { serviceLabel, type ContactMessage } from '../../shared/contact';
 import { contactRecipient, escapeHtml, type Mail } from '../platform/mail';
 import { loadContactMessage } from './store';
 

@@ -1,4 +1,4 @@
-import type { ContactMessage } from '../../forms/contact';
+import type { ContactMessage } from '../../shared/contact';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/pipeline';
 

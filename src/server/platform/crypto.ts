@@ -8,7 +8,9 @@ import {
 } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MissingSettingError, isHostedFunction, missingSetting, projectPath } from './site';
+import { isHostedFunction } from './hosting';
+import { projectPath } from './paths';
+import { keyBytes, missingSetting, readSetting } from './settings';
 
 /**
  * Application-level encryption of health data (AES-256-GCM). The key comes from
@@ -21,24 +23,18 @@ import { MissingSettingError, isHostedFunction, missingSetting, projectPath } fr
 export const LOCAL_KEY_FILE = '.netlify/waiver-encryption.key';
 const FORMAT = 'enc1';
 
-let cached: { source: string; key: Buffer } | undefined;
+let local: Buffer | undefined;
 
-/** Reads a 32-byte key written as base64 (44 characters) or hex (64 characters). */
-export function parseKey(text: string): Buffer {
-  const value = text.trim();
-  const key = /^[0-9a-f]{64}$/i.test(value)
-    ? Buffer.from(value, 'hex')
-    : Buffer.from(value, 'base64');
-  if (key.length !== 32) {
-    throw new Error('WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex');
-  }
+function readKeyFile(file: string): Buffer {
+  const key = keyBytes(readFileSync(file, 'utf8').trim());
+  if (!key) throw new Error(`${LOCAL_KEY_FILE} must hold 32 bytes, written as base64 or hex`);
   return key;
 }
 
 function localKey(): Buffer {
   const file = projectPath(LOCAL_KEY_FILE);
   try {
-    return parseKey(readFileSync(file, 'utf8'));
+    return readKeyFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -55,19 +51,22 @@ function localKey(): Buffer {
   } finally {
     unlinkSync(draft);
   }
-  return parseKey(readFileSync(file, 'utf8'));
+  return readKeyFile(file);
 }
 
 /** The 32-byte data key. Throws MissingSettingError on a host with no key configured. */
 export function encryptionKey(): Buffer {
-  const source = process.env.WAIVER_ENCRYPTION_KEY ?? '';
-  if (!source && isHostedFunction()) {
-    throw missingSetting('WAIVER_ENCRYPTION_KEY', 'waivers cannot be stored without their key');
-  }
-  if (cached?.source !== source) {
-    cached = { source, key: source ? parseKey(source) : localKey() };
-  }
-  return cached.key;
+  const key = configuredKey();
+  if (key) return key;
+  throw missingSetting('WAIVER_ENCRYPTION_KEY', 'waivers cannot be stored without their key');
+}
+
+/** `WAIVER_ENCRYPTION_KEY`, else (not on a host) the local key; `undefined` on a host without. */
+function configuredKey(): Buffer | undefined {
+  const key = readSetting('WAIVER_ENCRYPTION_KEY');
+  if (key || isHostedFunction()) return key;
+  local ??= localKey();
+  return local;
 }
 
 /** A short fingerprint naming the key a value was sealed with (not a secret). */
@@ -154,22 +153,12 @@ export function clientFingerprint(ip: string): string {
   return createHmac('sha256', fingerprintKey()).update(ip).digest('base64url');
 }
 
-let fingerprintSecret: { source: string; key: Buffer } | undefined;
 let warned = false;
 
 function fingerprintKey(): Buffer {
-  const source = process.env.WAIVER_ENCRYPTION_KEY ?? '';
-  if (fingerprintSecret?.source !== source) {
-    let key: Buffer;
-    try {
-      key = Buffer.from(hkdfSync('sha256', encryptionKey(), '', 'client-ip-fingerprint', 32));
-    } catch (error) {
-      if (!(error instanceof MissingSettingError)) throw error;
-      if (!warned) console.warn('No WAIVER_ENCRYPTION_KEY: client IPs are hashed without a key');
-      warned = true;
-      key = Buffer.from('still-point-pilates/client-ip', 'utf8');
-    }
-    fingerprintSecret = { source, key };
-  }
-  return fingerprintSecret.key;
+  const key = configuredKey();
+  if (key) return Buffer.from(hkdfSync('sha256', key, '', 'client-ip-fingerprint', 32));
+  if (!warned) console.warn('No WAIVER_ENCRYPTION_KEY: client IPs are hashed without a key');
+  warned = true;
+  return Buffer.from('still-point-pilates/client-ip', 'utf8');
 }

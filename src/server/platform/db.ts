@@ -1,5 +1,6 @@
 import { getDatabase, type DatabaseConnection } from '@netlify/database';
-import { positiveSetting } from './site';
+import { readSetting } from './settings';
+import { inTransaction } from './transaction';
 
 /** A database problem the visitor can do nothing about but retry later (503). */
 export class DatabaseUnavailableError extends Error {
@@ -26,8 +27,8 @@ interface PooledClient extends Queryable {
  */
 function timeouts() {
   return {
-    connectMs: positiveSetting(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
-    queryMs: positiveSetting(process.env.DB_QUERY_TIMEOUT_MS, 10_000),
+    connectMs: readSetting('DB_CONNECT_TIMEOUT_MS'),
+    queryMs: readSetting('DB_QUERY_TIMEOUT_MS'),
   };
 }
 
@@ -120,17 +121,7 @@ export async function query<T>(text: string, params: unknown[] = []): Promise<T[
 /** Runs `work` in one transaction: every statement lands, or none does. */
 export async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
   try {
-    return await withClient(async (client) => {
-      await client.query('BEGIN');
-      try {
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
+    return await withClient((client) => inTransaction(client, () => work(client)));
   } catch (error) {
     throw asUnavailable(error);
   }

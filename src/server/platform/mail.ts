@@ -1,7 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { isHostedFunction, missingSetting, pathIn, projectPath, siteFacts } from './site';
+import { isHostedFunction } from './hosting';
+import { pathIn, projectPath } from './paths';
+import { missingSetting, readSetting } from './settings';
+import { siteFacts } from './site-facts';
 
 export interface Attachment {
   filename: string;
@@ -28,20 +31,21 @@ export interface MailSettings {
 
 export function mailSettings(): MailSettings {
   return {
-    smtpUrl: process.env.SMTP_URL || undefined,
-    from: process.env.MAIL_FROM || `"${headerText(siteFacts().name)} website" <no-reply@localhost>`,
-    outboxDir: process.env.MAIL_OUTBOX_DIR || projectPath('.netlify/outbox'),
+    smtpUrl: readSetting('SMTP_URL'),
+    from:
+      readSetting('MAIL_FROM') ?? `"${headerText(siteFacts().name)} website" <no-reply@localhost>`,
+    outboxDir: readSetting('MAIL_OUTBOX_DIR') ?? projectPath('.netlify/outbox'),
   };
 }
 
 /** The studio's inbox: `CONTACT_TO`, else the e-mail in content/site.yaml. */
 export function contactRecipient(): string {
-  return process.env.CONTACT_TO || siteFacts().email;
+  return readSetting('CONTACT_TO') ?? siteFacts().email;
 }
 
 /** Where signed waivers are filed: `WAIVER_RECORDS_TO`, else the contact inbox. */
 export function waiverRecordsRecipient(): string {
-  return process.env.WAIVER_RECORDS_TO || contactRecipient();
+  return readSetting('WAIVER_RECORDS_TO') ?? contactRecipient();
 }
 
 let smtp: { url: string; transport: Transporter } | undefined;
@@ -73,7 +77,7 @@ export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: 
     // A deployed function has no disk to keep a local outbox on, and no address to send from:
     // say which setting is missing, once, instead of failing on a read-only disk.
     if (!settings.smtpUrl) throw missingSetting('SMTP_URL', 'mail stays queued in mail_outbox');
-    if (!process.env.MAIL_FROM) throw missingSetting('MAIL_FROM', 'mail stays queued');
+    if (!readSetting('MAIL_FROM')) throw missingSetting('MAIL_FROM', 'mail stays queued');
   }
   if (settings.smtpUrl) {
     const info = await smtpTransport(settings.smtpUrl).sendMail(message);

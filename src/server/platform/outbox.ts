@@ -2,14 +2,16 @@
  * The mail outbox: store first, send later.
  *
  * A function stores a submission and, in the same transaction, one outbox row per e-mail it owes
- * (`enqueueMail`). After the commit it tries to send those rows at once (`deliverNow`); whatever
+ * (`enqueue`). After the commit it tries to send those rows at once (`deliverNow`); whatever
  * the mail server does, the visitor is told the submission is saved. Rows that could not be sent
- * are retried with exponential backoff by the scheduled function `functions/retry-mail.ts`
- * (`drainOutbox`), and locally by `npm start` on an interval.
+ * are retried with exponential backoff (the rows that are due: outbox-due.ts) by the scheduled
+ * function `functions/retry-mail.ts` (`drain`), and locally by `npm start` on an interval.
  *
  * An outbox row holds no message: only its kind and the id of the row it is about. The mail is
- * composed when it is sent, by its kind's composer (mail-kinds.ts, the one list of every kind),
- * so health data never leaves the waiver row it is stored in. The outbox is the one record of
+ * composed when it is sent, by its kind's composer, so health data never leaves the waiver row it
+ * is stored in. The kinds and their composers are not this file's: the features compose their
+ * mail, and one list above them (src/server/mail-kinds.ts) makes the site's outbox with
+ * `createOutbox(kinds)`, so a kind is queued only by a name that list knows. The outbox is the one record of
  * every mail: what was sent, what is still owed, what was given up on and why.
  *
  * Each mail is sent once: a sender claims due rows with one atomic statement (`FOR UPDATE SKIP
@@ -19,9 +21,16 @@
  * never lost; the Message-ID stays the same so mail clients can fold the copies.)
  */
 import { query, type Queryable } from './db';
-import { mailSettings, sendMail, transportCode } from './mail';
-import { MAIL_KINDS, isMailKind, type MailKind } from './mail-kinds';
-import { positiveSetting } from './site';
+import { mailSettings, sendMail, transportCode, type Mail } from './mail';
+import { mailDue } from './outbox-due';
+import { readSetting } from './settings';
+
+/** How a kind of mail is made: composed from the id of its source row; `undefined` when it is gone. */
+export interface MailKindSpec {
+  compose(ref: string): Promise<Mail | undefined>;
+}
+
+type Composers = Readonly<Record<string, MailKindSpec>>;
 
 export interface AttemptOutcome {
   /** The mail went out on this attempt. */
@@ -47,10 +56,10 @@ export interface OutboxSettings {
 
 export function outboxSettings(): OutboxSettings {
   return {
-    maxAttempts: Math.floor(positiveSetting(process.env.OUTBOX_MAX_ATTEMPTS, 12)),
-    baseDelayMs: positiveSetting(process.env.OUTBOX_BASE_DELAY_MS, 60_000),
-    maxDelayMs: positiveSetting(process.env.OUTBOX_MAX_DELAY_MS, 60 * 60_000),
-    leaseMs: positiveSetting(process.env.OUTBOX_LEASE_MS, 2 * 60_000),
+    maxAttempts: readSetting('OUTBOX_MAX_ATTEMPTS'),
+    baseDelayMs: readSetting('OUTBOX_BASE_DELAY_MS'),
+    maxDelayMs: readSetting('OUTBOX_MAX_DELAY_MS'),
+    leaseMs: readSetting('OUTBOX_LEASE_MS'),
   };
 }
 
@@ -64,11 +73,7 @@ export function backoffMs(attempts: number, settings = outboxSettings()): number
  * Queues one mail inside the caller's transaction. Returns the outbox id, or `undefined` when
  * this mail was already queued (one mail per kind and source row).
  */
-export async function enqueueMail(
-  tx: Queryable,
-  kind: MailKind,
-  ref: string,
-): Promise<string | undefined> {
+async function enqueue(tx: Queryable, kind: string, ref: string): Promise<string | undefined> {
   const { rows } = await tx.query(
     `INSERT INTO mail_outbox (kind, ref) VALUES ($1, $2)
      ON CONFLICT ON CONSTRAINT mail_outbox_once DO NOTHING
@@ -93,9 +98,7 @@ async function claim(limit: number, ids?: string[]): Promise<Claimed[]> {
   const rows = await query<Claimed>(
     `WITH due AS (
        SELECT id FROM mail_outbox
-        WHERE sent_at IS NULL AND failed_at IS NULL
-          AND next_attempt_at <= now()
-          AND (locked_until IS NULL OR locked_until <= now())
+        WHERE ${mailDue()}
           AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
         ORDER BY next_attempt_at, id
         LIMIT $1
@@ -120,12 +123,13 @@ function messageId(id: string): string {
 }
 
 /** One attempt at one claimed row; records the outcome. Never throws. */
-async function attempt(row: Claimed): Promise<AttemptOutcome> {
+async function attempt(row: Claimed, kinds: Composers): Promise<AttemptOutcome> {
   const settings = outboxSettings();
   let error: string;
   let giveUp = false;
   try {
-    const mail = isMailKind(row.kind) ? await MAIL_KINDS[row.kind](row.ref) : undefined;
+    const known = Object.hasOwn(kinds, row.kind);
+    const mail = known ? await kinds[row.kind].compose(row.ref) : undefined;
     if (mail) {
       await sendMail({ ...mail, messageId: messageId(row.id) });
       await record(row, () =>
@@ -137,7 +141,7 @@ async function attempt(row: Claimed): Promise<AttemptOutcome> {
       );
       return { sent: true, attempts: row.attempts, failed: false, error: null };
     }
-    error = isMailKind(row.kind) ? 'source row missing' : `no composer for ${row.kind}`;
+    error = known ? 'source row missing' : `no composer for ${row.kind}`;
     giveUp = true;
   } catch (caught) {
     error = transportCode(caught);
@@ -173,13 +177,17 @@ async function record(row: Claimed, update: () => Promise<unknown>): Promise<voi
   }
 }
 
-async function attemptAll(rows: Claimed[], concurrency: number): Promise<AttemptOutcome[]> {
+async function attemptAll(
+  rows: Claimed[],
+  concurrency: number,
+  kinds: Composers,
+): Promise<AttemptOutcome[]> {
   const outcomes: AttemptOutcome[] = [];
   let next = 0;
   const worker = async () => {
     while (next < rows.length) {
       const row = rows[next++];
-      outcomes.push(await attempt(row));
+      outcomes.push(await attempt(row, kinds));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
@@ -203,11 +211,7 @@ function summarise(outcomes: AttemptOutcome[], into: DrainSummary): DrainSummary
   return into;
 }
 
-/**
- * Sends the given freshly queued rows right away (best effort, after the submission is
- * committed). A failure leaves them due again after the backoff. Never throws.
- */
-export async function deliverNow(ids: string[]): Promise<DrainSummary> {
+async function deliverNow(ids: string[], kinds: Composers): Promise<DrainSummary> {
   const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
   if (ids.length === 0) return summary;
   let rows: Claimed[];
@@ -217,22 +221,7 @@ export async function deliverNow(ids: string[]): Promise<DrainSummary> {
     console.error(`Mail ${ids.join(', ')}: could not claim for sending; left for the retry job`);
     return { ...summary, retrying: ids.length };
   }
-  return summarise(await attemptAll(rows, rows.length), summary);
-}
-
-/**
- * "Send again" (the records desk): a mail given up on is made due at once with its attempts
- * reset, and tried now. Only a failed, unsent mail qualifies; `undefined` when `id` is not one.
- */
-export async function sendAgain(id: string): Promise<DrainSummary | undefined> {
-  const [row] = await query<{ id: string }>(
-    `UPDATE mail_outbox
-        SET failed_at = NULL, attempts = 0, next_attempt_at = now()
-      WHERE id = $1 AND sent_at IS NULL AND failed_at IS NOT NULL
-  RETURNING id`,
-    [id],
-  );
-  return row ? deliverNow([String(row.id)]) : undefined;
+  return summarise(await attemptAll(rows, rows.length, kinds), summary);
 }
 
 export interface DrainOptions {
@@ -244,15 +233,53 @@ export interface DrainOptions {
   budgetMs?: number;
 }
 
-/** Sends every due row, round after round, until none is due or the time budget is spent. */
-export async function drainOutbox(options: DrainOptions = {}): Promise<DrainSummary> {
-  const { batch = 20, concurrency = 4, budgetMs = 20_000 } = options;
-  const deadline = Date.now() + budgetMs;
-  const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
-  while (Date.now() < deadline) {
-    const rows = await claim(batch);
-    if (rows.length === 0) break;
-    summarise(await attemptAll(rows, concurrency), summary);
-  }
-  return summary;
+/** The outbox of a list of mail kinds: `K` is the name of a kind. */
+export interface Outbox<K extends string> {
+  /**
+   * Queues one mail inside the caller's transaction. Returns the outbox id, or `undefined` when
+   * this mail was already queued (one mail per kind and source row).
+   */
+  enqueue(tx: Queryable, kind: K, ref: string): Promise<string | undefined>;
+  /**
+   * Sends the given freshly queued rows right away (best effort, after the submission is
+   * committed). A failure leaves them due again after the backoff. Never throws.
+   */
+  deliverNow(ids: string[]): Promise<DrainSummary>;
+  /**
+   * "Send again" (the records desk): a mail given up on is made due at once with its attempts
+   * reset, and tried now. Only a failed, unsent mail qualifies; `undefined` when `id` is not one.
+   */
+  sendAgain(id: string): Promise<DrainSummary | undefined>;
+  /** Sends every due row, round after round, until none is due or the time budget is spent. */
+  drain(options?: DrainOptions): Promise<DrainSummary>;
+}
+
+/** The outbox that sends the mail of `kinds`, each composed by its own `compose`. */
+export function createOutbox<K extends string>(
+  kinds: Readonly<Record<K, MailKindSpec>>,
+): Outbox<K> {
+  return {
+    enqueue,
+    deliverNow: (ids) => deliverNow(ids, kinds),
+    async sendAgain(id) {
+      const [row] = await query<{ id: string }>(
+        `UPDATE mail_outbox
+            SET failed_at = NULL, attempts = 0, next_attempt_at = now()
+          WHERE id = $1 AND sent_at IS NULL AND failed_at IS NOT NULL
+      RETURNING id`,
+        [id],
+      );
+      return row ? deliverNow([String(row.id)], kinds) : undefined;
+    },
+    async drain({ batch = 20, concurrency = 4, budgetMs = 20_000 } = {}) {
+      const deadline = Date.now() + budgetMs;
+      const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
+      while (Date.now() < deadline) {
+        const rows = await claim(batch);
+        if (rows.length === 0) break;
+        summarise(await attemptAll(rows, concurrency, kinds), summary);
+      }
+      return summary;
+    },
+  };
 }

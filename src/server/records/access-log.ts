@@ -1,4 +1,4 @@
-import type { DeskAction, LogRow, Page } from '../../lib/records-api';
+import type { DeskAction, LogRow, Page } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
 import { query, type Queryable } from '../platform/db';
 import { pageOf, Where, type Cursor } from './filters';

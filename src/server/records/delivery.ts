@@ -1,9 +1,15 @@
-import type { MailRow, Undelivered } from '../../lib/records-api';
+import type { MailRow, MailState, Undelivered } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
+import { kindsAbout, mailAbout, mailLabel, outbox } from '../mail-kinds';
 import { query } from '../platform/db';
-import { sendAgain, type DrainSummary } from '../platform/outbox';
+import type { DrainSummary } from '../platform/outbox';
 import { logAccess } from './access-log';
-import { kindsOf, mailLabel, MAIL_SOURCES } from './sources';
+
+/** An outbox row's state from its two timestamps. */
+export function mailState(sentAt: unknown, failedAt: unknown): MailState {
+  if (sentAt) return 'sent';
+  return failedAt ? 'failed' : 'owed';
+}
 
 /** How much mail is not delivered: still being tried, and given up on. */
 export async function undeliveredCount(): Promise<Undelivered> {
@@ -44,11 +50,10 @@ export async function undeliveredMail(): Promise<MailRow[]> {
       WHERE o.sent_at IS NULL
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
-    [kindsOf('message'), kindsOf('waiver'), LIST_LIMIT],
+    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT],
   );
   return rows.map((row) => {
-    const record = (MAIL_SOURCES as Record<string, { record: 'waiver' | 'message' }>)[row.kind]
-      ?.record;
+    const record = mailAbout(row.kind);
     const name = record === 'waiver' ? row.waiver_name : row.message_name;
     const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
     return {
@@ -71,7 +76,7 @@ export const isMailId = (id: string) => /^\d{1,18}$/.test(id);
 /** "Send again" for a failed mail, logged; `undefined` when `id` is no failed mail. */
 export async function retryFailedMail(id: string, staff: Staff): Promise<DrainSummary | undefined> {
   if (!isMailId(id)) return undefined;
-  const outcome = await sendAgain(id);
+  const outcome = await outbox.sendAgain(id);
   if (outcome) {
     await logAccess(staff, {
       action: 'send-again',

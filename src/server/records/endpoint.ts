@@ -5,15 +5,18 @@
  * answer, `Cache-Control: no-store`, `X-Robots-Tag: noindex` and the security headers on
  * everything, 503 when the database is down, 500 (logged by error name only) for the rest.
  *
- * A function lists its routes; each route's path must also be in the function's `config.path`
- * (tests/functions/records-security.test.ts checks both lists agree).
+ * Each path is written once, in the function's `config.path` (which Netlify reads from the source
+ * to route requests to the function, so it stays a literal there): the function hands its config
+ * to `deskFunction` with one entry per path, in the same order, saying what each method does.
+ * Paths are matched as Netlify matches them (URLPattern; any case, a trailing slash ignored).
  */
 import type { z } from 'zod';
-import { describeProblems, fieldErrors } from '../../forms/fields';
-import { CHECK_FIELDS } from '../../forms/answer';
+import { describeProblems, fieldErrors, type FieldErrors } from '../../shared/fields';
+import { failed, ok, type Result } from '../../shared/result';
+import { CHECK_FIELDS } from '../../shared/form-answer';
 import { findSession, sessionToken, setSessionCookie, type Staff } from '../auth/sessions';
 import { DatabaseUnavailableError } from '../platform/db';
-import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/answers';
+import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/responses';
 import {
   clientOf,
   postFormat,
@@ -39,17 +42,29 @@ export interface DeskCall<S> {
 }
 
 type Method = 'GET' | 'POST';
-interface RouteBase {
-  method: Method;
-  /** e.g. `/api/records/waivers/:id` */
-  path: string;
-  /** Largest POST body accepted, in bytes (4 KB unless said). */
-  maxBytes?: number;
-}
+type Handle<S> = (call: DeskCall<S>) => Promise<Response>;
 
-export type DeskRoute =
-  | (RouteBase & { open: true; handle(call: DeskCall<Staff | undefined>): Promise<Response> })
-  | (RouteBase & { open?: false; handle(call: DeskCall<Staff>): Promise<Response> });
+/** What a method does at a path: a handler for a signed-in member of staff, or with options. */
+export type DeskHandler =
+  | Handle<Staff>
+  | {
+      /** Open to anyone: the handler gets the staff member if signed in, else `undefined`. */
+      open: true;
+      /** Largest POST body accepted, in bytes (4 KB unless said). */
+      maxBytes?: number;
+      handle: Handle<Staff | undefined>;
+    }
+  | { open?: false; maxBytes?: number; handle: Handle<Staff> };
+
+/** The methods one path of `config.path` answers. */
+export type DeskPath = Partial<Record<Method, DeskHandler>>;
+
+/** One method at one path, as the tests list them. */
+export interface DeskRoute {
+  method: Method;
+  path: string;
+  open: boolean;
+}
 
 const WORDS: Record<number, string> = {
   400: 'The desk could not read that request. Please reload the page and try again.',
@@ -74,9 +89,18 @@ export function deskRefusal(
   status: number,
   error = WORDS[status] ?? 'Refused.',
   headers: Record<string, string> = {},
-  extra: Pick<Problem, 'fieldErrors'> = {},
 ): Response {
-  return refused({ status, error, headers: { ...DESK_HEADERS, ...headers }, ...extra });
+  return deskRefused({ status, error, headers });
+}
+
+/** A problem (`{ success: false, error, fieldErrors? }`) answered with the desk's headers. */
+export function deskRefused(problem: Problem): Response {
+  return refused({ ...problem, headers: { ...DESK_HEADERS, ...problem.headers } });
+}
+
+/** The words of a 422 that names each field that needs fixing. */
+export function fieldsProblem(errors: FieldErrors): Problem {
+  return { status: 422, error: describeProblems(errors) || CHECK_FIELDS, fieldErrors: errors };
 }
 
 /** A file to save (a PDF, a CSV): never cached, never shown in place. */
@@ -93,50 +117,62 @@ export function download(content: Buffer | string, type: string, filename: strin
   });
 }
 
-/** The body's fields checked by `schema`: the data, or the 422 answer naming each field. */
+/** The body's fields checked by `schema`: the data, or the 422 problem naming each field. */
 export function checked<S extends z.ZodType>(
   schema: S,
   body: unknown,
-): { data: z.output<S>; problem?: undefined } | { problem: Response } {
+): Result<z.output<S>, Problem> {
   const parsed = schema.safeParse(body);
-  if (parsed.success) return { data: parsed.data };
-  const errors = fieldErrors(parsed.error);
-  const error = describeProblems(errors) || CHECK_FIELDS;
-  return { problem: deskRefusal(422, error, {}, { fieldErrors: errors }) };
+  return parsed.success ? ok(parsed.data) : failed(fieldsProblem(fieldErrors(parsed.error)));
 }
 
-/** The params of `pathname` if it matches `pattern` (`/a/:id/b`), else `undefined`. */
-export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
-  const want = pattern.split('/');
-  const got = (pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname).split('/');
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
+/**
+ * The `:name` parts of `pathname` if it matches `path` as Netlify matches a function's path (any
+ * case, a trailing slash ignored), else `undefined`.
+ */
+export function paramsOf(path: string, pathname: string): Record<string, string> | undefined {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  const groups = new URLPattern({ pathname: path }, { ignoreCase: true }).exec({
+    pathname: trimmed,
+  })?.pathname.groups;
+  if (!groups) return undefined;
   try {
-    for (const [i, part] of want.entries()) {
-      if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(got[i]);
-      else if (part !== got[i]) return undefined;
-    }
+    return Object.fromEntries(
+      Object.entries(groups).map(([name, value]) => [name, decodeURIComponent(value ?? '')]),
+    );
   } catch {
     return undefined;
   }
-  return params;
 }
 
-export function deskFunction(routes: DeskRoute[]) {
+/**
+ * The function of the desk's paths: `config` is the function's own (its `path` routes requests to
+ * it), `paths` says what each of those paths does, one entry per path in the order of `config.path`.
+ */
+export function deskFunction(config: { path?: string | string[] }, paths: DeskPath[]) {
+  const patterns = [config.path ?? []].flat();
+  if (patterns.length !== paths.length) {
+    throw new Error(`config.path has ${patterns.length} paths but ${paths.length} are handled`);
+  }
+  const routes: DeskRoute[] = patterns.flatMap((path, i) =>
+    Object.entries(paths[i]).map(([method, handler]) => ({
+      method: method as Method,
+      path,
+      open: typeof handler === 'object' && handler.open === true,
+    })),
+  );
+
   const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const url = new URL(req.url);
-    const matching = routes.flatMap((route) => {
-      const params = matchPath(route.path, url.pathname);
-      return params ? [{ route, params }] : [];
-    });
-    if (matching.length === 0) return deskRefusal(404);
-    const found = matching.find(({ route }) => route.method === req.method);
-    if (!found) {
-      const allow = [...new Set(matching.map(({ route }) => route.method))].join(', ');
-      return deskRefusal(405, undefined, { allow });
-    }
-    const { route, params } = found;
-    const post = route.method === 'POST';
+    const index = patterns.findIndex((path) => paramsOf(path, url.pathname));
+    if (index < 0) return deskRefusal(404);
+    const path = patterns[index];
+    const params = paramsOf(path, url.pathname)!;
+    const method = req.method as Method;
+    const found = Object.hasOwn(paths[index], method) ? paths[index][method] : undefined;
+    if (!found) return deskRefusal(405, undefined, { allow: Object.keys(paths[index]).join(', ') });
+    const route = typeof found === 'function' ? { handle: found } : found;
+    const post = method === 'POST';
     if (post && !isSameOrigin(req)) return deskRefusal(403);
 
     try {
@@ -153,8 +189,8 @@ export function deskFunction(routes: DeskRoute[]) {
         if (postFormat(req) !== 'json') return deskRefusal(415);
         if (Number(req.headers.get('content-length') ?? 0) > max) return deskRefusal(413);
         const read = await readBody(req, 'json', max);
-        if (typeof read === 'number') return deskRefusal(read);
-        body = read;
+        if (!read.ok) return deskRefusal(read.problem);
+        body = read.value;
       }
       const call = { req, url, params, body, client: clientOf(req, context), context };
       return route.open
@@ -162,14 +198,14 @@ export function deskFunction(routes: DeskRoute[]) {
         : await route.handle({ ...call, staff: staff! });
     } catch (error) {
       if (error instanceof DatabaseUnavailableError) {
-        console.error(`records desk: ${route.method} ${route.path}: the database is unavailable`);
+        console.error(`records desk: ${method} ${path}: the database is unavailable`);
         return deskRefusal(503, undefined, { 'retry-after': '30' });
       }
       // The error's name and SQLSTATE only: a message may quote a value, and values here are
       // people's records.
       const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
       console.error(
-        `records desk: ${route.method} ${route.path} failed (${String(name)}${typeof code === 'string' ? ` ${code}` : ''})`,
+        `records desk: ${method} ${path} failed (${String(name)}${typeof code === 'string' ? ` ${code}` : ''})`,
       );
       return deskRefusal(500);
     }

@@ -1,9 +1,9 @@
-import type { Erased, ErasurePreview } from '../../lib/records-api';
+import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { normalEmail } from '../auth/staff';
 import type { Staff } from '../auth/sessions';
 import { query, transaction } from '../platform/db';
 import { logAccess } from './access-log';
-import { kindsOf } from './sources';
+import { kindsAbout } from '../mail-kinds';
 
 /**
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
@@ -29,9 +29,9 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
       WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
          OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))`,
     [
-      kindsOf('waiver'),
+      kindsAbout('waiver'),
       waivers.map((row) => row.id),
-      kindsOf('message'),
+      kindsAbout('message'),
       messages.map((row) => String(row.id)),
     ],
   );
@@ -59,7 +59,7 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
         WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
            OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
     RETURNING id`,
-      [kindsOf('waiver'), waivers, kindsOf('message'), messages],
+      [kindsAbout('waiver'), waivers, kindsAbout('message'), messages],
     );
     const pdfs = await tx.query(
       `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,

@@ -1,5 +1,5 @@
-import { CONTACT_FIELDS } from '../../forms/contact';
-import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES, isHealthField } from '../../forms/waiver';
+import { CONTACT_FIELDS } from '../../shared/contact';
+import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES, isHealthField } from '../../shared/waiver';
 import type { Staff } from '../auth/sessions';
 import { query } from '../platform/db';
 import { WAIVER_SELECT, waiverRecord } from '../waiver/store';

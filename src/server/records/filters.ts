@@ -10,7 +10,9 @@
  * row, and a deep page costs what the first does.
  */
 import type { Staff } from '../auth/sessions';
-import { deskRefusal, type DeskCall } from './endpoint';
+import { failed, ok, type Result } from '../../shared/result';
+import type { Problem } from '../request/responses';
+import { deskRefused, fieldsProblem, type DeskCall } from './endpoint';
 
 export interface Cursor {
   /** The last row's `created_at` as Postgres wrote it (microseconds kept). */
@@ -60,8 +62,8 @@ function decodeCursor(value: string): Cursor | undefined {
   }
 }
 
-/** The filters in `url`'s query, or the 422 answer that says which one is wrong. */
-export function readFilters(url: URL): { filters: Filters } | { problem: Response } {
+/** The filters in `url`'s query, or the 422 problem that says which one is wrong. */
+export function readFilters(url: URL): Result<Filters, Problem> {
   const get = (name: string) => url.searchParams.get(name)?.trim() ?? '';
   const errors: Record<string, string> = {};
   const text = get('q').slice(0, 200);
@@ -74,11 +76,8 @@ export function readFilters(url: URL): { filters: Filters } | { problem: Respons
   }
   const after = get('after') ? decodeCursor(get('after')) : undefined;
   if (get('after') && !after) errors.after = 'That page no longer exists: start from the top.';
-  if (Object.keys(errors).length > 0) {
-    const error = Object.values(errors).join(' ');
-    return { problem: deskRefusal(422, error, {}, { fieldErrors: errors }) };
-  }
-  return { filters: { text, from, to, tz: timeZone(url.searchParams.get('tz')), after } };
+  if (Object.keys(errors).length > 0) return failed(fieldsProblem(errors));
+  return ok({ text, from, to, tz: timeZone(url.searchParams.get('tz')), after });
 }
 
 /** A route's handler that takes the filters of its query: a wrong one is answered 422 instead. */
@@ -87,8 +86,7 @@ export function withFilters(
 ): (call: DeskCall<Staff>) => Promise<Response> {
   return async (call) => {
     const read = readFilters(call.url);
-    if ('problem' in read) return read.problem;
-    return handle(read.filters, call);
+    return read.ok ? handle(read.value, call) : deskRefused(read.problem);
   };
 }
 

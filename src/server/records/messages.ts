@@ -1,12 +1,13 @@
-import { serviceLabel } from '../../forms/contact';
-import type { MessageRow, Page } from '../../lib/records-api';
+import { serviceLabel } from '../../shared/contact';
+import type { MessageRow, Page } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
 import { query, transaction } from '../platform/db';
-import { deliverNow, enqueueMail, type DrainSummary } from '../platform/outbox';
-import type { SpamReason } from '../request/spam';
+import { outbox, type MailKind } from '../mail-kinds';
+import type { DrainSummary } from '../platform/outbox';
+import type { SpamReason } from '../../shared/anti-spam';
 import { logAccess } from './access-log';
 import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
-import { mailState } from './sources';
+import { mailState } from './delivery';
 
 export type SpamFilter = 'all' | 'inbox' | 'spam';
 
@@ -26,10 +27,13 @@ interface MessageDbRow {
   queued: boolean;
 }
 
+/** The mail a message owes: the one to the studio's inbox. */
+const MESSAGE_MAIL: MailKind = 'contact';
+
 export const MESSAGE_SELECT = `SELECT c.id, c.created_at, c.created_at::text AS at_text, c.name, c.email,
         c.service, c.message, c.spam_reason, o.sent_at, o.failed_at, o.id IS NOT NULL AS queued
    FROM contact_messages c
-   LEFT JOIN mail_outbox o ON o.kind = 'contact' AND o.ref = c.id::text`;
+   LEFT JOIN mail_outbox o ON o.kind = '${MESSAGE_MAIL}' AND o.ref = c.id::text`;
 
 export function messageRow(row: MessageDbRow): MessageRow {
   return {
@@ -90,7 +94,7 @@ export async function markNotSpam(id: string, staff: Staff): Promise<NotSpam | u
     const found = rows[0] as { spam_reason: SpamReason | null } | undefined;
     if (!found) return undefined;
     await tx.query(`UPDATE contact_messages SET spam_reason = NULL WHERE id = $1`, [id]);
-    const queued = await enqueueMail(tx, 'contact', id);
+    const queued = await outbox.enqueue(tx, MESSAGE_MAIL, id);
     if (found.spam_reason || queued) {
       await logAccess(
         staff,
@@ -107,5 +111,5 @@ export async function markNotSpam(id: string, staff: Staff): Promise<NotSpam | u
   });
   if (!outcome) return undefined;
   if (!outcome.queued) return { queued: false };
-  return { queued: true, delivery: await deliverNow([outcome.queued]) };
+  return { queued: true, delivery: await outbox.deliverNow([outcome.queued]) };
 }

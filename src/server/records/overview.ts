@@ -1,4 +1,4 @@
-import type { SessionInfo } from '../../lib/records-api';
+import type { SessionInfo } from '../../shared/desk-api';
 import { query } from '../platform/db';
 
 /** The desk's first screen in numbers. */

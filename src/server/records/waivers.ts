@@ -5,13 +5,14 @@ import {
   WAIVER_FIELD_NAMES,
   WAIVER_SECTIONS,
   isHealthField,
-} from '../../forms/waiver';
-import type { Page, WaiverRow, WaiverView } from '../../lib/records-api';
+} from '../../shared/waiver';
+import type { Page, WaiverRow, WaiverView } from '../../shared/desk-api';
 import { query } from '../platform/db';
-import type { SpamReason } from '../request/spam';
+import type { SpamReason } from '../../shared/anti-spam';
 import { loadWaiver } from '../waiver/store';
 import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
-import { kindsOf, mailLabel, mailState } from './sources';
+import { kindsAbout, mailLabel } from '../mail-kinds';
+import { mailState } from './delivery';
 
 export const isWaiverId = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
@@ -75,7 +76,7 @@ export async function waiverView(id: string): Promise<WaiverView | undefined> {
   const mails = await query<{ kind: string; sent_at: Date | null; failed_at: Date | null }>(
     `SELECT kind, sent_at, failed_at FROM mail_outbox WHERE ref = $1 AND kind = ANY($2::text[])
       ORDER BY id`,
-    [id, kindsOf('waiver')],
+    [id, kindsAbout('waiver')],
   );
   return {
     id: record.id,

@@ -1,8 +1,11 @@
-import { TIMER_FIELD } from '../../forms/anti-spam';
-import { refusal, type FormName } from '../../forms/answer';
+import { TIMER_FIELD } from '../../shared/anti-spam';
+import { refusal, type FormName } from '../../shared/form-answer';
 import { DatabaseUnavailableError } from '../platform/db';
-import type { Problem } from './answers';
-import { countRequest, type RateLimit } from './rate-limit';
+import { configuredOrigins } from '../platform/hosting';
+import { failed, ok, type Result } from '../../shared/result';
+import type { Problem } from './responses';
+import type { RateLimit } from '../platform/settings';
+import { countRequest } from './rate-limit';
 
 /** The part of Netlify's function context the guard reads (absent when tests call a handler). */
 export interface ClientContext {
@@ -54,19 +57,17 @@ const BODY_TIMEOUT_MS = 10_000;
  * declared size within the cap (413), within the client's rate limit (429, or 503 when the
  * database is down), an actual size within the cap (413, counted while it streams) arriving in
  * time (408), valid UTF-8 (400) holding well-formed JSON that is an object (400), or form fields.
- * A refusal says how the form was sent, when that is known, so it can be answered in kind.
+ * (The caller answers a refusal in kind: as JSON, or as a page to a plain form post.)
  */
 export async function guardPost(
   req: Request,
   context: ClientContext | undefined,
   options: GuardOptions,
-): Promise<{ problem: Problem; format: PostFormat } | { posted: Posted; problem?: undefined }> {
+): Promise<Result<Posted, Problem>> {
   const { form } = options;
   const format = postFormat(req);
-  const refuse = (status: number, headers?: Record<string, string>, retryAfter?: number) => ({
-    problem: { status, error: refusal(form, status, retryAfter) ?? 'Refused.', headers },
-    format: format ?? 'json',
-  });
+  const refuse = (status: number, headers?: Record<string, string>, retryAfter?: number) =>
+    failed({ status, error: refusal(form, status, retryAfter) ?? 'Refused.', headers });
   if (req.method !== 'POST') return refuse(405, { allow: 'POST' });
   if (!isSameOrigin(req)) return refuse(403);
   if (!format) return refuse(415);
@@ -91,9 +92,12 @@ export async function guardPost(
   }
 
   const body = await readBody(req, format, options.maxBytes);
-  if (typeof body === 'number') return refuse(body);
-  return { posted: { body, client, format } };
+  if (!body.ok) return refuse(body.problem);
+  return ok({ body: body.value, client, format });
 }
+
+/** Why a body was not read, as its status: 400 unreadable, 408 too slow, 413 too large. */
+export type BodyProblem = 400 | 408 | 413;
 
 /**
  * A posted body, read within `max` bytes and BODY_TIMEOUT_MS: valid UTF-8 holding a JSON object,
@@ -103,16 +107,17 @@ export async function readBody(
   req: Request,
   format: PostFormat,
   max: number,
-): Promise<Record<string, unknown> | 400 | 408 | 413> {
+): Promise<Result<Record<string, unknown>, BodyProblem>> {
   const read = await readCapped(req, max, BODY_TIMEOUT_MS);
-  if (typeof read === 'number') return read;
+  if (!read.ok) return read;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(read);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read.value);
   } catch {
-    return 400;
+    return failed(400);
   }
-  return (format === 'json' ? parseJson(text) : parseForm(text)) ?? 400;
+  const body = format === 'json' ? parseJson(text) : parseForm(text);
+  return body ? ok(body) : failed(400);
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -149,17 +154,7 @@ function parseForm(text: string): Record<string, unknown> {
  * and `DEPLOY_URL`), for when a proxy in front changes the host the function sees.
  */
 export function allowedOrigins(req: Request): Set<string> {
-  const origins = new Set([new URL(req.url).origin]);
-  const { SITE_URL, URL: netlifyUrl, DEPLOY_PRIME_URL, DEPLOY_URL } = process.env;
-  for (const address of [SITE_URL, netlifyUrl, DEPLOY_PRIME_URL, DEPLOY_URL]) {
-    if (!address) continue;
-    try {
-      origins.add(new URL(address).origin);
-    } catch {
-      // A malformed setting allows nothing extra.
-    }
-  }
-  return origins;
+  return new Set([new URL(req.url).origin, ...configuredOrigins()]);
 }
 
 /**
@@ -210,8 +205,8 @@ export async function readCapped(
   req: Request,
   max: number,
   timeoutMs: number,
-): Promise<Uint8Array | 408 | 413 | 400> {
-  if (!req.body) return new Uint8Array();
+): Promise<Result<Uint8Array, BodyProblem>> {
+  if (!req.body) return ok(new Uint8Array());
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -224,20 +219,20 @@ export async function readCapped(
       const next = await Promise.race([reader.read(), late]);
       if (next === 'late') {
         await reader.cancel().catch(() => undefined);
-        return 408;
+        return failed(408);
       }
       if (next.done) break;
       size += next.value.byteLength;
       if (size > max) {
         await reader.cancel().catch(() => undefined);
-        return 413;
+        return failed(413);
       }
       chunks.push(next.value);
     }
   } catch {
-    return 400;
+    return failed(400);
   } finally {
     clearTimeout(timer);
   }
-  return Buffer.concat(chunks);
+  return ok(Buffer.concat(chunks));
 }

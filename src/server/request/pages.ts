@@ -1,13 +1,13 @@
 /**
  * The pages a function writes itself, for a form posted by the browser without any script: the
- * visitor gets a page, not JSON. Success is a `303` to a static page with the spec's words; a
+ * visitor gets a page, not JSON. Success is a `303` to a static page with the product's words; a
  * refusal is a page saying what went wrong and which fields need fixing. Every visitor value is
  * escaped; the page is styled by the site's own style sheet (`/styles/site.css`), kept out of
  * search engines and out of every cache.
  */
 import { escapeHtml } from '../platform/mail';
-import { siteFacts } from '../platform/site';
-import { API_SECURITY_HEADERS, type Problem } from './answers';
+import { siteFacts } from '../platform/site-facts';
+import { API_SECURITY_HEADERS, type Problem } from './responses';
 
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...API_SECURITY_HEADERS,
@@ -22,11 +22,11 @@ export function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { ...PAGE_HEADERS, location } });
 }
 
-/** What a refusal page says, in the spec's words where the spec has them. */
+/** What a refusal page says, in the product's words where it has them. */
 export interface ProblemWords {
   title: string;
   text: string;
-  /** The spec's own fallback line (how else to reach the studio). */
+  /** The product's own fallback line (how else to reach the studio). */
   fallback: string;
 }
 
@@ -66,7 +66,7 @@ export function problemPage({ problem, words, labels, formPage }: ProblemPage): 
   });
 }
 
-// The studio's address in the spec's line becomes a mail link.
+// The studio's address in the fallback line becomes a mail link.
 function linkEmail(text: string, email: string): string {
   const escaped = escapeHtml(email);
   return text.replace(

@@ -6,7 +6,7 @@
  *
  * The form may come as JSON from its script or as a plain HTML form post from a browser without
  * one: the same guards, caps, checks, spam verdict, idempotency and storage; only the answer
- * differs (a `303` to a page with the spec's words, or a page saying what to fix).
+ * differs (a `303` to a page with the product's words, or a page saying what to fix).
  *
  * A form says only what is particular to it (`FormFunction`); everything else is here, once.
  * Stored means it reaches the studio: the answer goes out as soon as the transaction commits,
@@ -16,13 +16,14 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { TIMER_FIELD } from '../../forms/anti-spam';
-import { CHECK_FIELDS, refusal, type FormName } from '../../forms/answer';
-import { describeProblems, fieldErrors } from '../../forms/fields';
+import { TIMER_FIELD, spamReason, type SpamReason } from '../../shared/anti-spam';
+import { CHECK_FIELDS, refusal, type FormName } from '../../shared/form-answer';
+import { describeProblems, fieldErrors } from '../../shared/fields';
+import { ok, type Result } from '../../shared/result';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
-import type { MailKind } from '../platform/mail-kinds';
-import { deliverNow, enqueueMail } from '../platform/outbox';
-import { refused, stored, type Problem } from './answers';
+import { readSetting, type RateLimitSetting } from '../platform/settings';
+import type { Outbox } from '../platform/outbox';
+import { refused, stored, type Problem } from './responses';
 import {
   afterAnswer,
   guardPost,
@@ -32,8 +33,6 @@ import {
   type PostFormat,
 } from './guard';
 import { problemPage, seeOther, type ProblemWords } from './pages';
-import { parseRateLimit, type RateLimit } from './rate-limit';
-import { spamReason, type SpamReason } from './spam';
 
 /** What the pipeline knows about a submission beyond its fields. */
 export interface Received {
@@ -46,14 +45,12 @@ export interface Received {
   format: PostFormat;
 }
 
-type Checked<E> = { problem: Problem } | { value: E };
-
-export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E> {
+export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K extends string, E> {
   form: FormName;
   /** Largest body accepted, in bytes. */
   maxBytes: number;
-  /** The setting that may change the rate limit (e.g. `CONTACT_RATE_LIMIT`), and the default. */
-  rateLimit: { setting: string; fallback: RateLimit };
+  /** The setting of the form's rate limit (e.g. `CONTACT_RATE_LIMIT`). */
+  rateLimit: RateLimitSetting;
   /** The time trap: nobody fills in this form faster (milliseconds). */
   minFillMs: number;
   schema: S;
@@ -63,7 +60,7 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E>
   fromForm?: (body: Record<string, unknown>) => unknown;
   /** The answers to a post without script. */
   noScript: {
-    /** The static page with the spec's success words. */
+    /** The static page with the product's success words. */
     sentPage: string;
     /** The form's own page, for a fresh start. */
     formPage: { href: string; label: string };
@@ -72,7 +69,10 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E>
     words: (problem: Problem) => ProblemWords;
   };
   /** Checks the schema cannot make; what they find out is handed on to `insert`. */
-  check?: (data: z.output<S>, format: PostFormat) => Checked<E> | Promise<Checked<E>>;
+  check?: (
+    data: z.output<S>,
+    format: PostFormat,
+  ) => Result<E, Problem> | Promise<Result<E, Problem>>;
   /** Stores the row in the open transaction: its id, or `undefined` for a known submission id. */
   insert: (
     tx: Queryable,
@@ -80,13 +80,17 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, E>
     received: Received,
     checked: E,
   ) => Promise<string | undefined>;
-  /** The mails a stored (not spam) submission owes, composed later from the row's id. */
-  mails: readonly MailKind[];
+  /** The mails a stored (not spam) submission owes, composed later from the row's id... */
+  mails: readonly K[];
+  /** ...by the outbox they are queued in (the site's: src/server/mail-kinds.ts). */
+  outbox: Pick<Outbox<K>, 'enqueue' | 'deliverNow'>;
 }
 
-export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E = undefined>(
-  spec: FormFunction<S, E>,
-) {
+export function formFunction<
+  S extends z.ZodType<{ submissionId?: string }>,
+  K extends string,
+  E = undefined,
+>(spec: FormFunction<S, K, E>) {
   const { form } = spec;
   const handler = async (req: Request, context?: FunctionContext): Promise<Response> => {
     try {
@@ -101,10 +105,10 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
   };
 
   const handle = async (req: Request, context?: FunctionContext): Promise<Response> => {
-    const rateLimit = parseRateLimit(process.env[spec.rateLimit.setting], spec.rateLimit.fallback);
+    const rateLimit = readSetting(spec.rateLimit);
     const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
-    if (guarded.problem) return answer(guarded.format, guarded.problem);
-    const { body, client, format } = guarded.posted;
+    if (!guarded.ok) return answer(postFormat(req) ?? 'json', guarded.problem);
+    const { body, client, format } = guarded.value;
     const fail = (problem: Problem) => answer(format, problem);
 
     const input =
@@ -116,8 +120,8 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
       return fail({ status: 422, error, fieldErrors: errors });
     }
     const data = parsed.data;
-    const checked = spec.check ? await spec.check(data, format) : { value: undefined as E };
-    if ('problem' in checked) return fail(checked.problem);
+    const checked = spec.check ? await spec.check(data, format) : ok(undefined as E);
+    if (!checked.ok) return fail(checked.problem);
 
     // A browser without script keeps no time: its post is not taken for a bot for that alone.
     const received: Received = {
@@ -139,7 +143,7 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
         }
         const ids: string[] = [];
         for (const kind of spec.mails) {
-          const id = await enqueueMail(tx, kind, ref);
+          const id = await spec.outbox.enqueue(tx, kind, ref);
           if (id) ids.push(id);
         }
         return ids;
@@ -158,7 +162,7 @@ export function formFunction<S extends z.ZodType<{ submissionId?: string }>, E =
     }
 
     // After the answer where the platform allows it; the outbox retries what this misses.
-    if (queued.length > 0) await afterAnswer(context, deliverNow(queued));
+    if (queued.length > 0) await afterAnswer(context, spec.outbox.deliverNow(queued));
     return format === 'form' ? seeOther(spec.noScript.sentPage) : stored(received.submissionId);
   };
 

@@ -1,29 +1,6 @@
 import { clientFingerprint } from '../platform/crypto';
 import { query } from '../platform/db';
-
-export interface RateLimit {
-  /** Requests allowed per window. */
-  limit: number;
-  windowSeconds: number;
-}
-
-const UNITS = { s: 1, m: 60, h: 3_600 } as const;
-
-/**
- * Reads a limit written as `<count>/<window>`, e.g. `5/10m` (five per ten minutes), `20/1h`,
- * `100/30s`. Anything else falls back to the default, with a warning.
- */
-export function parseRateLimit(value: string | undefined, fallback: RateLimit): RateLimit {
-  if (!value) return fallback;
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*([smh])\s*$/.exec(value);
-  const limit = Number(match?.[1]);
-  const windowSeconds = Number(match?.[2]) * UNITS[(match?.[3] ?? 's') as keyof typeof UNITS];
-  if (!match || limit < 1 || windowSeconds < 1) {
-    console.warn(`Ignoring the rate limit "${value}": write it like 5/10m`);
-    return fallback;
-  }
-  return { limit, windowSeconds };
-}
+import type { RateLimit } from '../platform/settings';
 
 export interface RateLimitVerdict {
   allowed: boolean;

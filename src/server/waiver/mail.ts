@@ -1,5 +1,5 @@
 import { escapeHtml, waiverRecordsRecipient, type Mail } from '../platform/mail';
-import { siteFacts } from '../platform/site';
+import { siteFacts } from '../platform/site-facts';
 import { formatUtc, renderWaiverPdf, type PdfCopy } from './pdf';
 import { pdfName, recordsPdf } from './records-pdf';
 import { loadWaiver, type WaiverRecord } from './store';

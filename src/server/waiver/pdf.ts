@@ -10,8 +10,8 @@ import {
   isHealthField,
   type WaiverFieldName,
   type WaiverFieldSpec,
-} from '../../forms/waiver';
-import { waiverBlocks } from '../../forms/waiver-text';
+} from '../../shared/waiver';
+import { waiverBlocks } from '../../shared/waiver-blocks';
 import type { WaiverRecord } from './store';
 
 export type PdfCopy = 'records' | 'participant';

@@ -1,9 +1,9 @@
 import { openBytes, sealBytes } from '../platform/crypto';
 import { query } from '../platform/db';
-import { siteFacts } from '../platform/site';
+import { siteFacts } from '../platform/site-facts';
 import { renderWaiverPdf, type PdfCopy } from './pdf';
 import type { WaiverRecord } from './store';
-import { sha256 } from './text';
+import { sha256 } from './current-text';
 
 /**
  * The studio's records copy of a signed waiver is made once and kept: the first time it is

@@ -1,9 +1,10 @@
 import { PNG } from 'pngjs';
-import { TEXT_CHANGED } from '../../forms/answer';
-import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX, type Waiver } from '../../forms/waiver';
-import type { Problem } from '../request/answers';
+import { TEXT_CHANGED } from '../../shared/form-answer';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_PREFIX, type Waiver } from '../../shared/waiver';
+import { failed, ok, type Result } from '../../shared/result';
+import type { Problem } from '../request/responses';
 import type { SignedWith } from './store';
-import { currentWaiverText } from './text';
+import { currentWaiverText } from './current-text';
 import { typedSignaturePng } from './typed-signature';
 
 export const SIGNATURE_LIMITS = {
@@ -16,8 +17,12 @@ export const SIGNATURE_LIMITS = {
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export type SignatureCheck =
-  { ok: true; png: Buffer; width: number; height: number } | { ok: false; error: string };
+/** A signature that passed: its PNG and size. */
+export interface CheckedSignature {
+  png: Buffer;
+  width: number;
+  height: number;
+}
 
 const SIGN_AGAIN = 'Please clear the signature and sign again.';
 
@@ -26,42 +31,38 @@ const SIGN_AGAIN = 'Please clear the signature and sign again.';
  * someone actually drew on, before anything is stored. The header is read before decoding
  * so a tiny file that claims enormous dimensions is refused without allocating them.
  */
-export function checkSignature(dataUrl: string): SignatureCheck {
+export function checkSignature(dataUrl: string): Result<CheckedSignature, string> {
   if (!dataUrl.startsWith(SIGNATURE_PREFIX)) {
-    return { ok: false, error: `Your signature must be a PNG image. ${SIGN_AGAIN}` };
+    return failed(`Your signature must be a PNG image. ${SIGN_AGAIN}`);
   }
   const png = Buffer.from(dataUrl.slice(SIGNATURE_PREFIX.length), 'base64');
   if (png.length > SIGNATURE_LIMITS.maxBytes) {
-    return { ok: false, error: `Your signature image is too large. ${SIGN_AGAIN}` };
+    return failed(`Your signature image is too large. ${SIGN_AGAIN}`);
   }
   if (png.length < 33 || !png.subarray(0, 8).equals(PNG_MAGIC)) {
-    return { ok: false, error: `Your signature is not a PNG image. ${SIGN_AGAIN}` };
+    return failed(`Your signature is not a PNG image. ${SIGN_AGAIN}`);
   }
   if (png.toString('latin1', 12, 16) !== 'IHDR') {
-    return { ok: false, error: `Your signature image is damaged. ${SIGN_AGAIN}` };
+    return failed(`Your signature image is damaged. ${SIGN_AGAIN}`);
   }
   const width = png.readUInt32BE(16);
   const height = png.readUInt32BE(20);
   const { minWidth, minHeight, maxWidth, maxHeight } = SIGNATURE_LIMITS;
   if (width < minWidth || height < minHeight || width > maxWidth || height > maxHeight) {
-    return {
-      ok: false,
-      error: `Your signature image must be between ${minWidth}x${minHeight} and ${maxWidth}x${maxHeight} pixels. ${SIGN_AGAIN}`,
-    };
+    return failed(
+      `Your signature image must be between ${minWidth}x${minHeight} and ${maxWidth}x${maxHeight} pixels. ${SIGN_AGAIN}`,
+    );
   }
   let image: PNG;
   try {
     image = PNG.sync.read(png);
   } catch {
-    return { ok: false, error: `Your signature image is damaged. ${SIGN_AGAIN}` };
+    return failed(`Your signature image is damaged. ${SIGN_AGAIN}`);
   }
   if (!hasInk(image)) {
-    return {
-      ok: false,
-      error: 'Your signature is empty. Please sign in the box before submitting.',
-    };
+    return failed('Your signature is empty. Please sign in the box before submitting.');
   }
-  return { ok: true, png, width, height };
+  return ok({ png, width, height });
 }
 
 // Ink is any visible pixel that is not (nearly) white; a blank pad is all white or transparent.
@@ -80,22 +81,22 @@ function hasInk({ data }: PNG): boolean {
  * typed name drawn here when the form came without one) and the waiver text in force, which must
  * be the version the participant read.
  */
-export function signedWith(waiver: Waiver): { problem: Problem } | { value: SignedWith } {
+export function signedWith(waiver: Waiver): Result<SignedWith, Problem> {
   const text = currentWaiverText();
   if (waiver.waiverVersion && waiver.waiverVersion !== text.version) {
-    return { problem: { status: 409, error: TEXT_CHANGED } };
+    return failed({ status: 409, error: TEXT_CHANGED });
   }
   const name = waiver.signatureName || null;
   if (!waiver.signature) {
     const signaturePng = typedSignaturePng(waiver.signatureName);
-    return { value: { signaturePng, signatureKind: 'typed-server', signatureName: name, text } };
+    return ok({ signaturePng, signatureKind: 'typed-server', signatureName: name, text });
   }
   const signature = checkSignature(waiver.signature);
   if (!signature.ok) {
-    const fieldErrors = { signature: signature.error };
-    return { problem: { status: 422, error: signature.error, fieldErrors } };
+    const error = signature.problem;
+    return failed({ status: 422, error, fieldErrors: { signature: error } });
   }
   const signatureKind = waiver.signatureKind ?? 'drawn';
   const signatureName = signatureKind === 'typed' ? name : null;
-  return { value: { signaturePng: signature.png, signatureKind, signatureName, text } };
+  return ok({ signaturePng: signature.value.png, signatureKind, signatureName, text });
 }

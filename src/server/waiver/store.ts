@@ -4,12 +4,12 @@ import {
   type WaiverFieldName,
   isHealthField,
   type SignatureKind,
-} from '../../forms/waiver';
+} from '../../shared/waiver';
 import { decryptField, encryptField, isEncrypted } from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/pipeline';
-import type { SpamReason } from '../request/spam';
-import { sha256, type WaiverText } from './text';
+import type { SpamReason } from '../../shared/anti-spam';
+import { sha256, type WaiverText } from './current-text';
 
 /** A stored waiver as the PDF, the mails and the records desk read it. */
 export type WaiverRecord = Record<WaiverFieldName, string> & {

@@ -5,8 +5,8 @@
  * Every JSON answer has the site's answer shape: `{ success: true, ... }` (with `id` when it is
  * about one record) or `{ success: false, error, fieldErrors? }` with an error status.
  */
-import type { FieldErrors } from '../forms/fields';
-import type { SpamReason } from '../server/request/spam';
+import type { FieldErrors } from './fields';
+import type { SpamReason } from './anti-spam';
 
 export type { SpamReason };
 
@@ -113,12 +113,15 @@ export interface MessageRow {
   mail: MailState | null;
 }
 
+/** The two kinds of record the desk holds: signed waivers and messages to the studio. */
+export type RecordKind = 'waiver' | 'message';
+
 export interface MailRow {
   id: string;
   kind: string;
   label: string;
   /** The record the mail is about, if it is still there. */
-  about: { kind: 'waiver' | 'message'; id: string; name: string } | null;
+  about: { kind: RecordKind; id: string; name: string } | null;
   state: 'owed' | 'failed';
   createdAt: string;
   attempts: number;

@@ -1,30 +1,30 @@
-import { FIX_BELOW } from './answer';
+import { FIX_BELOW } from './form-answer';
 import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
-/** The services a visitor can ask about (spec section 3): values are stored, labels shown. */
-export const SERVICE_OPTIONS = [
-  { value: 'private-session', label: 'Private Session' },
-  { value: 'small-group', label: 'Small Group Class' },
-  { value: 'in-home', label: 'In-Home Session' },
-  { value: 'prenatal', label: 'Prenatal Pilates' },
-  { value: 'injury-recovery', label: 'Injury Recovery' },
-  { value: 'consultation', label: 'Consultation' },
-  { value: 'other', label: 'Other' },
-] as const;
+/** The services a visitor can ask about, in the form's order: each value is stored, its label shown. */
+const SERVICES = {
+  'private-session': 'Private Session',
+  'small-group': 'Small Group Class',
+  'in-home': 'In-Home Session',
+  prenatal: 'Prenatal Pilates',
+  'injury-recovery': 'Injury Recovery',
+  consultation: 'Consultation',
+  other: 'Other',
+} as const;
+
+export type ServiceValue = keyof typeof SERVICES;
+
+const SERVICE_VALUES = Object.keys(SERVICES) as [ServiceValue, ...ServiceValue[]];
+
+/** The choices of the form's service menu. */
+export const SERVICE_OPTIONS = SERVICE_VALUES.map((value) => ({ value, label: SERVICES[value] }));
 
 export const SERVICE_PLACEHOLDER = 'Select a service...';
 
-export type ServiceValue = (typeof SERVICE_OPTIONS)[number]['value'];
-
-const SERVICE_VALUES = SERVICE_OPTIONS.map((option) => option.value) as [
-  ServiceValue,
-  ...ServiceValue[],
-];
-
 /** The label of a service value, or `undefined` when none was chosen. */
 export function serviceLabel(value: string): string | undefined {
-  return SERVICE_OPTIONS.find((option) => option.value === value)?.label;
+  return Object.hasOwn(SERVICES, value) ? SERVICES[value as ServiceValue] : undefined;
 }
 
 /** The contact form's text fields. Generous caps for people; nobody mails the studio a novel. */
@@ -68,7 +68,7 @@ export type ContactField = keyof ContactMessage;
 /** The form's own order, for focusing the first field that needs fixing. */
 export const CONTACT_FIELD_ORDER: readonly ContactField[] = ['name', 'email', 'service', 'message'];
 
-/** The contact form's notices, in the spec's words: the toasts, and the pages a post without script gets. */
+/** The contact form's notices, in the product's words: the toasts, and the pages a post without script gets. */
 export const CONTACT_NOTICES = {
   sent: {
     title: 'Message sent successfully!',
@@ -92,7 +92,7 @@ export const CONTACT_LABELS: Record<ContactField, string> = {
   submissionId: 'Form',
 };
 
-/** What the page for a refused message says (a post without script), in the spec's words. */
+/** What the page for a refused message says (a post without script), in the product's words. */
 export function contactProblemNotice(
   problem: { error: string; fieldErrors?: Record<string, string> },
   studioEmail: string,

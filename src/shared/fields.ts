@@ -12,7 +12,7 @@ import { z } from './zod';
 export type FieldKind = 'text' | 'email' | 'phone';
 
 export interface FieldSpec {
-  /** The label people read, letter for letter as the spec words it. */
+  /** The label people read, letter for letter in the product's words. */
   label: string;
   kind: FieldKind;
   required: boolean;

@@ -1,4 +1,4 @@
-import { FIX_BELOW } from './answer';
+import { FIX_BELOW } from './form-answer';
 import {
   EMAIL_FIELD,
   fieldSchema,
@@ -192,7 +192,7 @@ export const WAIVER_FIELD_ORDER = [
   'signature',
 ] as const;
 
-/** The waiver form's notices, in the spec's words: the toasts, and the pages a post without script gets. */
+/** The waiver form's notices, in the product's words: the toasts, and the pages a post without script gets. */
 export const WAIVER_NOTICES = {
   sent: {
     title: 'Waiver submitted successfully!',
@@ -201,7 +201,7 @@ export const WAIVER_NOTICES = {
   failed: {
     title: 'Error submitting waiver',
     fallback: 'Please try again or contact us directly.',
-    /** The spec's default thrown text: logged when the answer carries no words. */
+    /** The product's default thrown text: logged when the answer carries no words. */
     thrown: 'Failed to submit waiver',
   },
   agreement: { title: 'Agreement Required', text: TERMS_MISSING },
@@ -224,7 +224,7 @@ export const WAIVER_LABELS: Record<string, string> = {
 };
 
 /**
- * What the page for a refused waiver says (a post without script), in the spec's words: the
+ * What the page for a refused waiver says (a post without script), in the product's words: the
  * terms and the signature have notices of their own, as their toasts do.
  */
 export function waiverProblemNotice(problem: {

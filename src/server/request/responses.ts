@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../../forms/fields';
+import type { FieldErrors } from '../../shared/fields';
 
 /**
  * Headers every function answer carries. Netlify applies `_headers` to static files only, never

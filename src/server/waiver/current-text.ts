@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { contentPath } from '../platform/site';
+import { contentPath } from '../platform/paths';
 
 export interface WaiverText {
   version: string;

@@ -1,0 +1,68 @@
+/**
+ * Every kind of mail the site sends through its outbox, in one list: how each is composed from
+ * the id of the row it is about, which kind of record that row is, and what the records desk
+ * calls it. Adding a kind is an entry here and its composer.
+ *
+ * The site's outbox is made from this list (`createOutbox`), and it is the only way to queue a
+ * mail: a kind is queued by its name here, so a kind without a composer cannot be queued at all.
+ * The list sits above the features whose mail it composes; the outbox, below them, only runs it.
+ *
+ * Each composer loads its module when it first runs, so a function bundles every composer but
+ * starts up without the PDF renderer unless it sends a waiver.
+ */
+import type { RecordKind } from '../shared/desk-api';
+import { createOutbox, type MailKindSpec } from './platform/outbox';
+
+export interface MailKindEntry extends MailKindSpec {
+  /** The kind of record its `ref` names (the desk's delivery list, a participant's erasure). */
+  about: RecordKind;
+  /** What the records desk calls it. */
+  label: string;
+}
+
+export const MAIL_KINDS = {
+  /** The visitor's message, to the studio's inbox. */
+  contact: {
+    compose: async (ref) => (await import('./contact/mail')).contactMail(ref),
+    about: 'message',
+    label: 'Message to the studio',
+  },
+  /** The signed waiver with health information, to the studio's records inbox. */
+  'waiver-records': {
+    compose: async (ref) => (await import('./waiver/mail')).recordsMail(ref),
+    about: 'waiver',
+    label: "Signed waiver to the studio's records",
+  },
+  /** The participant's copy, without health information. */
+  'waiver-participant': {
+    compose: async (ref) => (await import('./waiver/mail')).participantMail(ref),
+    about: 'waiver',
+    label: "Participant's copy of their waiver",
+  },
+} as const satisfies Record<string, MailKindEntry>;
+
+export type MailKind = keyof typeof MAIL_KINDS;
+
+/** The site's outbox: queues, sends and retries the mail of these kinds. */
+export const outbox = createOutbox<MailKind>(MAIL_KINDS);
+
+export function isMailKind(kind: string): kind is MailKind {
+  return Object.hasOwn(MAIL_KINDS, kind);
+}
+
+/** The kinds of mail composed from a waiver, or from a message. */
+export function kindsAbout(record: RecordKind): MailKind[] {
+  return (Object.keys(MAIL_KINDS) as MailKind[]).filter(
+    (kind) => MAIL_KINDS[kind].about === record,
+  );
+}
+
+/** What the desk calls a kind of mail (its name, for a kind no longer listed). */
+export function mailLabel(kind: string): string {
+  return isMailKind(kind) ? MAIL_KINDS[kind].label : kind;
+}
+
+/** The kind of record a mail is about, if its kind is listed. */
+export function mailAbout(kind: string): RecordKind | undefined {
+  return isMailKind(kind) ? MAIL_KINDS[kind].about : undefined;
+}

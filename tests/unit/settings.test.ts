@@ -1,0 +1,157 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { readSettings } from '../../scripts/server/settings.ts';
+import {
+  PLATFORM_VARIABLES,
+  SETTINGS,
+  SettingError,
+  readSetting,
+  settingProblems,
+  type SettingName,
+} from '../../src/server/platform/settings';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** A value each kind of setting cannot read. */
+const UNREADABLE: Partial<Record<SettingName, string>> = {
+  SITE_URL: 'stillpoint.example',
+  CONTACT_TO: 'the studio',
+  WAIVER_RECORDS_TO: 'records@',
+  STAFF_EMAILS: 'ana@example.test, nobody',
+  MAIL_FROM: 'Still Point Pilates',
+  SMTP_URL: 'https://user:hunter2@mail.example.test',
+  WAIVER_ENCRYPTION_KEY: 'hunter2hunter2',
+  CONTACT_RATE_LIMIT: '5 a minute',
+  WAIVER_RATE_LIMIT: '0/1h',
+  SIGN_IN_RATE_LIMIT: '10/15d',
+  SIGN_IN_ADDRESS_LIMIT: '/15m',
+  OUTBOX_MAX_ATTEMPTS: '2.5',
+  OUTBOX_BASE_DELAY_MS: '0',
+  OUTBOX_MAX_DELAY_MS: 'an hour',
+  OUTBOX_LEASE_MS: '-1',
+  DB_CONNECT_TIMEOUT_MS: '5s',
+  DB_QUERY_TIMEOUT_MS: 'Infinity',
+  PORT: '80.5',
+  TRUST_PROXY: 'sometimes',
+  OUTBOX_INTERVAL_MS: '-30000',
+  MAX_BODY_BYTES: '2MB',
+  BODY_IDLE_TIMEOUT_MS: 'ten seconds',
+  REQUEST_TIMEOUT_MS: 'NaN',
+  HEADERS_TIMEOUT_MS: '1e',
+  FUNCTION_TIMEOUT_MS: '30 s',
+  SHUTDOWN_TIMEOUT_MS: '-5',
+};
+
+/** Settings that take any text (a path, a host, a database address). */
+const ANY_TEXT: SettingName[] = [
+  'MAIL_OUTBOX_DIR',
+  'NETLIFY_DB_URL',
+  'CONTENT_DIR',
+  'HOST',
+  'LOCAL_DB_DIR',
+];
+
+describe('the list of settings', () => {
+  test('every setting says what it is for and what it is when unset', () => {
+    for (const name of NAMES) {
+      expect(SETTINGS[name].about.length, name).toBeGreaterThan(10);
+      expect(SETTINGS[name].fallback.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  test('every setting but free text has a value it cannot read (so each rule is tested here)', () => {
+    expect([...Object.keys(UNREADABLE), ...ANY_TEXT].sort()).toEqual([...NAMES].sort());
+  });
+
+  test('a setting unset or blank reads as its default, and a number or limit reads its stated default', () => {
+    for (const name of NAMES) {
+      expect(readSetting(name, {}), name).toEqual(SETTINGS[name].unset);
+      expect(readSetting(name, { [name]: '  ' }), name).toEqual(SETTINGS[name].unset);
+    }
+    expect(readSetting('OUTBOX_MAX_ATTEMPTS', {})).toBe(12);
+    expect(readSetting('CONTACT_RATE_LIMIT', {})).toEqual({ limit: 5, windowSeconds: 600 });
+    expect(readSetting('WAIVER_RATE_LIMIT', {})).toEqual({ limit: 20, windowSeconds: 3_600 });
+    expect(readSetting('TRUST_PROXY', {})).toBe(false);
+    for (const name of ['CONTACT_RATE_LIMIT', 'OUTBOX_LEASE_MS', 'PORT'] as const) {
+      expect(readSetting(name, { [name]: SETTINGS[name].fallback.split(' ')[0] })).toEqual(
+        readSetting(name, {}),
+      );
+    }
+  });
+
+  test('values as people write them are read', () => {
+    expect(readSetting('CONTACT_RATE_LIMIT', { CONTACT_RATE_LIMIT: ' 100 / 30s ' })).toEqual({
+      limit: 100,
+      windowSeconds: 30,
+    });
+    expect(
+      readSetting('STAFF_EMAILS', { STAFF_EMAILS: 'Ana@Example.test, ben@example.test,' }),
+    ).toEqual(['Ana@Example.test', 'ben@example.test']);
+    expect(readSetting('SITE_URL', { SITE_URL: 'https://stillpoint.example/' })?.origin).toBe(
+      'https://stillpoint.example',
+    );
+    expect(readSetting('TRUST_PROXY', { TRUST_PROXY: 'true' })).toBe(true);
+    expect(readSetting('TRUST_PROXY', { TRUST_PROXY: '0' })).toBe(false);
+    expect(readSetting('PORT', { PORT: '0' })).toBe(0);
+    expect(readSetting('MAIL_FROM', { MAIL_FROM: '"Studio" <studio@example.test>' })).toBe(
+      '"Studio" <studio@example.test>',
+    );
+  });
+
+  test.each(Object.entries(UNREADABLE) as [SettingName, string][])(
+    '%s that cannot be read (%s) is an error naming it, said once in the log, never its default',
+    (name, value) => {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const read = () => readSetting(name, { [name]: value });
+      expect(read).toThrow(SettingError);
+      expect(read).toThrow(new RegExp(`^${name} must be `));
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0][0])).toMatch(new RegExp(`^Configuration: ${name} must be `));
+      const quoted = !SETTINGS[name].secret;
+      expect(String(log.mock.calls[0][0]).includes(value), name).toBe(quoted);
+      expect(settingProblems({ [name]: value }, { deployed: false })).toEqual([
+        expect.stringMatching(new RegExp(`^${name} must be .*\\.$`)),
+      ]);
+    },
+  );
+
+  test('a secret is never quoted: not the database address, the mail server or the key', () => {
+    expect(SETTINGS.SMTP_URL.secret && SETTINGS.WAIVER_ENCRYPTION_KEY.secret).toBe(true);
+    expect(SETTINGS.NETLIFY_DB_URL.secret).toBe(true);
+  });
+});
+
+describe('npm start', () => {
+  test('reads its own settings through the list', () => {
+    vi.stubEnv('PORT', '0');
+    vi.stubEnv('TRUST_PROXY', 'yes');
+    vi.stubEnv('OUTBOX_INTERVAL_MS', '0');
+    expect(readSettings()).toMatchObject({ port: 0, trustProxy: true, outboxIntervalMs: 0 });
+  });
+
+  test('does not start with a setting it cannot read, its own or a function’s, and names each', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubEnv('HEADERS_TIMEOUT_MS', 'soon');
+    vi.stubEnv('WAIVER_RATE_LIMIT', 'twenty');
+    expect(() => readSettings()).toThrow(
+      /WAIVER_RATE_LIMIT must be .*\n- HEADERS_TIMEOUT_MS must be /,
+    );
+  });
+});
+
+// docs/running.md (the page for whoever runs the site) has one table of every setting.
+const RUNNING = 'docs/running.md';
+
+test.skipIf(!existsSync(RUNNING))('docs/running.md names every setting in its table', () => {
+  const page = readFileSync(RUNNING, 'utf8');
+  const rows = page.split('\n').filter((line) => line.trimStart().startsWith('|'));
+  const named = (name: string) => rows.some((row) => new RegExp(`\\b${name}\\b`).test(row));
+  const missing = NAMES.filter((name) => !named(name));
+  expect(missing, `settings missing from the table of ${RUNNING}`).toEqual([]);
+  expect(Object.keys(PLATFORM_VARIABLES).length).toBeGreaterThan(0);
+});
