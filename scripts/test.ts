@@ -3,9 +3,9 @@
  * throwaway PostgreSQL server, see scripts/postgres.ts), then the browser tests against the built
  * site (Chromium, then Firefox ESR and WebKitGTK). Stops at the first failing step.
  *
- * `node scripts/test.ts <part> [-- args]` runs one part alone, with what it needs found (or
+ * `node scripts/test.ts <part> [args]` runs one part alone, with what it needs found (or
  * installed) first: `unit`, `functions`, `bundles`, `server`, `e2e` and `engines` (the last two
- * build the site first). These are `npm run test:<part>`; arguments after `--` go to the part's
+ * build the site first). These are `npm run test:<part>`; further arguments go to the part's
  * runner, e.g. `npm run test:e2e -- tests/e2e/contact.spec.ts`.
  */
 import { spawnSync } from 'node:child_process';
@@ -55,9 +55,8 @@ const PARTS: Record<string, { step: Step; needs: Need[] }> = {
 const BUILD: Step = ['build', bin('astro'), ['build']];
 
 function plan(argv: string[]): { steps: Step[]; needs: Set<Need> } {
-  const split = argv.indexOf('--');
-  const [names, extra] = split < 0 ? [argv, []] : [argv.slice(0, split), argv.slice(split + 1)];
-  if (names.length === 0) {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
     return {
       steps: [
         ['type check', ...npmRun('check')],
@@ -72,21 +71,20 @@ function plan(argv: string[]): { steps: Step[]; needs: Set<Need> } {
       needs: new Set(['postgres', 'chromium', 'engines']),
     };
   }
-  const unknown = names.filter((name) => !PARTS[name]);
-  if (unknown.length > 0 || (extra.length > 0 && names.length > 1)) {
+  const part = PARTS[name];
+  if (!part) {
     console.error(
-      `Usage: node scripts/test.ts [<part> [-- args]], a part being one of ${Object.keys(PARTS).join(', ')}`,
+      `Usage: node scripts/test.ts [<part> [args for its runner]], a part being one of ${Object.keys(PARTS).join(', ')}`,
     );
     process.exit(2);
   }
-  const parts = names.map((name) => PARTS[name]!);
-  const needs = new Set(parts.flatMap((part) => part.needs));
-  const steps = parts.map(({ step: [name, command, args] }): Step => [
-    name,
-    command,
-    [...args, ...extra],
-  ]);
-  return { steps: needs.has('build') ? [BUILD, ...steps] : steps, needs };
+  const extra = rest[0] === '--' ? rest.slice(1) : rest;
+  const [title, command, args] = part.step;
+  const step: Step = [title, command, [...args, ...extra]];
+  return {
+    steps: part.needs.includes('build') ? [BUILD, step] : [step],
+    needs: new Set(part.needs),
+  };
 }
 
 const { steps, needs } = plan(process.argv.slice(2));
