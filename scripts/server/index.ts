@@ -2,7 +2,7 @@
  * The studio's production server: `npm start` (scripts/serve.ts) runs `startServer()`, and so do
  * the self-hosted mode and the server tests. One Node process serves the published folder as
  * Netlify's CDN does and runs each function warm, in-process, from the bundle Netlify's bundler
- * made (README, "npm start").
+ * made (docs/running.md, "What npm start does").
  *
  * Order of routing, as on Netlify: a function's `path` (unless it prefers static files and one
  * exists), then the redirect rules, then static files, then the 404 page.

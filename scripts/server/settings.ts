@@ -1,6 +1,6 @@
 /**
  * The settings of `npm start`, read once from the environment. Every one has a default that
- * suits a laptop; the self-hosted mode (README, "Self-hosting") changes a few of them.
+ * suits a laptop; the self-hosted mode (docs/running.md, "Self-hosting") changes a few of them.
  */
 export interface Settings {
   host: string;
