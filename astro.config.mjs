@@ -3,11 +3,38 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
-import netlify from '@netlify/vite-plugin';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
 import { platformValue, readSetting } from './src/server/platform/settings.ts';
+
+/**
+ * Netlify's emulator (the functions and the database) under `astro dev` only: a build makes no
+ * use of it, so it is a dev dependency and is loaded only when the dev server starts.
+ *
+ * @type {import('astro').AstroIntegration}
+ */
+const netlifyDev = {
+  name: 'netlify-dev',
+  hooks: {
+    'astro:config:setup': async ({ command, updateConfig }) => {
+      if (command !== 'dev') return;
+      const { default: netlify } = await import('@netlify/vite-plugin');
+      updateConfig({
+        vite: {
+          plugins: [
+            netlify({
+              edgeFunctions: { enabled: false },
+              images: { enabled: false },
+              aiGateway: { enabled: false },
+              geolocation: { enabled: false },
+            }),
+          ],
+        },
+      });
+    },
+  },
+};
 
 const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? 'http://127.0.0.1:8888';
 
@@ -26,16 +53,9 @@ export default defineConfig({
     sitemap({ filter: (page) => !UNLISTED.test(page) && !/\/records(\/|$)/.test(page) }),
     interactionDirective(),
     securityHeaders(),
+    netlifyDev,
   ],
   vite: {
-    plugins: [
-      tailwindcss(),
-      netlify({
-        edgeFunctions: { enabled: false },
-        images: { enabled: false },
-        aiGateway: { enabled: false },
-        geolocation: { enabled: false },
-      }),
-    ],
+    plugins: [tailwindcss()],
   },
 });

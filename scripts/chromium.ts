@@ -1,6 +1,8 @@
 /**
  * Finds a Chromium for the browser tests: CHROMIUM_PATH, Debian's /usr/bin/chromium, or
- * Playwright's own build. With `--install`, gets one when none is found.
+ * Playwright's own build. When there is none, `ensureChromium()` (which `npm test` and
+ * `node scripts/chromium.ts` call) tries `npx playwright install chromium`, then, as root, Debian's
+ * `chromium` package, and otherwise stops saying how to get one.
  */
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

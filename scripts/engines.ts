@@ -1,6 +1,7 @@
 /**
- * Finds the two other browser engines the cross-engine suite (tests/engines/) drives, and with
- * `--install` (or when run as root) gets Debian's packages when they are missing:
+ * Finds the two other browser engines the cross-engine suite (tests/engines/) drives. When one
+ * is missing, `ensureEngines()` (which `npm test` and `node scripts/engines.ts` call) installs
+ * Debian's packages if it runs as root, and otherwise stops saying how to get them:
  *
  * - Gecko: Firefox ESR (`firefox-esr`), driven over WebDriver BiDi, which Firefox serves itself,
  *   so no geckodriver is needed (Debian has no package for it).

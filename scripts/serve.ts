@@ -1,7 +1,7 @@
 /**
  * `npm start`: builds the site (`astro build`; `--no-build` serves the `dist/` already there),
  * then serves it with its functions on HOST:PORT (127.0.0.1:8888) — see scripts/server/index.ts
- * and docs/running.md (running it locally, and self-hosted). SIGINT or SIGTERM stops it in about a second:
+ * and docs/running.md ("What npm start does", "Self-hosting"). SIGINT or SIGTERM stops it in about a second:
  * requests in flight and mail being sent are given up to SHUTDOWN_TIMEOUT_MS (5 s) to finish.
  */
 import { spawnSync } from 'node:child_process';

@@ -2,7 +2,7 @@
  * The studio's production server: `npm start` (scripts/serve.ts) runs `startServer()`, and so do
  * the self-hosted mode and the server tests. One Node process serves the published folder as
  * Netlify's CDN does and runs each function warm, in-process, from the bundle Netlify's bundler
- * made (docs/running.md).
+ * made (docs/running.md, "What npm start does").
  *
  * Order of routing, as on Netlify: a function's `path` (unless it prefers static files and one
  * exists), then the redirect rules, then static files, then the 404 page.
@@ -113,6 +113,8 @@ export async function startServer(
   const hostPart = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   let base = `http://${hostPart}:${settings.port}`;
   let inFlight = 0;
+  /** Called when the last request in flight has ended (awaited while stopping). */
+  let drained: (() => void) | undefined;
   let stopping = false;
 
   function clientIp(req: IncomingMessage): string {
@@ -337,7 +339,10 @@ export async function startServer(
   async function handle(req: IncomingMessage, res: ServerResponse) {
     arrival.set(req, Date.now());
     inFlight += 1;
-    res.once('close', () => (inFlight -= 1));
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
     if (stopping) res.setHeader('connection', 'close');
     const url = requestUrl(req);
     if (!url) return sendText(req, res, 400, 'Bad Request');
@@ -444,10 +449,16 @@ export async function startServer(
         server.closeIdleConnections();
         const left = () => Math.max(0, deadline - Date.now());
         await Promise.race([outbox.stop(), new Promise((done) => setTimeout(done, left()))]);
-        while (inFlight > 0 && Date.now() < deadline) {
-          await new Promise((done) => setTimeout(done, 25));
-          server.closeIdleConnections();
+        if (inFlight > 0) {
+          await new Promise<void>((done) => {
+            const timer = setTimeout(done, left());
+            drained = () => {
+              clearTimeout(timer);
+              done();
+            };
+          });
         }
+        server.closeIdleConnections();
         await pending.settle(left());
         server.closeAllConnections();
         if (keepsState) await recordState(root, undefined);

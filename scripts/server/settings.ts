@@ -3,7 +3,8 @@ import { readSetting, settingProblems } from '../../src/server/platform/settings
 /**
  * The settings of `npm start`, read once from the environment through the site's one list of
  * settings (src/server/platform/settings.ts): every one has a default that suits a laptop, and a
- * value that cannot be read stops the server, naming it.
+ * value that cannot be read stops the server, naming it. The self-hosted mode (docs/running.md,
+ * "Self-hosting") changes a few of them.
  */
 export interface Settings {
   host: string;

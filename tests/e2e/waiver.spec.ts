@@ -437,7 +437,10 @@ test.describe('the waiver form on a phone', () => {
 
     // The address bar appearing: only the height changes, and nothing is redrawn.
     await page.setViewportSize({ width: 375, height: 560 });
-    await page.waitForTimeout(100);
+    // Two frames drawn since: the pad's resize handling has run.
+    await page.evaluate(
+      () => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))),
+    );
     expect(await inkPixels(page)).toBe(drawn);
 
     // Rotation: the pad grows back to 400x200 and the drawing is scaled with it.

@@ -60,7 +60,25 @@ describe('npm start on a real PostgreSQL', () => {
         { encoding: 'utf8' },
       );
       expect(psql.status).toBe(0);
-      await new Promise((done) => setTimeout(done, 1_000));
+      // The server hears of it as each connection its pools kept closes: it says so for every
+      // one, and lives on. A request before it has heard would still be handed a dead connection.
+      const ended = Number(psql.stdout.trim());
+      await new Promise<void>((heard, died) => {
+        const { child } = studio;
+        const check = () => {
+          if ((studio.output().match(/an idle connection was lost/g) ?? []).length < ended) return;
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          child.off('exit', exited);
+          heard();
+        };
+        const exited = (code: number | null) =>
+          died(new Error(`npm start exited (${code}):\n${studio.output()}`));
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+        child.once('exit', exited);
+        check();
+      });
       expect(studio.child.exitCode).toBeNull();
       expect((await timedContact(studio.url, 2)).status).toBe(200);
     } finally {
