@@ -5,6 +5,7 @@
  * zone the server process happens to run in.
  */
 import { Temporal } from 'temporal-polyfill';
+import type { Interval } from './intervals';
 
 export function instantOf(date: Date): Temporal.Instant {
   return Temporal.Instant.fromEpochMilliseconds(date.getTime());
@@ -32,6 +33,16 @@ export function instantAt(date: Temporal.PlainDate, time: string, timeZone: stri
 /** Midnight starting `date` in the zone (or the first instant of the day, where midnight is skipped). */
 export function startOfDay(date: Temporal.PlainDate, timeZone: string): Temporal.Instant {
   return date.toZonedDateTime({ timeZone }).toInstant();
+}
+
+/** The dates [first, end) as whole days in the zone; an end not after `first` still blocks `first`. */
+export function wholeDays(
+  first: Temporal.PlainDate,
+  end: Temporal.PlainDate,
+  timeZone: string,
+): Interval {
+  const last = Temporal.PlainDate.compare(end, first) > 0 ? end : first.add({ days: 1 });
+  return { start: dateOf(startOfDay(first, timeZone)), end: dateOf(startOfDay(last, timeZone)) };
 }
 
 // Newer ICU writes a narrow no-break space before AM/PM; one plain space reads the same in a page,
