@@ -55,7 +55,7 @@ describe('the spring-forward night (2027-03-14)', () => {
     expect(sunday.filter((slot) => slot.time.startsWith('02:'))).toEqual([]);
   });
 
-  test('a window that starts inside the skipped hour starts when the clocks resume', () => {
+  test('a window set to start at a skipped time (2:30 AM) starts at the same instant, 3:30 AM PDT', () => {
     const { sunday } = sundaySlots('2027-03-14', [{ ...NIGHT, from: '02:30' }], before);
 
     expect(sunday.map((slot) => [slot.time, slot.start])).toEqual([
