@@ -7,14 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { NotACalendarError, readBusyTimes } from '../../src/server/booking/busy-times';
-import { span, STUDIO_ZONE } from '../fixtures/booking';
+import { readBusyTimes, UnreadableCalendarError } from '../../src/server/booking/busy-times';
+import { freeSlots, slotRange } from '../../src/shared/booking/slots';
+import { availability, day, span, STUDIO_ZONE } from '../fixtures/booking';
 
 const fixture = (name: string) =>
   readFileSync(resolve(import.meta.dirname, '../fixtures/calendars', name), 'utf8');
 
 // Monday 1 March 2027, midnight in Portland, to Thursday 15 April.
-const RANGE = { from: new Date('2027-03-01T08:00:00Z'), to: new Date('2027-04-15T07:00:00Z') };
+const RANGE = span('2027-03-01T08:00:00Z', '2027-04-15T07:00:00Z');
 
 const busy = async (text: string, range = RANGE) => {
   const result = await readBusyTimes(text, range, STUDIO_ZONE);
@@ -121,10 +122,7 @@ describe.each(['UTC', 'America/Los_Angeles', 'Pacific/Auckland', 'Asia/Kolkata']
         'DTEND;TZID=America/Los_Angeles:20261025T100000',
         'RRULE:FREQ=WEEKLY;COUNT=3',
       );
-      const range = {
-        from: new Date('2026-10-20T00:00:00Z'),
-        to: new Date('2026-11-20T00:00:00Z'),
-      };
+      const range = span('2026-10-20T00:00:00Z', '2026-11-20T00:00:00Z');
 
       expect((await busy(text, range)).busy).toEqual([
         iso('2026-10-25T16:00:00Z', '2026-10-25T17:00:00Z'), // 9 AM PDT
@@ -190,10 +188,7 @@ describe.each(['UTC', 'America/Los_Angeles', 'Pacific/Auckland', 'Asia/Kolkata']
     });
 
     test('only the part within the range is returned: an event running into it, a long all-day event', async () => {
-      const range = {
-        from: new Date('2027-03-10T18:30:00Z'),
-        to: new Date('2027-03-12T08:00:00Z'),
-      };
+      const range = span('2027-03-10T18:30:00Z', '2027-03-12T08:00:00Z');
       const text = [
         calendar('DTSTART:20270310T180000Z', 'DTEND:20270310T190000Z').replace('END:VCALENDAR', ''),
         'BEGIN:VEVENT',
@@ -216,7 +211,17 @@ describe('what is not a calendar, or not all readable', () => {
   test('an HTML page (a sign-in page, an expired link) is refused as not a calendar', async () => {
     const page = '<!DOCTYPE html><html><body>Sign in to continue</body></html>';
 
-    await expect(readBusyTimes(page, RANGE, STUDIO_ZONE)).rejects.toBeInstanceOf(NotACalendarError);
+    await expect(readBusyTimes(page, RANGE, STUDIO_ZONE)).rejects.toThrow(
+      new UnreadableCalendarError('This is not an iCalendar file.'),
+    );
+  });
+
+  test('a calendar the parser cannot read at all is an error, not an empty calendar', async () => {
+    const broken = calendar('DTSTART:20270302T180000Z', 'DTSTART:20270302T190000Z');
+
+    await expect(readBusyTimes(broken, RANGE, STUDIO_ZONE)).rejects.toBeInstanceOf(
+      UnreadableCalendarError,
+    );
   });
 
   test('a calendar with no events is not busy at all', async () => {
@@ -247,5 +252,25 @@ describe('what is not a calendar, or not all readable', () => {
       unreadable: 1,
       busy: [iso('2027-03-03T18:00:00Z', '2027-03-03T19:00:00Z')],
     });
+  });
+});
+
+describe('busy times and slots together', () => {
+  test('the calendar read over the slots’ own range takes away the slots its events touch', async () => {
+    const query = {
+      availability: availability(),
+      timeZone: STUDIO_ZONE,
+      now: new Date('2027-03-07T12:00:00Z'),
+      bookings: [],
+    };
+    const { busy } = await readBusyTimes(fixture('google.ics'), slotRange(query), STUDIO_ZONE);
+
+    const days = freeSlots({ ...query, blocked: busy });
+
+    // The Tuesday class, 9:00-10:00 AM: the morning's first slot is 10:00.
+    expect(day(days, '2027-03-09')?.slots[0]?.time).toBe('10:00');
+    // Friday 19 March is a day off; Monday is untouched.
+    expect(day(days, '2027-03-19')).toBeUndefined();
+    expect(day(days, '2027-03-08')?.slots).toHaveLength(18);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The instructor's busy times from her own calendar's secret address (Google Calendar, iCloud,
- * Outlook): every event that takes her time within [from, to), as merged spans of real time.
+ * Outlook): every event that takes her time within the range, as merged spans of real time.
  *
  * Busy: every occurrence of every event, recurring ones expanded (occurrences.ts), tentative ones
  * included; an all-day date blocks that whole date in the studio's zone. Not busy: events shown
@@ -20,10 +20,11 @@ export interface BusyTimes {
   unreadable: number;
 }
 
-export class NotACalendarError extends Error {
-  constructor() {
-    super('The calendar address did not answer with an iCalendar file');
-    this.name = 'NotACalendarError';
+/** The whole calendar could not be read: keep the last good copy and say so. */
+export class UnreadableCalendarError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UnreadableCalendarError';
   }
 }
 
@@ -43,12 +44,15 @@ export function takesTime(event: Record<string, unknown>): boolean {
 
 export async function readBusyTimes(
   text: string,
-  range: { from: Date; to: Date },
+  range: Interval,
   timeZone: string,
 ): Promise<BusyTimes> {
-  if (!looksLikeCalendar(text)) throw new NotACalendarError();
+  if (!looksLikeCalendar(text)) throw new UnreadableCalendarError('This is not an iCalendar file.');
   // The asynchronous parser reads a long calendar in batches, leaving the event loop free.
-  const parsed = await ical.async.parseICS(anchorFloatingTimes(text, timeZone));
+  const parsed = await ical.async.parseICS(anchorFloatingTimes(text, timeZone)).catch((cause) => {
+    // Its cause may quote a line of her calendar: kept as the cause, not put in the message.
+    throw new UnreadableCalendarError('The calendar could not be parsed.', { cause });
+  });
   const spans: Interval[] = [];
   let unreadable = 0;
   for (const event of Object.values(parsed)) {
@@ -56,7 +60,7 @@ export async function readBusyTimes(
     try {
       if (!(event.start instanceof Date)) throw new Error('an event without a start');
       for (const occurrence of occurrences(event, range, timeZone)) {
-        const inside = takesTime(occurrence.event) && clip(occurrence.span, range.from, range.to);
+        const inside = takesTime(occurrence.event) && clip(occurrence.span, range.start, range.end);
         if (inside) spans.push(inside);
       }
     } catch {

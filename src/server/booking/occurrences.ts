@@ -1,5 +1,5 @@
 /**
- * Every occurrence of one VEVENT that may touch [from, to): node-ical's own expansion (RRULE,
+ * Every occurrence of one VEVENT that may touch a range: node-ical's own expansion (RRULE,
  * EXDATE, RECURRENCE-ID overrides, all-day dates, TZIDs including Windows names and VTIMEZONEs),
  * plus RDATE, which node-ical keeps as text (rdate.ts). Each comes with the component it stands
  * for (an override carries its own STATUS and TRANSP) and its span of real time.
@@ -19,7 +19,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 export function occurrences(
   event: VEvent,
-  { from, to }: { from: Date; to: Date },
+  { start: from, end: to }: Interval,
   timeZone: string,
 ): Occurrence[] {
   // node-ical decides which all-day instances are in range by the server's own dates, and an

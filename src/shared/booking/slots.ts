@@ -51,7 +51,8 @@ export function heldSpan(booking: Interval, availability: Availability): Interva
 }
 
 /** Where slots may lie: from now + notice to the midnight that ends the horizon's last day. */
-export function slotRange({ availability, timeZone, now }: SlotQuery): Interval {
+export function slotRange(query: Pick<SlotQuery, 'availability' | 'timeZone' | 'now'>): Interval {
+  const { availability, timeZone, now } = query;
   const today = zoned.localDate(zoned.instantOf(now), timeZone);
   const after = today.add({ days: availability.horizonDays + 1 });
   const start = new Date(now.getTime() + availability.noticeHours * 60 * MINUTE);
