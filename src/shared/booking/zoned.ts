@@ -49,14 +49,17 @@ export function wholeDays(
 // a plain-text mail and a test.
 const tidy = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
 
+// A formatter is costly to make and a page of slots labels hundreds of times: one per zone.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** "9:00 AM PST": the zone's abbreviation tells the two 1:30 AMs of the fall-back night apart. */
 export function timeLabel(instant: Temporal.Instant, timeZone: string): string {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  let format = formats.get(timeZone);
+  if (!format) {
+    const options = { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' } as const;
+    format = new Intl.DateTimeFormat('en-US', { timeZone, ...options });
+    formats.set(timeZone, format);
+  }
   return tidy(format.format(instant.epochMilliseconds));
 }
 
