@@ -3,16 +3,8 @@ import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { parse as parseYaml } from 'yaml';
 import { ICON_NAMES } from './lib/icons';
-
-/** Whether `name` is a time zone this runtime knows (an IANA name such as America/Los_Angeles). */
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return name.includes('/') || name === 'UTC';
-  } catch {
-    return false;
-  }
-}
+import { availabilitySchema } from './shared/booking/availability';
+import { addressSchema, timeZoneSchema } from './shared/booking/studio';
 
 // Files whose name starts with `_` are drafts: they stay in the folder but not on the site.
 const markdown = (folder: string) => glob({ base: `./content/${folder}`, pattern: '**/[^_]*.md' });
@@ -26,16 +18,8 @@ const site = defineCollection({
     instructor: z.string().min(1),
     email: z.email(),
     location: z.string().min(1),
-    timeZone: z.string().refine(isTimeZone, {
-      message: 'use an IANA time zone name, e.g. America/Los_Angeles',
-    }),
-    address: z.strictObject({
-      street: z.string().min(1),
-      locality: z.string().min(1),
-      region: z.string().min(1),
-      postalCode: z.string().min(1),
-      country: z.string().length(2, 'use the two-letter country code, e.g. US'),
-    }),
+    timeZone: timeZoneSchema,
+    address: addressSchema,
     hours: z
       .array(
         z.object({
@@ -52,6 +36,15 @@ const site = defineCollection({
       facebook: z.url(),
     }),
   }),
+});
+
+// The consultation's weekly windows, length, notice, horizon, buffer and place; the functions
+// read the same file at run time through the same schema (src/server/booking/consultation.ts).
+const consultation = defineCollection({
+  loader: file('./content/consultation.yaml', {
+    parser: (text) => ({ consultation: parseYaml(text) }),
+  }),
+  schema: availabilitySchema,
 });
 
 const sessions = defineCollection({
@@ -132,4 +125,12 @@ const pages = defineCollection({
     }),
 });
 
-export const collections = { site, sessions, services, programs, testimonials, pages };
+export const collections = {
+  site,
+  consultation,
+  sessions,
+  services,
+  programs,
+  testimonials,
+  pages,
+};

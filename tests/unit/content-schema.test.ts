@@ -104,4 +104,28 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
     expect(output).toContain('site.yaml');
     expect(output).toMatch(/\btimeZone\b.*IANA/);
   });
+
+  test('a consultation window that ends before it starts fails the build, naming the file and the window', async () => {
+    const dir = await copyProject();
+    const file = 'content/consultation.yaml';
+    await edit(dir, file, (text) => text.replace("to: '11:30'", "to: '08:30'"));
+
+    const { code, output } = await validate(dir);
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('consultation.yaml');
+    expect(output).toMatch(/\bwindows\.0\.to\b.*08:30.*09:00/);
+  });
+
+  test('a consultation day that is not a weekday fails the build, naming the file and the day', async () => {
+    const dir = await copyProject();
+    const file = 'content/consultation.yaml';
+    await edit(dir, file, (text) => text.replace('days: [Sa]', 'days: [Saturday]'));
+
+    const { code, output } = await validate(dir);
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('consultation.yaml');
+    expect(output).toMatch(/\bwindows\.2\.days\.0\b.*Mo, Tu, We/);
+  });
 });

@@ -1,0 +1,71 @@
+/**
+ * The instructor's busy times from her own calendar's secret address (Google Calendar, iCloud,
+ * Outlook): every event that takes her time within the range, as merged spans of real time.
+ *
+ * Busy: every occurrence of every event, recurring ones expanded (occurrences.ts), tentative ones
+ * included; an all-day date blocks that whole date in the studio's zone. Not busy: events shown
+ * as free (TRANSP:TRANSPARENT, or Outlook's X-MICROSOFT-CDO-BUSYSTATUS:FREE) and cancelled ones
+ * (STATUS:CANCELLED, also on one moved or dropped occurrence). Google marks all-day events free
+ * unless set to "Busy", so a day off there must say Busy (or be blocked on the desk).
+ * An event the parser cannot make sense of is counted in `unreadable`, never guessed at.
+ */
+import ical from 'node-ical';
+import { clip, mergeIntervals, type Interval } from '../../shared/booking/intervals';
+import { anchorFloatingTimes, looksLikeCalendar } from './ics-text';
+import { occurrences } from './occurrences';
+
+export interface BusyTimes {
+  busy: Interval[];
+  /** Events skipped because they could not be read (no start, a broken RDATE). */
+  unreadable: number;
+}
+
+/** The whole calendar could not be read: keep the last good copy and say so. */
+export class UnreadableCalendarError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UnreadableCalendarError';
+  }
+}
+
+/** A property's text, whether node-ical kept it plain or with its parameters. */
+function textOf(value: unknown): string {
+  const text = typeof value === 'object' && value && 'val' in value ? value.val : value;
+  return typeof text === 'string' ? text.trim().toUpperCase() : '';
+}
+
+export function takesTime(event: Record<string, unknown>): boolean {
+  return (
+    textOf(event.status) !== 'CANCELLED' &&
+    textOf(event.transparency) !== 'TRANSPARENT' &&
+    textOf(event['MICROSOFT-CDO-BUSYSTATUS']) !== 'FREE'
+  );
+}
+
+export async function readBusyTimes(
+  text: string,
+  range: Interval,
+  timeZone: string,
+): Promise<BusyTimes> {
+  if (!looksLikeCalendar(text)) throw new UnreadableCalendarError('This is not an iCalendar file.');
+  // The asynchronous parser reads a long calendar in batches, leaving the event loop free.
+  const parsed = await ical.async.parseICS(anchorFloatingTimes(text, timeZone)).catch((cause) => {
+    // Its cause may quote a line of her calendar: kept as the cause, not put in the message.
+    throw new UnreadableCalendarError('The calendar could not be parsed.', { cause });
+  });
+  const spans: Interval[] = [];
+  let unreadable = 0;
+  for (const event of Object.values(parsed)) {
+    if (event?.type !== 'VEVENT') continue;
+    try {
+      if (!(event.start instanceof Date)) throw new Error('an event without a start');
+      for (const occurrence of occurrences(event, range, timeZone)) {
+        const inside = takesTime(occurrence.event) && clip(occurrence.span, range.start, range.end);
+        if (inside) spans.push(inside);
+      }
+    } catch {
+      unreadable += 1;
+    }
+  }
+  return { busy: mergeIntervals(spans), unreadable };
+}

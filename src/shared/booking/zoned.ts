@@ -1,0 +1,74 @@
+/**
+ * The studio's clock: converting between exact instants (what is stored and compared) and the
+ * dates and wall-clock times people read in the studio's zone. Temporal does the zone arithmetic
+ * from the runtime's time-zone database, never from an offset table of ours, and never from the
+ * zone the server process happens to run in.
+ */
+import { Temporal } from 'temporal-polyfill';
+import type { Interval } from './intervals';
+
+export function instantOf(date: Date): Temporal.Instant {
+  return Temporal.Instant.fromEpochMilliseconds(date.getTime());
+}
+
+export function dateOf(instant: Temporal.Instant): Date {
+  return new Date(instant.epochMilliseconds);
+}
+
+/** The studio's calendar date at `instant`. */
+export function localDate(instant: Temporal.Instant, timeZone: string): Temporal.PlainDate {
+  return instant.toZonedDateTimeISO(timeZone).toPlainDate();
+}
+
+/**
+ * The instant a wall-clock time on `date` names in the zone. A time the clocks skip (02:30 on
+ * the spring-forward night) moves forward by the gap; a time that happens twice (01:30 on the
+ * fall-back night) is the first of the two, as RFC 5545 reads local times.
+ */
+export function instantAt(date: Temporal.PlainDate, time: string, timeZone: string) {
+  const plainTime = Temporal.PlainTime.from(time);
+  return date.toZonedDateTime({ timeZone, plainTime }).toInstant();
+}
+
+/** Midnight starting `date` in the zone (or the first instant of the day, where midnight is skipped). */
+export function startOfDay(date: Temporal.PlainDate, timeZone: string): Temporal.Instant {
+  return date.toZonedDateTime({ timeZone }).toInstant();
+}
+
+/** The dates [first, end) as whole days in the zone; an end not after `first` still blocks `first`. */
+export function wholeDays(
+  first: Temporal.PlainDate,
+  end: Temporal.PlainDate,
+  timeZone: string,
+): Interval {
+  const last = Temporal.PlainDate.compare(end, first) > 0 ? end : first.add({ days: 1 });
+  return { start: dateOf(startOfDay(first, timeZone)), end: dateOf(startOfDay(last, timeZone)) };
+}
+
+// Newer ICU writes a narrow no-break space before AM/PM; one plain space reads the same in a page,
+// a plain-text mail and a test.
+const tidy = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
+
+// A formatter is costly to make and a page of slots labels hundreds of times: one per zone.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** "9:00 AM PST": the zone's abbreviation tells the two 1:30 AMs of the fall-back night apart. */
+export function timeLabel(instant: Temporal.Instant, timeZone: string): string {
+  let format = formats.get(timeZone);
+  if (!format) {
+    const options = { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' } as const;
+    format = new Intl.DateTimeFormat('en-US', { timeZone, ...options });
+    formats.set(timeZone, format);
+  }
+  return tidy(format.format(instant.epochMilliseconds));
+}
+
+/** "Sunday, March 14" */
+export function dayLabel(date: Temporal.PlainDate): string {
+  return tidy(date.toLocaleString('en-US', { weekday: 'long', month: 'long', day: 'numeric' }));
+}
+
+/** "09:00": the wall-clock time in the zone, 24-hour. */
+export function clockTime(instant: Temporal.Instant, timeZone: string): string {
+  return instant.toZonedDateTimeISO(timeZone).toPlainTime().toString({ smallestUnit: 'minute' });
+}
