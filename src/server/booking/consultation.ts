@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { availabilitySchema, type Availability } from '../../shared/booking/availability';
 import { consultationPlace, type ConsultationPlace } from '../../shared/booking/place';
 import { addressSchema, timeZoneSchema } from '../../shared/booking/studio';
-import { contentDir, pathIn } from '../platform/site';
+import { contentDir, pathIn } from '../platform/paths';
 
 export interface ConsultationSettings {
   availability: Availability;

@@ -8,12 +8,8 @@ import ical, { type VEvent } from 'node-ical';
 import type { Interval } from '../../shared/booking/intervals';
 import { wholeDays } from '../../shared/booking/zoned';
 import { allDayDate } from './all-day';
+import type { Occurrence } from './occurrence';
 import { rdateOccurrences } from './rdate';
-
-export interface Occurrence {
-  span: Interval;
-  event: Record<string, unknown>;
-}
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -10,7 +10,7 @@ import { Temporal } from 'temporal-polyfill';
 import { isTimeZone } from '../../shared/booking/studio';
 import { dateOf, wholeDays } from '../../shared/booking/zoned';
 import { allDayDate } from './all-day';
-import type { Occurrence } from './occurrences';
+import type { Occurrence } from './occurrence';
 
 type Value = string | { params?: Record<string, string>; val: string };
 

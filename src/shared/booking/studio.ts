@@ -1,7 +1,7 @@
 /**
  * The studio's clock and postal address, checked by one definition in both places they are read:
  * the build (content/site.yaml as a collection) and the functions at run time. Build and server
- * only: the islands never import this, so it uses zod directly (see src/forms/zod.ts on why the
+ * only: the islands never import this, so it uses zod directly (see src/shared/zod.ts on why the
  * browser's copy runs jitless).
  */
 import { z } from 'zod';
