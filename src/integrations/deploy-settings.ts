@@ -26,6 +26,11 @@ export function deployProblems(env: NodeJS.ProcessEnv): string[] {
   if (key && keyBytes(key) !== 32) {
     problems.push('WAIVER_ENCRYPTION_KEY must be 32 bytes, written as base64 or hex.');
   }
+  if (env.BUILD_NOW?.trim()) {
+    problems.push(
+      'BUILD_NOW is set: it stops the clock the Events page is built with (for tests only); remove it.',
+    );
+  }
   const smtp = env.SMTP_URL?.trim();
   if (smtp && !/^smtps?:$/.test(safeProtocol(smtp))) {
     problems.push('SMTP_URL must be an smtp:// or smtps:// address.');
