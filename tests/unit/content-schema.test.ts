@@ -36,7 +36,7 @@ afterAll(async () => {
   await Promise.all(copies.map((copy) => copy.dispose()));
 });
 
-describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
+describe.concurrent('a mistake in a content file', { timeout: 120_000 }, () => {
   test('a price that is not a number fails the build, naming the file and the price field', async () => {
     const file = 'content/sessions/private.md';
     const { code, output } = await brokenCopy(file, (text) =>
@@ -79,7 +79,7 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
   });
 });
 
-describe.concurrent('a mistake in an event file', { timeout: 60_000 }, () => {
+describe.concurrent('a mistake in an event file', { timeout: 120_000 }, () => {
   test('a well-formed event passes, so the cases below fail for their one mistake', async () => {
     const { code, output } = await withEvent('evening-workshop', EVENT);
 
