@@ -6,7 +6,7 @@
  * Flags: --runs=N (Lighthouse runs per page, default 3), --requests=N (send-email, default
  * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF), --cold-runs=N
  * (default 7), --db=embedded|postgres (the functions' database, default embedded),
- * --pages=/,/about (a subset), --skip-build, --no-lighthouse, --no-functions, --out=FILE.
+ * --pages=/,/about (a subset, or any built path), --skip-build, --no-lighthouse, --no-functions, --out=FILE.
  * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of four ports:
  * site, baseline, npm start, SMTP; default 8950; PostgreSQL takes a free one).
  */
@@ -282,7 +282,11 @@ async function main() {
     });
     try {
       const wanted = flags.pages?.split(',');
-      const screens = SCREENS.filter((s) => !wanted || wanted.includes(s.path));
+      // Any other path asked for (an event's page) is measured under its own path as its name.
+      const others = (wanted ?? [])
+        .filter((path) => !SCREENS.some((s) => s.path === path))
+        .map((path) => ({ name: path, path }));
+      const screens = [...SCREENS.filter((s) => !wanted || wanted.includes(s.path)), ...others];
       const targets = [
         { name: 'baseline', url: `${baseline.origin}/` },
         ...screens.map((s) => ({ name: s.name, url: site.origin + s.path })),

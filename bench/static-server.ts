@@ -6,6 +6,7 @@
  * unknown paths.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -126,8 +127,10 @@ export async function startStaticServer(options: {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  // Port 0 asks for any free port: the origin names the one given.
+  const { port: listening } = server.address() as AddressInfo;
   return {
-    origin: `http://${host}:${port}`,
+    origin: `http://${host}:${listening}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {

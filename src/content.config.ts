@@ -1,13 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { Temporal } from 'temporal-polyfill';
 import { parse as parseYaml } from 'yaml';
 import { ICON_NAMES } from './lib/icons';
 import { availabilitySchema } from './shared/booking/availability';
-import { addressSchema, timeZoneSchema } from './shared/booking/studio';
+import { addressSchema, isTimeZone, timeZoneSchema } from './shared/studio';
+import { LOCAL_TIME_EXAMPLE, zonedTime } from './lib/studio-time';
 
 // Files whose name starts with `_` are drafts: they stay in the folder but not on the site.
 const markdown = (folder: string) => glob({ base: `./content/${folder}`, pattern: '**/[^_]*.md' });
+
+const timeZone = timeZoneSchema;
+const postalAddress = addressSchema;
 
 const site = defineCollection({
   loader: file('./content/site.yaml', { parser: (text) => ({ site: parseYaml(text) }) }),
@@ -90,6 +96,89 @@ const testimonials = defineCollection({
   }),
 });
 
+/**
+ * The studio's time zone, read from content/site.yaml for the events' schema, which checks
+ * each event's times in it (the site collection reports a missing or unknown zone itself).
+ */
+function studioTimeZone(): string | undefined {
+  try {
+    const zone = (parseYaml(readFileSync('./content/site.yaml', 'utf8')) as { timeZone?: unknown })
+      ?.timeZone;
+    return typeof zone === 'string' && isTimeZone(zone) ? zone : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// YAML reads `2026-06-14 09:00:00` (with seconds) as a UTC date, which would shift it by the
+// studio's offset: only the local text is accepted, and a YAML date gets told what to write.
+const localTime = z.string({
+  error: (issue) =>
+    issue.input instanceof Date
+      ? `write the local date and time as ${LOCAL_TIME_EXAMPLE}, without seconds (or in quotes)`
+      : `write the local date and time as ${LOCAL_TIME_EXAMPLE}`,
+});
+
+const events = defineCollection({
+  loader: markdown('events'),
+  schema: z
+    .strictObject({
+      title: z.string().min(1),
+      /** Local date and time in the studio's zone (or `timeZone`), e.g. 2026-06-14 09:00. */
+      start: localTime,
+      end: localTime,
+      /** Only for an event held in another zone than the studio's (e.g. online from abroad). */
+      timeZone: timeZone.optional(),
+      place: z.union(
+        [
+          z.literal('studio'),
+          z.literal('online'),
+          postalAddress.extend({
+            name: z.string().min(1),
+            country: postalAddress.shape.country.optional(),
+          }),
+        ],
+        {
+          error:
+            'use studio, online, or an address with name, street, locality, region and postalCode',
+        },
+      ),
+      price: z.union([z.number().nonnegative(), z.literal('free')], {
+        error: 'use a number of US dollars, e.g. 25, or free',
+      }),
+      /** e.g. "8 mats; bring your own if you have one". */
+      capacity: z.string().min(1).optional(),
+      /** Where to book, if not by e-mail. */
+      booking: z.url({ protocol: /^https?$/, error: 'use a web address (https://...)' }).optional(),
+      /** One or two sentences for the list and search results; the description's start if unset. */
+      summary: z.string().min(1).max(200).optional(),
+    })
+    .superRefine((event, context) => {
+      // An unknown zone of the event's own is reported by its field above.
+      if (event.timeZone && !isTimeZone(event.timeZone)) return;
+      const zone = event.timeZone ?? studioTimeZone();
+      if (!zone) {
+        context.addIssue({
+          code: 'custom',
+          path: ['timeZone'],
+          message: 'no time zone: set timeZone in content/site.yaml (or in this event)',
+        });
+        return;
+      }
+      const start = zonedTime(event.start, zone);
+      const end = zonedTime(event.end, zone);
+      if (!start.ok) context.addIssue({ code: 'custom', path: ['start'], message: start.message });
+      if (!end.ok) context.addIssue({ code: 'custom', path: ['end'], message: end.message });
+      if (start.ok && end.ok && Temporal.ZonedDateTime.compare(end.at, start.at) <= 0) {
+        context.addIssue({
+          code: 'custom',
+          path: ['end'],
+          message: `must be after start: the event starts ${event.start} and ends ${event.end}`,
+        });
+      }
+    }),
+});
+
 const titledText = z.strictObject({
   title: z.string().min(1),
   text: z.string().min(1),
@@ -122,6 +211,9 @@ const pages = defineCollection({
       firstVisit: titledText.optional(),
       programs: headline.optional(),
       comingSoon: titledText.optional(),
+      upcoming: titledText.optional(),
+      notify: titledText.optional(),
+      subscribe: titledText.optional(),
     }),
 });
 
@@ -132,5 +224,6 @@ export const collections = {
   services,
   programs,
   testimonials,
+  events,
   pages,
 };

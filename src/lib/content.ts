@@ -1,4 +1,7 @@
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import { buildNow } from './clock';
+import { byStart, hasEnded, toStudioEvent, type StudioEvent } from './events';
+import { plainText } from './plain-text';
 
 type Ordered = 'sessions' | 'services' | 'programs' | 'testimonials';
 
@@ -16,6 +19,31 @@ export async function getSite() {
   const entry = await getEntry('site', 'site');
   if (!entry) throw new Error('content/site.yaml is missing');
   return entry.data;
+}
+
+/** Every published event (drafts excepted), soonest first, with its file's entry. */
+export async function getEvents(): Promise<(StudioEvent & { entry: CollectionEntry<'events'> })[]> {
+  const [entries, site] = await Promise.all([getCollection('events'), getSite()]);
+  return entries
+    .map((entry) => ({
+      ...toStudioEvent(entry.id, entry.data, plainText(entry.rendered?.html ?? ''), site),
+      entry,
+    }))
+    .sort(byStart);
+}
+
+/**
+ * The events as the build sees them at its "now" (src/lib/clock.ts): those still to come,
+ * soonest first (one under way included), and those that are over.
+ */
+export async function getEventsNow() {
+  const now = buildNow();
+  const events = await getEvents();
+  return {
+    now,
+    upcoming: events.filter((event) => !hasEnded(event, now)),
+    past: events.filter((event) => hasEnded(event, now)),
+  };
 }
 
 type PageId = 'home' | 'about' | 'contact' | 'services' | 'events' | 'waiver';
@@ -51,7 +79,8 @@ export const getAboutPage = () =>
   pageWith('about', ['hero', 'values', 'certifications', 'continuingEducation', 'closing']);
 export const getContactPage = () => pageWith('contact', ['hero', 'follow', 'firstVisit']);
 export const getServicesPage = () => pageWith('services', ['hero', 'programs', 'closing']);
-export const getEventsPage = () => pageWith('events', ['hero', 'comingSoon', 'closing']);
+export const getEventsPage = () =>
+  pageWith('events', ['hero', 'comingSoon', 'upcoming', 'notify', 'subscribe', 'closing']);
 export const getWaiverPage = () => pageWith('waiver', ['version', 'hero', 'notes']);
 
 /** "Maya" from "Maya Lindqvist". */

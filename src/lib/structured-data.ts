@@ -1,4 +1,7 @@
 /** schema.org data for the studio, built from the same content as the visible pages. */
+import type { EventPlace, StudioEvent } from './events';
+import { isoWithOffset } from './studio-time';
+
 export interface StudioFacts {
   name: string;
   description: string;
@@ -46,6 +49,62 @@ export function studioJsonLd(studio: StudioFacts, sessions: PricedSession[]) {
       price: s.price.toFixed(2),
       priceCurrency: 'USD',
     })),
+  };
+}
+
+export interface EventHost {
+  name: string;
+  /** The studio's home page. */
+  url: string;
+  instructor: string;
+  /** An image for search results: the site's link-preview card. */
+  image: string;
+}
+
+function location(place: EventPlace, onlineUrl: string) {
+  if (place.kind === 'online') return { '@type': 'VirtualLocation', url: onlineUrl };
+  return {
+    '@type': 'Place',
+    name: place.name,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: place.address.street,
+      addressLocality: place.address.locality,
+      addressRegion: place.address.region,
+      postalCode: place.address.postalCode,
+      addressCountry: place.address.country,
+    },
+  };
+}
+
+/** A schema.org Event (what search engines show for an event), from the page's own facts. */
+export function eventJsonLd(event: StudioEvent, url: string, host: EventHost) {
+  const free = event.price === 'free';
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Event',
+    name: event.title,
+    description: event.summary,
+    url,
+    image: [host.image],
+    startDate: isoWithOffset(event.start),
+    endDate: isoWithOffset(event.end),
+    eventStatus: 'https://schema.org/EventScheduled',
+    eventAttendanceMode:
+      event.place.kind === 'online'
+        ? 'https://schema.org/OnlineEventAttendanceMode'
+        : 'https://schema.org/OfflineEventAttendanceMode',
+    location: location(event.place, event.booking ?? url),
+    organizer: { '@type': 'Organization', name: host.name, url: host.url },
+    performer: { '@type': 'Person', name: host.instructor },
+    ...(free && { isAccessibleForFree: true }),
+    offers: {
+      '@type': 'Offer',
+      price: free ? '0' : (event.price as number).toFixed(2),
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/InStock',
+      url: event.booking ?? url,
+    },
   };
 }
 

@@ -38,7 +38,7 @@ describe('the pages', () => {
     }
   });
 
-  test('hashed assets are immutable; robots.txt and the sitemap have their types', async () => {
+  test('hashed assets are immutable; robots.txt, the sitemap and the events feed have their types', async () => {
     const html = await (await fetch(`${studio.url}/contact`)).text();
     const asset = /\/_astro\/[^"']+\.js/.exec(html)?.[0];
     expect(asset).toBeTruthy();
@@ -49,6 +49,10 @@ describe('the pages', () => {
     expect(robots.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const sitemap = await fetch(`${studio.url}/sitemap-index.xml`);
     expect(sitemap.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    const feed = await fetch(`${studio.url}/events.ics`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(await feed.text()).toMatch(/^BEGIN:VCALENDAR\r\n/);
   });
 
   test('an unknown path gets the 404 page with status 404 and the security headers', async () => {

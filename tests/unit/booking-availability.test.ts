@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { availabilitySchema } from '../../src/shared/booking/availability';
 import { consultationPlace } from '../../src/shared/booking/place';
-import { addressSchema, formatAddress, timeZoneSchema } from '../../src/shared/booking/studio';
+import { addressSchema, formatAddress, timeZoneSchema } from '../../src/shared/studio';
 
 const VALID = {
   lengthMinutes: 15,

@@ -3,66 +3,45 @@
  * which file and which field is wrong. Each case breaks one file in its own copy of the
  * project and runs `astro sync`, which loads and validates every collection as the build does.
  */
-import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
+import { copyProject, type ProjectCopy } from '../fixtures/project-copy';
 
-const run = promisify(execFile);
-const root = resolve(import.meta.dirname, '../..');
-const SKIPPED = new Set(['node_modules', 'dist', '.astro', '.netlify', '.git']);
-const copies: string[] = [];
+const copies: ProjectCopy[] = [];
 
-async function copyProject(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'content-schema-'));
-  copies.push(dir);
-  await cp(root, dir, {
-    recursive: true,
-    filter: (source) => source === root || !SKIPPED.has(basename(source)),
-  });
-  await symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
+async function brokenCopy(file: string, change: (text: string) => string) {
+  const copy = await copyProject('content-schema-');
+  copies.push(copy);
+  await copy.edit(file, change);
+  return copy.astro('sync');
 }
 
-async function edit(dir: string, file: string, change: (text: string) => string) {
-  const path = join(dir, file);
-  const before = await readFile(path, 'utf8');
-  const after = change(before);
-  expect(after, `the test's edit must change ${file}`).not.toBe(before);
-  await writeFile(path, after);
+/** A copy with one published event file; returns what `astro sync` says about it. */
+async function withEvent(name: string, frontmatter: string) {
+  const copy = await copyProject('content-schema-');
+  copies.push(copy);
+  const file = `content/events/${name}.md`;
+  await copy.write(file, `---\n${frontmatter.trim()}\n---\n\nA description.\n`);
+  return { file, ...(await copy.astro('sync')) };
 }
 
-/** Runs `astro sync` in a broken copy; returns its exit code and everything it printed. */
-async function validate(dir: string): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['node_modules/astro/bin/astro.mjs', 'sync'],
-      {
-        cwd: dir,
-        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-      },
-    );
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
-}
+const EVENT = `
+title: Evening Workshop
+start: 2026-06-14 18:00
+end: 2026-06-14 20:00
+place: studio
+price: 40
+`;
 
 afterAll(async () => {
-  await Promise.all(copies.map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(copies.map((copy) => copy.dispose()));
 });
 
-describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
+describe.concurrent('a mistake in a content file', { timeout: 120_000 }, () => {
   test('a price that is not a number fails the build, naming the file and the price field', async () => {
-    const dir = await copyProject();
     const file = 'content/sessions/private.md';
-    await edit(dir, file, (text) => text.replace(/^price: .*$/m, 'price: one hundred and twenty'));
-
-    const { code, output } = await validate(dir);
+    const { code, output } = await brokenCopy(file, (text) =>
+      text.replace(/^price: .*$/m, 'price: one hundred and twenty'),
+    );
 
     expect(code).not.toBe(0);
     expect(output).toContain(file);
@@ -70,11 +49,10 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
   });
 
   test('a testimonial rated 6 out of 5 fails the build, naming the file and the rating field', async () => {
-    const dir = await copyProject();
     const file = 'content/testimonials/sarah.md';
-    await edit(dir, file, (text) => text.replace(/^rating: .*$/m, 'rating: 6'));
-
-    const { code, output } = await validate(dir);
+    const { code, output } = await brokenCopy(file, (text) =>
+      text.replace(/^rating: .*$/m, 'rating: 6'),
+    );
 
     expect(code).not.toBe(0);
     expect(output).toContain(file);
@@ -82,11 +60,8 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
   });
 
   test('a service without a title fails the build, naming the file and the title field', async () => {
-    const dir = await copyProject();
     const file = 'content/services/virtual.md';
-    await edit(dir, file, (text) => text.replace(/^title: .*\n/m, ''));
-
-    const { code, output } = await validate(dir);
+    const { code, output } = await brokenCopy(file, (text) => text.replace(/^title: .*\n/m, ''));
 
     expect(code).not.toBe(0);
     expect(output).toContain(file);
@@ -94,11 +69,9 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
   });
 
   test('a studio time zone that is not an IANA name fails the build, naming the file and field', async () => {
-    const dir = await copyProject();
-    const file = 'content/site.yaml';
-    await edit(dir, file, (text) => text.replace(/^timeZone: .*$/m, 'timeZone: Pacific/Nowhere'));
-
-    const { code, output } = await validate(dir);
+    const { code, output } = await brokenCopy('content/site.yaml', (text) =>
+      text.replace(/^timeZone: .*$/m, 'timeZone: Pacific/Nowhere'),
+    );
 
     expect(code).not.toBe(0);
     expect(output).toContain('site.yaml');
@@ -106,11 +79,9 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
   });
 
   test('a consultation window that ends before it starts fails the build, naming the file and the window', async () => {
-    const dir = await copyProject();
-    const file = 'content/consultation.yaml';
-    await edit(dir, file, (text) => text.replace("to: '11:30'", "to: '08:30'"));
-
-    const { code, output } = await validate(dir);
+    const { code, output } = await brokenCopy('content/consultation.yaml', (text) =>
+      text.replace("to: '11:30'", "to: '08:30'"),
+    );
 
     expect(code).not.toBe(0);
     expect(output).toContain('consultation.yaml');
@@ -118,14 +89,108 @@ describe.concurrent('a mistake in a content file', { timeout: 60_000 }, () => {
   });
 
   test('a consultation day that is not a weekday fails the build, naming the file and the day', async () => {
-    const dir = await copyProject();
-    const file = 'content/consultation.yaml';
-    await edit(dir, file, (text) => text.replace('days: [Sa]', 'days: [Saturday]'));
-
-    const { code, output } = await validate(dir);
+    const { code, output } = await brokenCopy('content/consultation.yaml', (text) =>
+      text.replace('days: [Sa]', 'days: [Saturday]'),
+    );
 
     expect(code).not.toBe(0);
     expect(output).toContain('consultation.yaml');
     expect(output).toMatch(/\bwindows\.2\.days\.0\b.*Mo, Tu, We/);
+  });
+});
+
+describe.concurrent('a mistake in an event file', { timeout: 120_000 }, () => {
+  test('a well-formed event passes, so the cases below fail for their one mistake', async () => {
+    const { code, output } = await withEvent('evening-workshop', EVENT);
+
+    expect(output).not.toMatch(/InvalidContentEntryDataError/);
+    expect(code).toBe(0);
+  });
+
+  test('an event that ends before it starts fails the build, naming the file and the end field', async () => {
+    const { file, code, output } = await withEvent(
+      'backwards',
+      EVENT.replace('end: 2026-06-14 20:00', 'end: 2026-06-14 17:00'),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/^\s*end: must be after start/m);
+  });
+
+  test('an event in an unknown time zone fails the build, naming the file and the timeZone field', async () => {
+    const { file, code, output } = await withEvent(
+      'nowhere',
+      `${EVENT}timeZone: Europe/Atlantis\n`,
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/^\s*timeZone: .*IANA/m);
+  });
+
+  test('a start in the hour the clocks skip (2027-03-14 02:30 in Los Angeles) fails, naming start', async () => {
+    const { file, code, output } = await withEvent(
+      'spring-forward',
+      EVENT.replace('start: 2026-06-14 18:00', 'start: 2027-03-14 02:30').replace(
+        'end: 2026-06-14 20:00',
+        'end: 2027-03-14 04:00',
+      ),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(
+      /^\s*start: 2027-03-14 02:30 does not exist in America\/Los_Angeles: the clocks go forward from 02:00 to 03:00/m,
+    );
+  });
+
+  test('a start in the hour that happens twice (2026-11-01 01:30) fails, naming start and the offsets to choose', async () => {
+    const { file, code, output } = await withEvent(
+      'fall-back',
+      EVENT.replace('start: 2026-06-14 18:00', 'start: 2026-11-01 01:30').replace(
+        'end: 2026-06-14 20:00',
+        'end: 2026-11-01 03:00',
+      ),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/^\s*start: 2026-11-01 01:30 happens twice in America\/Los_Angeles/m);
+    expect(output).toContain('2026-11-01 01:30-07:00');
+    expect(output).toContain('2026-11-01 01:30-08:00');
+  });
+
+  test('a time YAML reads as a date (with seconds, unquoted) fails, naming the field and what to write', async () => {
+    const { file, code, output } = await withEvent(
+      'seconds',
+      EVENT.replace('start: 2026-06-14 18:00', 'start: 2026-06-14 18:00:00'),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/^\s*start: write the local date and time as 2026-06-14 09:00/m);
+  });
+
+  test('a place that is neither studio, online nor an address fails, naming the place field', async () => {
+    const { file, code, output } = await withEvent(
+      'somewhere',
+      EVENT.replace('place: studio', 'place: the park'),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/^\s*place: use studio, online, or an address/m);
+  });
+
+  test('a price written with a dollar sign fails, naming the price field', async () => {
+    const { file, code, output } = await withEvent(
+      'dollars',
+      EVENT.replace('price: 40', "price: '$40'"),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/^\s*price: use a number of US dollars/m);
   });
 });

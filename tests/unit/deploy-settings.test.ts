@@ -54,6 +54,12 @@ describe('a deployed build', () => {
   });
 });
 
+test('a deployed build with its clock set by BUILD_NOW fails, naming it', () => {
+  expect(deployProblems({ ...complete, BUILD_NOW: '2026-06-01T12:00:00Z' })).toEqual([
+    expect.stringMatching(/^BUILD_NOW is set: tests only: .*; remove it\.$/),
+  ]);
+});
+
 describe('a build anywhere else', () => {
   test.each([
     ['locally', {}],

@@ -45,6 +45,8 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   HEADERS_TIMEOUT_MS: '1e',
   FUNCTION_TIMEOUT_MS: '30 s',
   SHUTDOWN_TIMEOUT_MS: '-5',
+  BUILD_NOW: '2026-06-01 12:00',
+  BUILD_HOOK_URL: 'api.netlify.com/build_hooks/abc',
 };
 
 /** Settings that take any text (a path, a host, a database address). */

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { availabilitySchema, type Availability } from '../../shared/booking/availability';
 import { consultationPlace, type ConsultationPlace } from '../../shared/booking/place';
-import { addressSchema, timeZoneSchema } from '../../shared/booking/studio';
+import { addressSchema, timeZoneSchema } from '../../shared/studio';
 import { contentDir, pathIn } from '../platform/paths';
 
 export interface ConsultationSettings {

@@ -7,7 +7,7 @@
  */
 import type { VEvent } from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
-import { isTimeZone } from '../../shared/booking/studio';
+import { isTimeZone } from '../../shared/studio';
 import { dateOf, wholeDays } from '../../shared/booking/zoned';
 import { allDayDate } from './all-day';
 import type { Occurrence } from './occurrence';

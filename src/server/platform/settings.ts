@@ -70,6 +70,8 @@ interface Setting<T> {
   secret?: boolean;
   /** A deployed site must set it: the build of a deploy stops without it. */
   requiredWhenDeployed?: boolean;
+  /** A deployed site must not set it (a test's override): the build of a deploy stops with it. */
+  forbiddenWhenDeployed?: boolean;
 }
 
 /** Why a value cannot be read: what it must be, e.g. "must be a number of 1 or more". */
@@ -248,6 +250,24 @@ export const SETTINGS = {
     'The folder of content/site.yaml and content/waiver.md the functions read',
     'content',
   ),
+  BUILD_NOW: {
+    ...text(
+      'Tests only: the instant the site is built at (which events are still to come), e.g. 2026-06-01T12:00:00Z; a deploy refuses it',
+      'the real time',
+    ),
+    read: (value) =>
+      /(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value))
+        ? value
+        : must('an instant with its offset, e.g. 2026-06-01T12:00:00Z'),
+    forbiddenWhenDeployed: true,
+  },
+  BUILD_HOOK_URL: {
+    ...siteAddress(
+      "Netlify's build hook the daily rebuild POSTs to, so past events leave the Events page",
+      'none: the site is rebuilt only when deployed (said in the log once a day on Netlify)',
+    ),
+    secret: true,
+  },
   CONTACT_RATE_LIMIT: rateLimit('Contact messages one address may send', '5/10m'),
   WAIVER_RATE_LIMIT: rateLimit(
     'Waivers one address may send (a studio tablet signs a class in)',
@@ -390,8 +410,12 @@ export function settingProblems(env: Env, { deployed }: { deployed: boolean }): 
   for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
     const value = env[name]?.trim();
     try {
-      if (value) readValue(name, value);
-      else if (deployed && spec.requiredWhenDeployed) {
+      if (value) {
+        readValue(name, value);
+        if (deployed && spec.forbiddenWhenDeployed) {
+          problems.push(`${name} is set: ${lowerFirst(spec.about)}; remove it.`);
+        }
+      } else if (deployed && spec.requiredWhenDeployed) {
         problems.push(`${name} is not set: ${lowerFirst(spec.about)}.`);
       }
     } catch (error) {

@@ -3,7 +3,7 @@
  * invite's LOCATION all use, so a visitor reads the same place everywhere.
  */
 import type { Availability } from './availability';
-import { formatAddress, type PostalAddress } from './studio';
+import { formatAddress, type PostalAddress } from '../studio';
 
 export type ConsultationPlace =
   | { kind: 'studio'; label: string; address: string }
