@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail from '../../functions/send-email';
 import retryMail, { config as retryConfig } from '../../functions/retry-mail';
 import { outbox as siteOutbox } from '../../src/server/mail-kinds';
+import { advanceClock, now, setClock } from '../../src/server/platform/clock';
 import { backoffMs, outboxSettings } from '../../src/server/platform/outbox';
+import { transaction } from '../../src/server/platform/db';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { jsonPost } from './harness';
 
@@ -308,5 +310,36 @@ describe('the retry-mail scheduled function', () => {
     const answer = await retryMail();
     expect(await answer.json()).toEqual({ success: true, sent: 2, retrying: 0, failed: 0 });
     await env.smtp.waitForMails(2);
+  });
+});
+
+describe("the studio's clock", () => {
+  afterEach(() => setClock(undefined));
+
+  test('a mail queued for tomorrow is not sent today, and is sent once the clock reaches tomorrow', async () => {
+    const answer = await post(message(1));
+    const { id: ref } = (await answer.json()) as { id: string };
+    const [{ id: messageId }] = (
+      await env.db.query<{ id: string }>(
+        'SELECT id FROM contact_messages WHERE submission_id = $1',
+        [ref],
+      )
+    ).rows;
+    env.smtp.mails.length = 0;
+    const tomorrow = new Date(now().getTime() + 24 * 3_600_000);
+    // The contact mail was sent already; queue a second kind of row for the same message to
+    // stand for a reminder (the outbox holds one mail per kind and row).
+    await env.db.exec(`DELETE FROM mail_outbox`);
+    await transaction((tx) =>
+      siteOutbox.enqueue(tx, 'contact', String(messageId), { notBefore: tomorrow }),
+    );
+
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(env.smtp.mails).toHaveLength(0);
+
+    advanceClock(24 * 3_600_000 + 1_000);
+    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(env.smtp.mails).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import { escapeHtml, type Mail } from '../platform/mail';
 import { publicOrigin } from '../platform/hosting';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newToken, tokenHash } from './tokens';
+import { sqlNow } from '../platform/clock';
 
 /**
  * Passwordless sign-in: a link to `/records/sign-in#token=...`, mailed to a staff address,
@@ -18,11 +19,11 @@ export async function createSignInLink(email: string): Promise<string> {
   const token = newToken();
   await query(
     `INSERT INTO staff_sign_in_links (token_sha256, email, expires_at)
-     VALUES ($1, $2, now() + make_interval(mins => $3::int))`,
+     VALUES ($1, $2, ${sqlNow()} + make_interval(mins => $3::int))`,
     [tokenHash(token), email, LINK_MINUTES],
   );
   // Links long dead are of no use to anyone: a good moment to forget them.
-  await query(`DELETE FROM staff_sign_in_links WHERE expires_at < now() - interval '1 day'`);
+  await query(`DELETE FROM staff_sign_in_links WHERE expires_at < ${sqlNow()} - interval '1 day'`);
   return token;
 }
 
@@ -33,8 +34,8 @@ export async function createSignInLink(email: string): Promise<string> {
 export async function useSignInLink(tx: Queryable, token: unknown): Promise<string | undefined> {
   if (!isToken(token)) return undefined;
   const { rows } = await tx.query(
-    `UPDATE staff_sign_in_links SET used_at = now()
-      WHERE token_sha256 = $1 AND used_at IS NULL AND expires_at > now()
+    `UPDATE staff_sign_in_links SET used_at = ${sqlNow()}
+      WHERE token_sha256 = $1 AND used_at IS NULL AND expires_at > ${sqlNow()}
   RETURNING email`,
     [tokenHash(token)],
   );

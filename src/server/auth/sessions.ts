@@ -3,6 +3,7 @@ import { query, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import { isStaff } from './staff';
 import { isToken, newToken, tokenHash } from './tokens';
+import { now, sqlNow } from '../platform/clock';
 
 /**
  * Desk sessions: a random token in an HttpOnly, SameSite=Strict cookie, its SHA-256 in
@@ -22,12 +23,12 @@ export async function startSession(
   const token = newToken();
   const { rows } = await tx.query(
     `INSERT INTO staff_sessions (token_sha256, email, expires_at)
-     VALUES ($1, $2, now() + make_interval(hours => $3::int))
+     VALUES ($1, $2, ${sqlNow()} + make_interval(hours => $3::int))
   RETURNING expires_at`,
     [tokenHash(token), email, SESSION_HOURS],
   );
   // Sessions over a month past their end are of no use to anyone: forget them.
-  await tx.query(`DELETE FROM staff_sessions WHERE expires_at < now() - interval '30 days'`);
+  await tx.query(`DELETE FROM staff_sessions WHERE expires_at < ${sqlNow()} - interval '30 days'`);
   return { token, expiresAt: new Date((rows[0] as { expires_at: Date }).expires_at) };
 }
 
@@ -36,7 +37,7 @@ export async function findSession(token: string | undefined): Promise<Staff | un
   if (!isToken(token)) return undefined;
   const [row] = await query<{ id: string | number; email: string; expires_at: Date }>(
     `SELECT id, email, expires_at FROM staff_sessions
-      WHERE token_sha256 = $1 AND revoked_at IS NULL AND expires_at > now()`,
+      WHERE token_sha256 = $1 AND revoked_at IS NULL AND expires_at > ${sqlNow()}`,
     [tokenHash(token)],
   );
   if (!row || !isStaff(row.email)) return undefined;
@@ -45,17 +46,19 @@ export async function findSession(token: string | undefined): Promise<Staff | un
 
 /** "Sign out": this session ends. */
 export async function endSession(tx: Queryable, staff: Staff): Promise<void> {
-  await tx.query(`UPDATE staff_sessions SET revoked_at = now() WHERE id = $1`, [staff.sessionId]);
+  await tx.query(`UPDATE staff_sessions SET revoked_at = ${sqlNow()} WHERE id = $1`, [
+    staff.sessionId,
+  ]);
 }
 
 /** "Sign out everywhere": every session of this person ends, and any link not yet used. */
 export async function endEverySession(tx: Queryable, staff: Staff): Promise<void> {
   await tx.query(
-    `UPDATE staff_sessions SET revoked_at = now() WHERE email = $1 AND revoked_at IS NULL`,
+    `UPDATE staff_sessions SET revoked_at = ${sqlNow()} WHERE email = $1 AND revoked_at IS NULL`,
     [staff.email],
   );
   await tx.query(
-    `UPDATE staff_sign_in_links SET used_at = now() WHERE email = $1 AND used_at IS NULL`,
+    `UPDATE staff_sign_in_links SET used_at = ${sqlNow()} WHERE email = $1 AND used_at IS NULL`,
     [staff.email],
   );
 }
@@ -92,7 +95,7 @@ export function sessionToken(req: Request): string | undefined {
 /** `Set-Cookie` for a new session (`token`), or one that deletes the cookie (no token). */
 export function setSessionCookie(req: Request, token?: string, expiresAt?: Date): string {
   const { name, secure } = sessionCookie(req);
-  const maxAge = token && expiresAt ? Math.max(0, Math.floor((+expiresAt - Date.now()) / 1000)) : 0;
+  const maxAge = token && expiresAt ? Math.max(0, Math.floor((+expiresAt - +now()) / 1000)) : 0;
   return [
     `${name}=${token ?? ''}`,
     'Path=/',

@@ -24,6 +24,7 @@ import { query, type Queryable } from './db';
 import { mailSettings, sendMail, transportCode, type Mail } from './mail';
 import { mailDue } from './outbox-due';
 import { readSetting } from './settings';
+import { sqlNow } from './clock';
 
 /** How a kind of mail is made: composed from the id of its source row; `undefined` when it is gone. */
 export interface MailKindSpec {
@@ -69,16 +70,27 @@ export function backoffMs(attempts: number, settings = outboxSettings()): number
   return Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** exponent);
 }
 
+export interface EnqueueOptions {
+  /** Not to be sent before this moment (a reminder); by default, due at once. */
+  notBefore?: Date;
+}
+
 /**
  * Queues one mail inside the caller's transaction. Returns the outbox id, or `undefined` when
  * this mail was already queued (one mail per kind and source row).
  */
-async function enqueue(tx: Queryable, kind: string, ref: string): Promise<string | undefined> {
+async function enqueue(
+  tx: Queryable,
+  kind: string,
+  ref: string,
+  options: EnqueueOptions = {},
+): Promise<string | undefined> {
   const { rows } = await tx.query(
-    `INSERT INTO mail_outbox (kind, ref) VALUES ($1, $2)
+    `INSERT INTO mail_outbox (kind, ref, next_attempt_at)
+     VALUES ($1, $2, COALESCE($3::timestamptz, ${sqlNow()}))
      ON CONFLICT ON CONSTRAINT mail_outbox_once DO NOTHING
      RETURNING id`,
-    [kind, ref],
+    [kind, ref, options.notBefore?.toISOString() ?? null],
   );
   const row = rows[0] as { id: string | number } | undefined;
   return row ? String(row.id) : undefined;
@@ -98,7 +110,7 @@ async function claim(limit: number, ids?: string[]): Promise<Claimed[]> {
   const rows = await query<Claimed>(
     `WITH due AS (
        SELECT id FROM mail_outbox
-        WHERE ${mailDue()}
+        WHERE ${mailDue(sqlNow())}
           AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
         ORDER BY next_attempt_at, id
         LIMIT $1
@@ -106,8 +118,8 @@ async function claim(limit: number, ids?: string[]): Promise<Claimed[]> {
      )
      UPDATE mail_outbox o
         SET attempts = o.attempts + 1,
-            last_attempt_at = now(),
-            locked_until = now() + $3::double precision * interval '1 millisecond',
+            last_attempt_at = ${sqlNow()},
+            locked_until = ${sqlNow()} + $3::double precision * interval '1 millisecond',
             claim_token = gen_random_uuid()
        FROM due
       WHERE o.id = due.id
@@ -134,7 +146,7 @@ async function attempt(row: Claimed, kinds: Composers): Promise<AttemptOutcome> 
       await sendMail({ ...mail, messageId: messageId(row.id) });
       await record(row, () =>
         query(
-          `UPDATE mail_outbox SET sent_at = now(), locked_until = NULL, last_error = NULL
+          `UPDATE mail_outbox SET sent_at = ${sqlNow()}, locked_until = NULL, last_error = NULL
             WHERE id = $1 AND claim_token = $2`,
           [row.id, row.claim_token],
         ),
@@ -159,8 +171,8 @@ async function attempt(row: Claimed, kinds: Composers): Promise<AttemptOutcome> 
       `UPDATE mail_outbox
           SET last_error = $3,
               locked_until = NULL,
-              next_attempt_at = now() + $4::double precision * interval '1 millisecond',
-              failed_at = CASE WHEN $5::boolean THEN now() ELSE NULL END
+              next_attempt_at = ${sqlNow()} + $4::double precision * interval '1 millisecond',
+              failed_at = CASE WHEN $5::boolean THEN ${sqlNow()} ELSE NULL END
         WHERE id = $1 AND claim_token = $2`,
       [row.id, row.claim_token, error.slice(0, 200), delay, failed],
     ),
@@ -239,7 +251,12 @@ export interface Outbox<K extends string> {
    * Queues one mail inside the caller's transaction. Returns the outbox id, or `undefined` when
    * this mail was already queued (one mail per kind and source row).
    */
-  enqueue(tx: Queryable, kind: K, ref: string): Promise<string | undefined>;
+  enqueue(
+    tx: Queryable,
+    kind: K,
+    ref: string,
+    options?: EnqueueOptions,
+  ): Promise<string | undefined>;
   /**
    * Sends the given freshly queued rows right away (best effort, after the submission is
    * committed). A failure leaves them due again after the backoff. Never throws.
@@ -264,7 +281,7 @@ export function createOutbox<K extends string>(
     async sendAgain(id) {
       const [row] = await query<{ id: string }>(
         `UPDATE mail_outbox
-            SET failed_at = NULL, attempts = 0, next_attempt_at = now()
+            SET failed_at = NULL, attempts = 0, next_attempt_at = ${sqlNow()}
           WHERE id = $1 AND sent_at IS NULL AND failed_at IS NOT NULL
       RETURNING id`,
         [id],

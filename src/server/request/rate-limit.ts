@@ -1,6 +1,7 @@
 import { clientFingerprint } from '../platform/crypto';
 import { query } from '../platform/db';
 import type { RateLimit } from '../platform/settings';
+import { sqlNow } from '../platform/clock';
 
 export interface RateLimitVerdict {
   allowed: boolean;
@@ -20,18 +21,18 @@ export async function countRequest(
 ): Promise<RateLimitVerdict> {
   const [row] = await query<{ hits: number; retry_after: number }>(
     `INSERT INTO rate_limit_hits AS r (bucket, client_hash, window_start)
-     VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3::int) * $3::int))
+     VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM ${sqlNow()}) / $3::int) * $3::int))
      ON CONFLICT (bucket, client_hash, window_start) DO UPDATE SET hits = r.hits + 1
      RETURNING r.hits,
-       ceil(extract(epoch FROM r.window_start + make_interval(secs => $3::int) - now()))::int
+       ceil(extract(epoch FROM r.window_start + make_interval(secs => $3::int) - ${sqlNow()}))::int
          AS retry_after`,
     [bucket, clientFingerprint(clientIp), rule.windowSeconds],
   );
   if (row.hits === 1) {
     // A new window opened: a good moment to forget windows that closed a day ago.
-    await query(`DELETE FROM rate_limit_hits WHERE window_start < now() - interval '1 day'`).catch(
-      () => undefined,
-    );
+    await query(
+      `DELETE FROM rate_limit_hits WHERE window_start < ${sqlNow()} - interval '1 day'`,
+    ).catch(() => undefined);
   }
   return {
     allowed: row.hits <= rule.limit,
