@@ -26,6 +26,7 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   MAIL_FROM: 'Still Point Pilates',
   SMTP_URL: 'https://user:hunter2@mail.example.test',
   WAIVER_ENCRYPTION_KEY: 'hunter2hunter2',
+  WAIVER_ENCRYPTION_OLD_KEYS: `${'a'.repeat(64)},hunter2hunter2`,
   CONTACT_RATE_LIMIT: '5 a minute',
   WAIVER_RATE_LIMIT: '0/1h',
   SIGN_IN_RATE_LIMIT: '10/15d',

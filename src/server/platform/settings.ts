@@ -239,6 +239,22 @@ export const SETTINGS = {
     secret: true,
     requiredWhenDeployed: true,
   } satisfies Setting<Buffer | undefined>,
+  WAIVER_ENCRYPTION_OLD_KEYS: {
+    about:
+      'Earlier encryption keys, separated by commas: what they sealed still opens until npm run rotate-key has moved it to WAIVER_ENCRYPTION_KEY',
+    fallback: 'none',
+    unset: [] as Buffer[],
+    read(value) {
+      const keys = value
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((part) => keyBytes(part));
+      return keys.every((key): key is Buffer => key !== undefined)
+        ? keys
+        : must('keys of 32 bytes, written as base64 or hex, separated by commas');
+    },
+    secret: true,
+  } satisfies Setting<Buffer[]>,
   NETLIFY_DB_URL: {
     ...text(
       'The Postgres the functions store into (set by Netlify Database when deployed there)',
