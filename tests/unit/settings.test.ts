@@ -57,6 +57,7 @@ const ANY_TEXT: SettingName[] = [
   'CONTENT_DIR',
   'HOST',
   'LOCAL_DB_DIR',
+  'POSTGRES_BIN',
 ];
 
 describe('the list of settings', () => {

@@ -306,6 +306,10 @@ export const SETTINGS = {
     'How long a function waits for one statement before it answers 503',
     10_000,
   ),
+  POSTGRES_BIN: text(
+    "npm run backup and restore (and the tests): the folder of PostgreSQL's programs (pg_dump, pg_restore)",
+    'pg_dump on PATH, else the newest /usr/lib/postgresql/<version>/bin',
+  ),
   // npm start (scripts/server/)
   HOST: text('npm start: the address it listens on', '127.0.0.1'),
   PORT: number('npm start: the port it listens on (0: any free port)', 8888, {
