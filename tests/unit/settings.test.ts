@@ -5,6 +5,7 @@ import {
   PLATFORM_VARIABLES,
   SETTINGS,
   SettingError,
+  longestRateLimitWindow,
   readSetting,
   settingProblems,
   type SettingName,
@@ -123,6 +124,11 @@ describe('the list of settings', () => {
       ]);
     },
   );
+
+  test('the longest rate-limit window is what a count must be kept for', () => {
+    expect(longestRateLimitWindow({})).toBe(3_600);
+    expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/2h' })).toBe(7_200);
+  });
 
   test('a secret is never quoted: not the database address, the mail server or the key', () => {
     expect(SETTINGS.SMTP_URL.secret && SETTINGS.WAIVER_ENCRYPTION_KEY.secret).toBe(true);

@@ -55,7 +55,8 @@ export default function AccessLog() {
       <ScreenTitle>Access log</ScreenTitle>
       <p className="text-muted">
         Every sign-in, every opening of a waiver with health information, every download, export and
-        erasure, newest first.
+        erasure, every change of the encryption key and every retention run that removed records,
+        newest first.
       </p>
       {list.loading && <Loading what="the access log" />}
       {list.error && <Failed error={list.error} retry={list.reload} />}

@@ -72,6 +72,8 @@ interface Setting<T> {
   requiredWhenDeployed?: boolean;
   /** A deployed site must not set it (a test's override): the build of a deploy stops with it. */
   forbiddenWhenDeployed?: boolean;
+  /** A rate limit (`<count>/<window>`). */
+  rateLimit?: true;
 }
 
 /** Why a value cannot be read: what it must be, e.g. "must be a number of 1 or more". */
@@ -169,7 +171,7 @@ function rateLimit(
       ? { limit, windowSeconds }
       : must('a count per time, like 5/10m, 20/1h or 100/30s');
   };
-  return { about, fallback, unset: read(fallback), read };
+  return { about, fallback, unset: read(fallback), read, rateLimit: true };
 }
 
 function flag(about: string): Setting<boolean> {
@@ -452,6 +454,14 @@ export const REQUIRED_WHEN_DEPLOYED: readonly [SettingName, string][] = (
 )
   .filter(([, spec]) => spec.requiredWhenDeployed)
   .map(([name, spec]) => [name, spec.about]);
+
+/** The longest window of any rate limit, in seconds: how long a window's count is needed. */
+export function longestRateLimitWindow(env: Env = process.env): number {
+  const names = (Object.keys(SETTINGS) as SettingName[]).filter(
+    (name) => (SETTINGS[name] as Setting<unknown>).rateLimit,
+  );
+  return Math.max(...names.map((name) => (readSetting(name, env) as RateLimit).windowSeconds));
+}
 
 /** The value of a platform variable, as it came. */
 export function platformValue(name: keyof typeof PLATFORM_VARIABLES, env: Env = process.env) {

@@ -15,6 +15,7 @@
  */
 import type { Queryable } from '../platform/db';
 import { mailFilesBefore, removeMailFilesBefore } from '../platform/mail';
+import { longestRateLimitWindow } from '../platform/settings';
 import { kindsAbout } from '../mail-kinds';
 import type { RecordKind } from '../../shared/desk-api';
 
@@ -164,9 +165,11 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     period: 'rateLimits',
     keep: '1 day',
     what: ['rate-limit count', 'rate-limit counts'],
-    from: 'from their window',
+    from: 'from the end of their window',
     table: 'rate_limit_hits',
-    where: 't.window_start < $1',
+    // A window ends at most the longest configured window after it opened.
+    where: 't.window_start + make_interval(secs => $2::int) < $1',
+    params: () => [longestRateLimitWindow()],
     key: 't.bucket',
   }),
   {
