@@ -20,7 +20,6 @@ interface PooledClient extends Queryable {
   // A pooled connection is an EventEmitter (pg's Client, and the serverless driver's, which is a
   // port of it): its 'error' event says the connection died.
   on(event: 'error', listener: (error: unknown) => void): unknown;
-  off(event: 'error', listener: (error: unknown) => void): unknown;
 }
 
 /**
@@ -53,6 +52,9 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 let connection: DatabaseConnection | undefined;
+/** The connections heard since the pool first handed them over, and the error each died of. */
+const heard = new WeakSet<object>();
+const lost = new WeakMap<object, unknown>();
 
 function pool() {
   if (!connection) {
@@ -63,11 +65,23 @@ function pool() {
     }
     // An idle connection that breaks (the database restarts) is an 'error' event of the pool: left
     // unheard it would end the whole process. The pool drops it; the next request reconnects.
-    (connection.pool as unknown as NodeJS.EventEmitter).on('error', (error: unknown) => {
+    const events = connection.pool as unknown as NodeJS.EventEmitter;
+    events.on('error', (error: unknown) => {
       const code = (error as { code?: unknown })?.code;
       console.error(
         `database: an idle connection was lost (${typeof code === 'string' ? code : 'no code'})`,
       );
+    });
+    // Every connection is heard from the moment the pool hands it over ('acquire' is emitted
+    // before the pool stops listening to it), not from a few awaits later: a server that ends a
+    // session as it starts sends its farewell in the same packet as the connection's 'ready',
+    // and pg reads both before any promise settles. Unheard, that 'error' would end the process.
+    events.on('acquire', (client: PooledClient) => {
+      if (heard.has(client)) return;
+      heard.add(client);
+      client.on('error', (error) => {
+        if (!lost.has(client)) lost.set(client, error);
+      });
     });
   }
   return connection.pool as unknown as { connect(): Promise<PooledClient> };
@@ -112,28 +126,22 @@ class DeadConnection extends Error {
 /**
  * Runs `work` on one connection; a statement that hangs closes it and fails the work.
  *
- * While the work holds the connection, its 'error' event is heard here. pg's pool listens to a
- * connection only while it is idle in the pool, and a connection that dies while it is handed
- * out (the database restarts, or ended it a moment before the pool handed it over) emits
- * 'error' on the connection itself: unheard, that would end the process (npm start exits, an
- * instance dies with every request it serves). Heard, the connection is closed, not reused, and
- * the work fails as an outage (503), or, when it failed on its very first statement, runs once
- * more on a fresh connection (of a new pool: a restart ends every connection the pool keeps),
- * since nothing of it landed.
+ * pg's pool listens to a connection only while it is idle in the pool, and a connection that
+ * dies while it is handed out (the database restarts, or ended it a moment before the pool
+ * handed it over) emits 'error' on the connection itself: unheard, that would end the process
+ * (npm start exits, an instance dies with every request it serves). It is heard (see pool()):
+ * the connection is closed, not reused, and the work fails as an outage (503), or, when it
+ * failed on its very first statement, runs once more on a fresh connection (of a new pool: a
+ * restart ends every connection the pool keeps), since nothing of it landed.
  */
 async function withClient<T>(work: (client: Queryable) => Promise<T>, retry = true): Promise<T> {
   const { client, database } = await connect();
   const { queryMs } = timeouts();
   let hung: Error | undefined;
-  let died: unknown;
   let answered = 0;
-  const onError = (error: unknown) => {
-    died ??= error;
-  };
-  client.on('error', onError);
   const timed: Queryable = {
     async query(text, params) {
-      if (died !== undefined) throw new DeadConnection(died);
+      if (lost.has(client)) throw new DeadConnection(lost.get(client));
       try {
         const result = await within(client.query(text, params), queryMs, 'answer');
         answered += 1;
@@ -151,9 +159,8 @@ async function withClient<T>(work: (client: Queryable) => Promise<T>, retry = tr
   } catch (error) {
     failure = { error };
   } finally {
-    // Back to the pool, or closed if it hung or died. The pool listens again from here on.
-    client.release(hung ?? died !== undefined);
-    client.off('error', onError);
+    // Back to the pool, or closed if it hung or died.
+    client.release(hung ?? lost.has(client));
   }
   if (!failure) return value as T;
   const code = (failure.error as { code?: unknown })?.code;
