@@ -84,6 +84,8 @@ async function shutdown(code: number): Promise<never> {
 
 const env: Record<string, string> = {
   SMTP_URL: `smtp://${HOST}:${smtpPort}`,
+  // The site's own address: the origin the forms accept (required on an external database).
+  SITE_URL: `http://${HOST}:${port}`,
   CONTACT_TO: 'bench-studio@example.test',
   WAIVER_RECORDS_TO: 'bench-records@example.test',
   WAIVER_ENCRYPTION_KEY: randomBytes(32).toString('base64'),

@@ -2,7 +2,6 @@ import type { Config } from '@netlify/functions';
 import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
 import { SIGN_IN_SENT } from '../src/shared/desk-api';
-import { deskOrigin } from '../src/server/auth/links';
 import { sendSignInLink, signInAllowed, steady } from '../src/server/auth/sign-in';
 import { normalEmail } from '../src/server/auth/staff';
 import { afterAnswer } from '../src/server/request/guard';
@@ -21,14 +20,14 @@ export default deskFunction(config, [
     POST: {
       open: true,
       maxBytes: 1024,
-      async handle({ req, body, client, context }) {
+      async handle({ body, client, context }) {
         const started = Date.now();
         const input = checked(schema, body);
         if (!input.ok) return deskRefused(input.problem);
         const email = normalEmail(input.value.email);
         const allowed = await signInAllowed(client.ip, email);
         if (!allowed.ok) return deskRefused(allowed.problem);
-        const sending = await sendSignInLink(email, deskOrigin(req));
+        const sending = await sendSignInLink(email);
         if (sending) await afterAnswer(context, sending);
         await steady(started);
         return deskAnswer({ message: SIGN_IN_SENT });

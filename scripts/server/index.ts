@@ -38,6 +38,7 @@ import { HOP_BY_HOP, hasBody, prepareHead, sendProblem, sendResponse, sendText }
 import { readSiteConfig } from './netlify-config.ts';
 import { startOutboxTimer } from './outbox.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
+import { readSetting } from '../../src/server/platform/settings.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { StaticSite } from './static.ts';
 
@@ -404,6 +405,10 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostPart}:${port}`;
   base = url;
+  // The site's own address for the functions (siteOrigin() in src/server/platform/hosting.ts),
+  // set as Netlify's local tools set it: SITE_URL, else the address this server listens on. The
+  // links they mail and the origin they accept come from it, never from a request's Host.
+  process.env.URL ||= readSetting('SITE_URL')?.origin ?? url;
   const keepsState = database.kind === 'embedded' && !settings.localDbDir;
   if (keepsState) await recordState(root, database.url);
 

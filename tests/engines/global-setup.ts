@@ -126,6 +126,8 @@ export default async function setup(project: TestProject) {
       PORT: String(sitePort),
       HOST: '127.0.0.1',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      // The browsers visit the proxy in front (tests/engines/proxy.ts): that is the site's address.
+      SITE_URL: `http://127.0.0.1:${proxyPort}`,
       CONTACT_TO: 'studio-inbox@example.test',
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',

@@ -16,7 +16,7 @@ import { paramsOf, type DeskRoute } from '../../src/server/records/endpoint';
 import { contactBody, waiverBody } from '../fixtures/submissions';
 import type { TestSmtp } from './harness';
 
-export const ORIGIN = 'http://127.0.0.1:9400';
+export const ORIGIN = 'http://127.0.0.1:8888';
 export const STAFF = 'maya@example.test';
 export const CLIENT_IP = '198.51.100.20';
 /** The honeypot filled in, as a bot fills it. */

@@ -394,15 +394,31 @@ describe('the session cookie', () => {
 
   test('a sign-in link points at SITE_URL when set, never at the Host a request names', async () => {
     vi.stubEnv('SITE_URL', 'https://stillpoint.example');
-    const request = deskRequest('/api/records/sign-in', { body: { email: STAFF } });
-    const forged = new Request(request.url.replace(ORIGIN, 'http://evil.example'), {
+    // From the site's own page, with a Host the proxy in front (or a forger) wrote.
+    const forged = new Request('http://evil.example/api/records/sign-in', {
       method: 'POST',
-      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      headers: { origin: 'https://stillpoint.example', 'content-type': 'application/json' },
       body: JSON.stringify({ email: STAFF }),
     });
     expect((await functionFor('/api/records/sign-in')(forged)).status).toBe(200);
     await env.smtp.waitForMails(1);
     expect(env.smtp.mails[0]!.text).toContain('https://stillpoint.example/records/sign-in#token=');
+    expect(env.smtp.mails[0]!.text).not.toContain('evil.example');
+  });
+});
+
+describe("the site's own address", () => {
+  test('without SITE_URL, a sign-in asked for with a forged Host and a matching Origin is refused, and mails nothing', async () => {
+    const forged = new Request('http://evil.example/api/records/sign-in', {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: STAFF }),
+    });
+    expect((await functionFor('/api/records/sign-in')(forged)).status).toBe(403);
+    await desk('/api/records/sign-in', { body: { email: STAFF } });
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails).toHaveLength(1);
+    expect(env.smtp.mails[0]!.text).toContain(`${ORIGIN}/records/sign-in#token=`);
     expect(env.smtp.mails[0]!.text).not.toContain('evil.example');
   });
 });

@@ -31,7 +31,7 @@ const valid = {
 };
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return sendEmail(jsonPost('http://localhost/api/send-email', body, headers));
+  return sendEmail(jsonPost('http://127.0.0.1:8888/api/send-email', body, headers));
 }
 
 interface Row {
@@ -232,7 +232,9 @@ describe('bad input', () => {
   });
 
   test.each(['GET', 'PUT', 'DELETE'])('%s gets 405 JSON with Allow: POST', async (method) => {
-    const response = await sendEmail(new Request('http://localhost/api/send-email', { method }));
+    const response = await sendEmail(
+      new Request('http://127.0.0.1:8888/api/send-email', { method }),
+    );
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(await response.json()).toMatchObject({ success: false });

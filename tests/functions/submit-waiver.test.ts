@@ -32,11 +32,11 @@ const validWaiver = waiverFields;
 // page was open (see the security tests for what happens otherwise).
 function post(body: unknown, init: RequestInit = {}) {
   const form = typeof body === 'object' && body !== null ? { website: '', fillTimeMs: 20_000 } : {};
-  return new Request('http://127.0.0.1/api/submit-waiver', {
+  return new Request('http://127.0.0.1:8888/api/submit-waiver', {
     method: 'POST',
     ...init,
     headers: {
-      origin: 'http://127.0.0.1',
+      origin: 'http://127.0.0.1:8888',
       'content-type': 'application/json',
       'user-agent': AGENT,
       ...(init.headers as Record<string, string> | undefined),
@@ -301,7 +301,7 @@ describe('POST /api/submit-waiver', () => {
       415,
       /format/,
     ],
-    ['a GET', () => new Request('http://127.0.0.1/api/submit-waiver'), 405, /POST/],
+    ['a GET', () => new Request('http://127.0.0.1:8888/api/submit-waiver'), 405, /POST/],
     [
       'a waiver signed under an older text',
       () => post({ waiver: validWaiver({ waiverVersion: '1999-01' }) }),

@@ -113,6 +113,10 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     WAIVER_ENCRYPTION_KEY: TEST_KEY,
     ...options.env,
   });
+  // Self-hosted (on an external database) it needs its address; a test may leave it out on purpose.
+  if (env.NETLIFY_DB_URL && !Object.hasOwn(options.env ?? {}, 'SITE_URL')) {
+    env.SITE_URL = `http://127.0.0.1:${port}`;
+  }
   const child = spawn(process.execPath, [SERVE, '--no-build'], {
     cwd: options.cwd ?? ROOT,
     env,

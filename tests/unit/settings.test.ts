@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { readSettings } from '../../scripts/server/settings.ts';
+import { isSelfHosted, readSettings } from '../../scripts/server/settings.ts';
 import {
   PLATFORM_VARIABLES,
   SETTINGS,
@@ -156,4 +156,16 @@ test.skipIf(!existsSync(RUNNING))('docs/running.md names every setting in its ta
   const missing = NAMES.filter((name) => !named(name));
   expect(missing, `settings missing from the table of ${RUNNING}`).toEqual([]);
   expect(Object.keys(PLATFORM_VARIABLES).length).toBeGreaterThan(0);
+});
+
+describe('npm start self-hosted', () => {
+  test('on its own database or on an address other machines reach, it is self-hosted; on loopback with the embedded one it is not', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) {
+      expect(isSelfHosted({ host, databaseUrl: undefined }), host).toBe(false);
+    }
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'studio.example']) {
+      expect(isSelfHosted({ host, databaseUrl: undefined }), host).toBe(true);
+    }
+    expect(isSelfHosted({ host: '127.0.0.1', databaseUrl: 'postgres://db/studio' })).toBe(true);
+  });
 });

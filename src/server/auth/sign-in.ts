@@ -39,13 +39,10 @@ export async function signInAllowed(ip: string, email: string): Promise<Result<v
  * from a stored row, and the link's token is stored only as a hash, so nothing could rebuild it.
  * Without SMTP_URL it lands as an .eml file in the local outbox and its path is logged.
  */
-export async function sendSignInLink(
-  email: string,
-  origin: string,
-): Promise<Promise<void> | undefined> {
+export async function sendSignInLink(email: string): Promise<Promise<void> | undefined> {
   if (!isStaff(email)) return undefined;
   const token = await createSignInLink(email);
-  return sendMail(signInMail(email, origin, token)).then(
+  return sendMail(signInMail(email, token)).then(
     () => undefined,
     (error: unknown) => {
       console.error(`records desk: a sign-in link could not be mailed (${transportCode(error)})`);

@@ -194,11 +194,14 @@ export function keyBytes(value: string): Buffer | undefined {
   return key?.length === 32 ? key : undefined;
 }
 
+/** The site's address when nothing says otherwise: `npm start`'s default, and the build's. */
+export const LOCAL_SITE_URL = 'http://127.0.0.1:8888';
+
 /** The settings a person gives the site. */
 export const SETTINGS = {
   SITE_URL: siteAddress(
-    "The site's public address: the origin the forms accept behind a proxy, the host of the desk's sign-in links",
-    "Netlify's URL; else the address a request came to",
+    "The site's public address: canonical URLs, the only origin the forms and the desk accept, the host of every link in mail; npm start self-hosted refuses to start without it",
+    `Netlify's URL; under npm start the address it listens on; else ${LOCAL_SITE_URL}`,
   ),
   CONTACT_TO: address('Where the contact form’s messages go', 'the e-mail in content/site.yaml'),
   WAIVER_RECORDS_TO: address(
