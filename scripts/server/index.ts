@@ -37,6 +37,7 @@ import {
 import { HOP_BY_HOP, hasBody, prepareHead, sendProblem, sendResponse, sendText } from './http.ts';
 import { readSiteConfig } from './netlify-config.ts';
 import { startOutboxTimer } from './outbox.ts';
+import { normalPath, type RequestPath } from './paths.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
 import { readSetting } from '../../src/server/platform/settings.ts';
 import { readSettings, type Settings } from './settings.ts';
@@ -258,16 +259,22 @@ export async function startServer(
     });
   }
 
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse, url: URL) {
+  /** The 404 page, with the `_headers` rules of `pathname` (the request's, as normalised). */
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse, pathname: string) {
     const page = await files.notFoundPage();
     if (!page) return sendText(req, res, 404, 'Not Found');
     prepareHead(req, res);
-    files.send(req, res, page, 404, rules.headersFor(url.pathname));
+    files.send(req, res, page, 404, rules.headersFor(pathname));
   }
 
-  async function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL) {
-    const found = await files.lookup(url.pathname);
-    if (found.kind === 'none') return sendNotFound(req, res, url);
+  async function serveStatic(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    path: RequestPath,
+  ) {
+    const found = await files.lookup(path);
+    if (found.kind === 'none') return sendNotFound(req, res, path.decoded);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return sendText(req, res, 405, 'Method Not Allowed');
@@ -276,12 +283,12 @@ export async function startServer(
     if (found.kind === 'redirect') {
       res.writeHead(301, {
         location: found.location + url.search,
-        ...rules.headersFor(url.pathname),
+        ...rules.headersFor(path.decoded),
       });
       res.end();
       return;
     }
-    files.send(req, res, found.file, 200, rules.headersFor(url.pathname));
+    files.send(req, res, found.file, 200, rules.headersFor(path.decoded));
   }
 
   /** Applies a matched redirect rule; false when the request should go on to the static files. */
@@ -289,14 +296,15 @@ export async function startServer(
     req: IncomingMessage,
     res: ServerResponse,
     url: URL,
+    path: RequestPath,
     rule: RedirectMatch,
   ): Promise<boolean> {
     if (rule.force && rule.statusCode === 404 && !rule.target) {
-      await sendNotFound(req, res, url);
+      await sendNotFound(req, res, path.decoded);
       return true;
     }
     const readable = req.method === 'GET' || req.method === 'HEAD';
-    if (!rule.force && readable && (await files.lookup(url.pathname)).kind === 'file') return false;
+    if (!rule.force && readable && (await files.lookup(path)).kind === 'file') return false;
     const target = rule.target;
     if (rule.redirect) {
       const location = target.origin === url.origin ? target.pathname + target.search : target.href;
@@ -330,10 +338,11 @@ export async function startServer(
       return true;
     }
     if (!readable) return false;
-    const found = await files.lookup(target.pathname);
+    const targetPath = normalPath(target.pathname);
+    const found = targetPath ? await files.lookup(targetPath) : ({ kind: 'none' } as const);
     if (found.kind !== 'file') return false;
     prepareHead(req, res);
-    files.send(req, res, found.file, rule.statusCode || 200, rules.headersFor(url.pathname));
+    files.send(req, res, found.file, rule.statusCode || 200, rules.headersFor(path.decoded));
     return true;
   }
 
@@ -349,13 +358,16 @@ export async function startServer(
     if (!url) return sendText(req, res, 400, 'Bad Request');
     const declared = Number(req.headers['content-length']);
     if (declared > settings.maxBodyBytes) return sendProblem(req, res, 413, TOO_LARGE);
+    // Normalised once, here: a path written to slip past the rules below is not found.
+    const path = normalPath(url.pathname);
+    if (!path) return sendNotFound(req, res, url.pathname);
 
     const method = req.method ?? 'GET';
     const match = route(url.pathname, method);
     if (match) {
       const preferred =
         match.preferStatic && (method === 'GET' || method === 'HEAD')
-          ? (await files.lookup(url.pathname)).kind === 'file'
+          ? (await files.lookup(path)).kind === 'file'
           : false;
       if (!preferred) return invoke(req, res, url, match);
     }
@@ -365,9 +377,9 @@ export async function startServer(
         if (typeof value === 'string') headers.set(name, value);
       }
       const rule = await rules.redirectFor(new Request(url, { headers }));
-      if (rule && (await applyRedirect(req, res, url, rule))) return;
+      if (rule && (await applyRedirect(req, res, url, path, rule))) return;
     }
-    return serveStatic(req, res, url);
+    return serveStatic(req, res, url, path);
   }
 
   const server = createServer(
