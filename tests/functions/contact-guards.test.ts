@@ -196,6 +196,26 @@ describe('rate limits per client', () => {
     expect(await messages()).toHaveLength(4);
   });
 
+  test('an IPv6 client is counted by its /64: its neighbours in that network share its limit, the next network does not', async () => {
+    vi.stubEnv('CONTACT_RATE_LIMIT', '2/10m');
+    // One machine, or one home, gets a whole /64 and can pick any address in it.
+    for (const ip of ['2001:db8:a:b::1', '2001:db8:a:b:ffff:ffff:ffff:ffff']) {
+      expect((await post(valid, {}, ip)).status, ip).toBe(200);
+    }
+    for (const ip of [
+      '2001:0db8:000a:000b:0:0:0:2',
+      '2001:DB8:A:B::abcd',
+      '2001:db8:a:b::5%eth0',
+    ]) {
+      expect((await post(valid, {}, ip)).status, ip).toBe(429);
+    }
+    expect((await post(valid, {}, '2001:db8:a:c::1')).status).toBe(200);
+    // An IPv4 address written as IPv6 is that IPv4 address, counted alone.
+    expect((await post(valid, {}, '::ffff:192.0.2.7')).status).toBe(200);
+    expect((await post(valid, {}, '::ffff:192.0.2.8')).status).toBe(200);
+    expect(await messages()).toHaveLength(5);
+  });
+
   test("Netlify's client IP header is used when there is no context", async () => {
     vi.stubEnv('CONTACT_RATE_LIMIT', '1/1h');
     const from = (ip: string) => post(valid, { 'x-nf-client-connection-ip': ip });

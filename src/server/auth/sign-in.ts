@@ -3,7 +3,7 @@ import { sendMail, transportCode } from '../platform/mail';
 import { failed, ok, type Result } from '../../shared/result';
 import { readSetting } from '../platform/settings';
 import type { Problem } from '../request/responses';
-import { countRequest } from '../request/rate-limit';
+import { clientNetwork, countRequest } from '../request/rate-limit';
 import { createSignInLink, signInMail } from './links';
 import { isStaff } from './staff';
 
@@ -17,7 +17,7 @@ const LIMITS = { client: 'SIGN_IN_RATE_LIMIT', address: 'SIGN_IN_ADDRESS_LIMIT' 
  */
 export async function signInAllowed(ip: string, email: string): Promise<Result<void, Problem>> {
   for (const [which, key] of [
-    ['client', ip],
+    ['client', clientNetwork(ip)],
     ['address', email],
   ] as const) {
     const verdict = await countRequest(`records-sign-in-${which}`, key, readSetting(LIMITS[which]));

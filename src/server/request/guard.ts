@@ -5,7 +5,7 @@ import { acceptedOrigins } from '../platform/hosting';
 import { failed, ok, type Result } from '../../shared/result';
 import type { Problem } from './responses';
 import type { RateLimit } from '../platform/settings';
-import { countRequest } from './rate-limit';
+import { countClient } from './rate-limit';
 
 /** The part of Netlify's function context the guard reads (absent when tests call a handler). */
 export interface ClientContext {
@@ -76,7 +76,7 @@ export async function guardPost(
 
   const client = clientOf(req, context);
   try {
-    const verdict = await countRequest(form, client.ip, options.rateLimit);
+    const verdict = await countClient(form, client.ip, options.rateLimit);
     if (!verdict.allowed) {
       await req.body?.cancel().catch(() => undefined);
       const wait = verdict.retryAfterSeconds;
