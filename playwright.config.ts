@@ -36,6 +36,7 @@ export default defineConfig({
       WAIVER_RATE_LIMIT: '10000/1m',
       SIGN_IN_RATE_LIMIT: '10000/1m',
       SIGN_IN_ADDRESS_LIMIT: '10000/1m',
+      SIGN_IN_INBOX_LIMIT: '10000/1m',
       // Who may sign in to the records desk (tests/e2e/records.spec.ts).
       STAFF_EMAILS: 'maya@example.test',
       // The local mail retry runs often and waits little, so an outage test ends in seconds.

@@ -74,9 +74,9 @@ export function desk(path: string, init: DeskRequestInit = {}): Promise<Response
   return functionFor(path)(deskRequest(path, init), { ip: init.ip ?? CLIENT_IP } as never);
 }
 
-/** The `name=value` of a response's Set-Cookie, ready for a Cookie header. */
+/** The `name=value` of a response's (first) Set-Cookie, the session's, ready for a Cookie header. */
 export function cookieOf(response: Response): string | undefined {
-  return response.headers.get('set-cookie')?.split(';')[0];
+  return response.headers.getSetCookie()[0]?.split(';')[0];
 }
 
 /** The token of the newest sign-in link mailed to `to`. */

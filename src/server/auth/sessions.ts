@@ -82,14 +82,18 @@ export function sessionCookie(req: Request): { name: string; secure: boolean } {
   return secure ? { name: '__Host-desk', secure } : { name: 'desk', secure };
 }
 
-/** The session token the request carries in this site's cookie, if any. */
-export function sessionToken(req: Request): string | undefined {
-  const { name } = sessionCookie(req);
+/** The value of the request's cookie `name`, if it carries one. */
+export function cookieIn(req: Request, name: string): string | undefined {
   for (const part of (req.headers.get('cookie') ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === name) return value.join('=');
   }
   return undefined;
+}
+
+/** The session token the request carries in this site's cookie, if any. */
+export function sessionToken(req: Request): string | undefined {
+  return cookieIn(req, sessionCookie(req).name);
 }
 
 /** `Set-Cookie` for a new session (`token`), or one that deletes the cookie (no token). */

@@ -276,8 +276,18 @@ export const SETTINGS = {
     'Waivers one address may send (a studio tablet signs a class in)',
     '20/1h',
   ),
-  SIGN_IN_RATE_LIMIT: rateLimit('Sign-in links one address may ask for', '10/15m'),
-  SIGN_IN_ADDRESS_LIMIT: rateLimit('Sign-in links asked for one e-mail address', '5/15m'),
+  SIGN_IN_RATE_LIMIT: rateLimit(
+    'Sign-in links one client may ask for; and one device the desk was signed in on',
+    '10/15m',
+  ),
+  SIGN_IN_ADDRESS_LIMIT: rateLimit(
+    'Sign-in links one client may ask for one e-mail address',
+    '5/15m',
+  ),
+  SIGN_IN_INBOX_LIMIT: rateLimit(
+    'Sign-in links mailed to one address in all, for devices it never signed in on',
+    '30/1h',
+  ),
   OUTBOX_MAX_ATTEMPTS: number('Attempts at a mail before it is marked failed', 12, { whole: true }),
   OUTBOX_BASE_DELAY_MS: milliseconds(
     'Wait after a mail’s first failed attempt; doubles with each further one',
