@@ -29,6 +29,7 @@ export default deskFunction(config, [
       return deskAnswer({
         email: staff.email,
         expiresAt: staff.expiresAt.toISOString(),
+        fresh: staff.fresh,
         undelivered,
         counts: numbers,
       });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { newToken, tokenHash } from '../../src/server/auth/tokens';
 import { deskFunction, paramsOf } from '../../src/server/records/endpoint';
-import { SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import {
   cookieOf,
@@ -174,6 +175,91 @@ describe('every records endpoint answers 401', () => {
   test('and a stale cookie is deleted with the answer', async () => {
     const response = await call('GET', '/api/records/log', undefined, `__Host-desk=${newToken()}`);
     expect(response.headers.get('set-cookie')).toMatch(/^__Host-desk=; Path=\/; Max-Age=0;/);
+  });
+});
+
+describe('how long a session lasts', () => {
+  afterEach(() => setClock(undefined));
+  const session = (cookie: string) => call('GET', '/api/records/session', undefined, cookie);
+  const MINUTE = 60_000;
+
+  test('it ends after 30 minutes without a request; each request starts the 30 minutes again', async () => {
+    const cookie = await signIn(env.smtp);
+    advanceClock(29 * MINUTE);
+    expect((await session(cookie)).status).toBe(200);
+    advanceClock(29 * MINUTE);
+    expect((await call('GET', '/api/records/waivers', undefined, cookie)).status).toBe(200);
+    advanceClock(31 * MINUTE);
+    await expect401Everywhere(cookie);
+    // ...and it stays over: the requests after its end did not bring it back.
+    advanceClock(MINUTE);
+    expect((await session(cookie)).status).toBe(401);
+  });
+
+  test('it ends after 12 hours however busy she is', async () => {
+    const cookie = await signIn(env.smtp);
+    for (let minutes = 20; minutes < 12 * 60; minutes += 20) {
+      advanceClock(20 * MINUTE);
+      expect((await session(cookie)).status, `${minutes} minutes in`).toBe(200);
+    }
+    advanceClock(20 * MINUTE);
+    expect((await session(cookie)).status).toBe(401);
+  });
+
+  test('the desk is told whether the sign-in is fresh (under 15 minutes old) for erasures and health exports', async () => {
+    const cookie = await signIn(env.smtp);
+    expect(await (await session(cookie)).json()).toMatchObject({ fresh: true });
+    advanceClock(16 * MINUTE);
+    expect(await (await session(cookie)).json()).toMatchObject({ fresh: false });
+  });
+});
+
+describe('an erasure or a health export with a sign-in older than 15 minutes', () => {
+  afterEach(() => setClock(undefined));
+  const EMAIL = 'ingrid@example.test';
+  const erase = (cookie: string) =>
+    call('POST', '/api/records/erasure', { email: EMAIL, confirm: EMAIL }, cookie);
+  const FRESH = {
+    success: false,
+    error: FRESH_SIGN_IN_NEEDED,
+    reason: 'fresh-sign-in',
+  };
+
+  test('asks for a fresh sign-in link, erases and exports nothing, and works once she follows one', async () => {
+    await signWaiver({ email: EMAIL });
+    const cookie = await signIn(env.smtp);
+    advanceClock(16 * 60_000);
+
+    const refused = await erase(cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual(FRESH);
+    expect(await env.count('waivers')).toBe(1);
+    const health = await call('GET', '/api/records/export/waivers?health=yes', undefined, cookie);
+    expect(health.status).toBe(403);
+    expect(await health.json()).toEqual(FRESH);
+    // What holds no health information, and looking before erasing, still work.
+    expect((await call('GET', '/api/records/export/waivers', undefined, cookie)).status).toBe(200);
+    const preview = await call('POST', '/api/records/erasure/preview', { email: EMAIL }, cookie);
+    expect(preview.status).toBe(200);
+    // The access log holds the export without health information, and no other.
+    const log = await env.db.query<{ detail: { health?: boolean } }>(
+      `SELECT detail FROM records_access_log WHERE action = 'export-waivers'`,
+    );
+    expect(log.rows.map((row) => row.detail.health)).toEqual([false]);
+
+    const fresh = await signIn(env.smtp);
+    expect(
+      (await call('GET', '/api/records/export/waivers?health=yes', undefined, fresh)).status,
+    ).toBe(200);
+    expect((await erase(fresh)).status).toBe(200);
+    expect(await env.count('waivers')).toBe(0);
+  });
+
+  test('a sign-in 14 minutes old is fresh enough', async () => {
+    await signWaiver({ email: EMAIL });
+    const cookie = await signIn(env.smtp);
+    advanceClock(14 * 60_000);
+    expect((await erase(cookie)).status).toBe(200);
   });
 });
 
