@@ -34,6 +34,7 @@ export default defineConfig({
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
+      WAIVER_COPY_LIMIT: '10000/1h',
       SIGN_IN_RATE_LIMIT: '10000/1m',
       SIGN_IN_ADDRESS_LIMIT: '10000/1m',
       SIGN_IN_INBOX_LIMIT: '10000/1m',

@@ -324,6 +324,7 @@ export async function benchFunctions(options: {
     // Hundreds of timed requests from one address: the rate limits would answer 429.
     CONTACT_RATE_LIMIT: '1000000/1m',
     WAIVER_RATE_LIMIT: '1000000/1m',
+    WAIVER_COPY_LIMIT: '1000000/1h',
     OUTBOX_INTERVAL_MS: '0',
     LOCAL_DB_DIR: join(scratch, 'db'),
   };

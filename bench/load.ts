@@ -96,6 +96,7 @@ const env: Record<string, string> = {
   // Every request comes from this one machine: lift the per-client limits for the run.
   CONTACT_RATE_LIMIT: '100000/1m',
   WAIVER_RATE_LIMIT: '100000/1m',
+  WAIVER_COPY_LIMIT: '100000/1h',
 };
 try {
   if (DATABASE === 'postgres') {

@@ -84,7 +84,8 @@ export interface WaiverField {
   health: boolean;
 }
 
-export type MailState = 'sent' | 'owed' | 'failed';
+/** `skipped`: held back on purpose (a participant's copy past the day's limit to one address). */
+export type MailState = 'sent' | 'owed' | 'failed' | 'skipped';
 
 export interface WaiverView {
   id: string;

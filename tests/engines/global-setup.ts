@@ -132,6 +132,7 @@ export default async function setup(project: TestProject) {
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
+      WAIVER_COPY_LIMIT: '10000/1h',
       OUTBOX_INTERVAL_MS: '2000',
       OUTBOX_BASE_DELAY_MS: '1000',
       ASTRO_TELEMETRY_DISABLED: '1',

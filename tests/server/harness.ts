@@ -110,6 +110,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     OUTBOX_INTERVAL_MS: '0',
     CONTACT_RATE_LIMIT: '1000000/1m',
     WAIVER_RATE_LIMIT: '1000000/1m',
+    WAIVER_COPY_LIMIT: '1000000/1h',
     WAIVER_ENCRYPTION_KEY: TEST_KEY,
     ...options.env,
   });

@@ -30,6 +30,7 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   WAIVER_RATE_LIMIT: '0/1h',
   SIGN_IN_RATE_LIMIT: '10/15d',
   SIGN_IN_ADDRESS_LIMIT: '/15m',
+  WAIVER_COPY_LIMIT: '3/day',
   SIGN_IN_INBOX_LIMIT: '30 per hour',
   OUTBOX_MAX_ATTEMPTS: '2.5',
   OUTBOX_BASE_DELAY_MS: '0',

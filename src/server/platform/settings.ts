@@ -288,6 +288,10 @@ export const SETTINGS = {
     'Sign-in links mailed to one address in all, for devices it never signed in on',
     '30/1h',
   ),
+  WAIVER_COPY_LIMIT: rateLimit(
+    "Participant's copies of a waiver mailed to one address (typed by anyone, verified by no one)",
+    '3/24h',
+  ),
   OUTBOX_MAX_ATTEMPTS: number('Attempts at a mail before it is marked failed', 12, { whole: true }),
   OUTBOX_BASE_DELAY_MS: milliseconds(
     'Wait after a mail’s first failed attempt; doubles with each further one',
