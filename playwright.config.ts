@@ -29,7 +29,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      // The test SMTP server offers STARTTLS with a certificate of its own (tests/fixtures/smtp.ts).
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}/?tls.rejectUnauthorized=false`,
       CONTACT_TO: 'studio-inbox@example.test',
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',

@@ -317,6 +317,8 @@ export async function benchFunctions(options: {
   let error: string | undefined;
   const env: Record<string, string> = {
     SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
+    // The counting server speaks plaintext: TLS would measure the handshake, not the site.
+    SMTP_ALLOW_PLAINTEXT: 'true',
     // The site's own address: the origin the forms accept, in the server and in-process alike.
     SITE_URL: `http://127.0.0.1:${port}`,
     CONTACT_TO: 'studio-inbox@bench.example.test',

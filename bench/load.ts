@@ -84,6 +84,8 @@ async function shutdown(code: number): Promise<never> {
 
 const env: Record<string, string> = {
   SMTP_URL: `smtp://${HOST}:${smtpPort}`,
+  // The counting server speaks plaintext: TLS would measure the handshake, not the site.
+  SMTP_ALLOW_PLAINTEXT: 'true',
   // The site's own address: the origin the forms accept (required on an external database).
   SITE_URL: `http://${HOST}:${port}`,
   CONTACT_TO: 'bench-studio@example.test',

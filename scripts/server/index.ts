@@ -14,7 +14,7 @@
  * leaves aborts its request's `signal`; after any refusal the server hangs up.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -80,7 +80,10 @@ const HOST_HEADER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
 const plainIp = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
 
-/** Keeps `.netlify/state.json`'s `dbConnectionString` (for psql) as Netlify's emulator did. */
+/**
+ * Keeps `.netlify/state.json`'s `dbConnectionString` (for psql) as Netlify's emulator did. It
+ * holds the embedded database's password, so only the user running the server may read it.
+ */
 async function recordState(root: string, url: string | undefined) {
   const file = join(root, '.netlify', 'state.json');
   const state = await readFile(file, 'utf8')
@@ -88,7 +91,9 @@ async function recordState(root: string, url: string | undefined) {
     .catch(() => ({}) as Record<string, unknown>);
   if (url) state.dbConnectionString = url;
   else delete state.dbConnectionString;
-  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`).catch(() => undefined);
+  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 })
+    .then(() => chmod(file, 0o600))
+    .catch(() => undefined);
 }
 
 export async function startServer(

@@ -25,6 +25,7 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   STAFF_EMAILS: 'ana@example.test, nobody',
   MAIL_FROM: 'Still Point Pilates',
   SMTP_URL: 'https://user:hunter2@mail.example.test',
+  SMTP_ALLOW_PLAINTEXT: 'maybe',
   WAIVER_ENCRYPTION_KEY: 'hunter2hunter2',
   CONTACT_RATE_LIMIT: '5 a minute',
   WAIVER_RATE_LIMIT: '0/1h',
@@ -169,5 +170,24 @@ describe('npm start self-hosted', () => {
       expect(isSelfHosted({ host, databaseUrl: undefined }), host).toBe(true);
     }
     expect(isSelfHosted({ host: '127.0.0.1', databaseUrl: 'postgres://db/studio' })).toBe(true);
+  });
+});
+
+describe('SMTP_URL', () => {
+  test('a query that would turn TLS off again is refused: SMTP_ALLOW_PLAINTEXT is the one switch', () => {
+    for (const query of [
+      'requireTLS=false',
+      'ignoreTLS=true',
+      'secure=false',
+      'OpportunisticTLS=1',
+    ]) {
+      expect(
+        () => readSetting('SMTP_URL', { SMTP_URL: `smtp://mail.example.test:587/?${query}` }),
+        query,
+      ).toThrow(/SMTP_URL must be an address whose query does not set/);
+    }
+    expect(readSetting('SMTP_URL', { SMTP_URL: 'smtp://relay.example.test:25/?pool=true' })).toBe(
+      'smtp://relay.example.test:25/?pool=true',
+    );
   });
 });

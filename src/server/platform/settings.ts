@@ -223,13 +223,25 @@ export const SETTINGS = {
       'The mail server the functions send through, e.g. smtps://user:password@smtp.example.com',
       'none: each mail is written as an .eml file to MAIL_OUTBOX_DIR',
     ),
-    read: (value) =>
-      URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol)
-        ? value
-        : must('an smtp:// or smtps:// address'),
+    read(value) {
+      const url = URL.canParse(value) ? new URL(value) : undefined;
+      if (!url || !/^smtps?:$/.test(url.protocol)) return must('an smtp:// or smtps:// address');
+      // Its query becomes nodemailer's options, which could quietly turn TLS off again.
+      const weakening = [...url.searchParams.keys()].find((key) =>
+        /^(secure|requireTLS|ignoreTLS|opportunisticTLS)$/i.test(key),
+      );
+      return weakening
+        ? must(
+            `an address whose query does not set ${weakening} (SMTP_ALLOW_PLAINTEXT is the one switch)`,
+          )
+        : value;
+    },
     secret: true,
     requiredWhenDeployed: true,
   },
+  SMTP_ALLOW_PLAINTEXT: flag(
+    'Lets an smtp:// SMTP_URL send without STARTTLS (a relay on the same machine); otherwise the mail server must offer TLS',
+  ),
   MAIL_OUTBOX_DIR: text(
     'Where mail goes as .eml files when SMTP_URL is not set',
     '.netlify/outbox',
