@@ -13,7 +13,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SIGN_IN_SENT } from '../../src/shared/desk-api.ts';
 import { waiverBody } from '../fixtures/submissions.ts';
-import { ensureBuilt, postJson, rawExchange, startStudio, type Studio } from './harness.ts';
+import {
+  ensureBuilt,
+  postJson,
+  rawExchange,
+  startHangingDatabase,
+  startStudio,
+  type Studio,
+} from './harness.ts';
 
 const STAFF = 'maya@example.test';
 /** The studio's records inbox: the e-mail in content/site.yaml (no CONTACT_TO here). */
@@ -264,5 +271,21 @@ describe("the waiver's copy to the participant", () => {
     // The two held back never come: nothing sends a mail the outbox holds back.
     await new Promise((done) => setTimeout(done, 1_500));
     expect((await mails()).filter((mail) => to(mail).includes(email))).toHaveLength(3);
+  });
+});
+
+describe('self-hosted', () => {
+  test('on a database of its own and without SITE_URL, npm start refuses to start, saying why', async () => {
+    const database = await startHangingDatabase();
+    try {
+      await expect(
+        startStudio({
+          env: { NETLIFY_DB_URL: database.url, SITE_URL: '' },
+          startTimeoutMs: 30_000,
+        }),
+      ).rejects.toThrow(/SITE_URL is not set: self-hosted \(NETLIFY_DB_URL is set\)/);
+    } finally {
+      await database.close();
+    }
   });
 });
