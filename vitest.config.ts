@@ -38,7 +38,14 @@ export default defineConfig({
           ...functionTests,
           name: 'functions:serverless',
           include: [
-            ...fn('send-email', 'submit-waiver', 'outbox', 'contact-guards', 'form-posts'),
+            ...fn(
+              'send-email',
+              'submit-waiver',
+              'outbox',
+              'contact-guards',
+              'form-posts',
+              'dead-connection',
+            ),
             'tests/drivers/serverless.test.ts',
           ],
           globalSetup: POSTGRES,

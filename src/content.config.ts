@@ -6,6 +6,7 @@ import { Temporal } from 'temporal-polyfill';
 import { parse as parseYaml } from 'yaml';
 import { ICON_NAMES } from './lib/icons';
 import { availabilitySchema } from './shared/booking/availability';
+import { retentionSchema } from './shared/retention';
 import { addressSchema, isTimeZone, timeZoneSchema } from './shared/studio';
 import { LOCAL_TIME_EXAMPLE, zonedTime } from './lib/studio-time';
 
@@ -51,6 +52,16 @@ const consultation = defineCollection({
     parser: (text) => ({ consultation: parseYaml(text) }),
   }),
   schema: availabilitySchema,
+});
+
+// How long each kind of record is kept; the retention function reads the same file at run time
+// through the same schema, and checks its names against the retention rules
+// (src/server/retention/schedule.ts).
+const retention = defineCollection({
+  loader: file('./content/retention.yaml', {
+    parser: (text) => ({ retention: parseYaml(text) ?? {} }),
+  }),
+  schema: retentionSchema,
 });
 
 const sessions = defineCollection({
@@ -220,6 +231,7 @@ const pages = defineCollection({
 export const collections = {
   site,
   consultation,
+  retention,
   sessions,
   services,
   programs,

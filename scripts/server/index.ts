@@ -36,6 +36,8 @@ import {
 } from './functions.ts';
 import { HOP_BY_HOP, hasBody, prepareHead, sendProblem, sendResponse, sendText } from './http.ts';
 import { readSiteConfig } from './netlify-config.ts';
+import { dailyTime } from '../../src/server/platform/schedule.ts';
+import { startDailyTimer, type DailyTimer } from './daily.ts';
 import { startOutboxTimer } from './outbox.ts';
 import { normalPath, type RequestPath } from './paths.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
@@ -429,32 +431,41 @@ export async function startServer(
   const keepsState = database.kind === 'embedded' && !settings.localDbDir;
   if (keepsState) await recordState(root, database.url);
 
-  // The outbox's scheduled function; any other schedule is Netlify's to run, not this server's.
+  // Scheduled functions, run in-process from their bundles as Netlify's scheduler runs them.
+  const scheduled = (func: LoadedFunction) => async () => {
+    const request = new Request(`${url}/.netlify/functions/${func.name}`, {
+      method: 'POST',
+      headers: { 'user-agent': 'Netlify Clockwork', 'x-nf-event': 'schedule' },
+      body: JSON.stringify({ next_run: new Date(Date.now() + 300_000).toISOString() }),
+    });
+    const context = createContext({
+      request,
+      ip: '127.0.0.1',
+      requestId: randomUUID(),
+      cookies: new CookieJar(null),
+      waitUntil: (promise) => pending.add(promise),
+    });
+    const answer = await withContext(context, () => func.handler(request, context));
+    return answer instanceof Response ? answer : new Response(null, { status: 204 });
+  };
+  // The outbox's every OUTBOX_INTERVAL_MS; a daily one (retention) at its minute; any other
+  // schedule is Netlify's to run, not this server's.
   const retryMail = functions.find((f) => f.name === 'retry-mail');
+  const daily: DailyTimer[] = [];
   for (const func of functions) {
-    if (func.schedule && func !== retryMail) {
+    if (!func.schedule || func === retryMail) continue;
+    if (dailyTime(func.schedule)) {
+      daily.push(
+        startDailyTimer({ name: func.name, schedule: func.schedule, run: scheduled(func) }),
+      );
+    } else {
       console.warn(`${func.name} is scheduled (${func.schedule}); npm start does not run it`);
     }
   }
   const outbox = startOutboxTimer({
     intervalMs: retryMail ? settings.outboxIntervalMs : 0,
     mailIsDue: database.mailIsDue,
-    run: async () => {
-      const request = new Request(`${url}/.netlify/functions/${retryMail!.name}`, {
-        method: 'POST',
-        headers: { 'user-agent': 'Netlify Clockwork', 'x-nf-event': 'schedule' },
-        body: JSON.stringify({ next_run: new Date(Date.now() + 300_000).toISOString() }),
-      });
-      const context = createContext({
-        request,
-        ip: '127.0.0.1',
-        requestId: randomUUID(),
-        cookies: new CookieJar(null),
-        waitUntil: (promise) => pending.add(promise),
-      });
-      const answer = await withContext(context, () => retryMail!.handler(request, context));
-      return answer instanceof Response ? answer : new Response(null, { status: 204 });
-    },
+    run: scheduled(retryMail!),
   });
 
   let closing: Promise<void> | undefined;
@@ -470,7 +481,10 @@ export async function startServer(
         server.close();
         server.closeIdleConnections();
         const left = () => Math.max(0, deadline - Date.now());
-        await Promise.race([outbox.stop(), new Promise((done) => setTimeout(done, left()))]);
+        await Promise.race([
+          Promise.all([outbox.stop(), ...daily.map((timer) => timer.stop())]),
+          new Promise((done) => setTimeout(done, left())),
+        ]);
         if (inFlight > 0) {
           await new Promise<void>((done) => {
             const timer = setTimeout(done, left());

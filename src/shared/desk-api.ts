@@ -168,9 +168,39 @@ export const ACTION_WORDS = {
   'not-spam': 'Marked a message as not spam',
   'send-again': 'Sent an e-mail again',
   erase: "Erased a participant's records",
+  'rotate-key': 'Re-encrypted the health information with a new key',
+  retention: 'Removed records past their keeping time',
 } as const;
 
 export type DeskAction = keyof typeof ACTION_WORDS;
+
+/** One retention rule in the desk's preview: what it removes, after how long, and how many. */
+export interface RetentionCount {
+  name: string;
+  /** One, many: 'message taken for spam', 'messages taken for spam'. */
+  what: readonly [string, string];
+  /** Its keeping time, e.g. '30 days'. */
+  keep: string;
+  /** From when the keeping time runs, e.g. 'from arrival'. */
+  from: string;
+  count: number;
+}
+
+/** What a retention run removed, as its tombstone in the access log says. */
+export interface RetentionRemoved {
+  name: string;
+  one: string;
+  many: string;
+  count: number;
+}
+
+/** The desk's retention panel: the next run, what it will remove, and the last that removed any. */
+export interface RetentionPreview {
+  /** When the next run happens. */
+  next: string;
+  items: RetentionCount[];
+  last: { at: string; removed: RetentionRemoved[] } | null;
+}
 
 export interface ErasurePreview {
   waivers: { id: string; createdAt: string }[];

@@ -255,4 +255,21 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     );
     expect(rows).toEqual([{ sent: true }]);
   });
+
+  test('retention removes the spam past its keeping time, and leaves its tombstone', async () => {
+    await env.db.query(
+      `INSERT INTO contact_messages (name, email, message, created_at, spam_reason) VALUES
+         ('Old spam', 'old@example.test', 'Buy', now() - interval '40 days', 'honeypot'),
+         ('New spam', 'new@example.test', 'Buy', now() - interval '2 days', 'honeypot')`,
+    );
+    const answer = await run('retention', {
+      url: 'https://studio.example.test/.netlify/functions/retention',
+      body: JSON.stringify({ next_run: new Date().toISOString() }),
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ success: true, removed: { spamMessages: 1 } });
+    const { rows } = await env.db.query<{ name: string }>('SELECT name FROM contact_messages');
+    expect(rows).toEqual([{ name: 'New spam' }]);
+    expect(await env.count(`records_access_log WHERE action = 'retention'`)).toBe(1);
+  });
 });

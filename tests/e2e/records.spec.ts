@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { E2E_SMTP_PORT } from '../../playwright.config';
 import pg from 'pg';
+import { E2E_SMTP_PORT } from '../../playwright.config';
 import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT, SIGNED_OUT_IDLE } from '../../src/shared/desk-api';
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
@@ -132,16 +132,12 @@ async function screens(name: string, on: Page = page) {
 
 /**
  * Moves the instructor's live sessions back in time in the database of the server under test
- * (its address is in .netlify/state.json while it runs): `signedIn` minutes since she followed
+ * (`localDatabase()`): `signedIn` minutes since she followed
  * her link, `idle` minutes since her last request. The server's own clock cannot be moved from
  * here, as a function test moves it; its data can.
  */
 async function age({ signedIn = 0, idle = 0 }: { signedIn?: number; idle?: number }) {
-  const state = JSON.parse(await readFile('.netlify/state.json', 'utf8')) as {
-    dbConnectionString: string;
-  };
-  const client = new pg.Client({ connectionString: state.dbConnectionString });
-  await client.connect();
+  const client = await localDatabase();
   try {
     await client.query(
       `UPDATE staff_sessions
@@ -429,6 +425,100 @@ test('works from the keyboard alone: the menu, a search, a result and back', asy
   await expect(page.getByRole('link', { name: 'Download the signed PDF' })).toBeFocused();
   await page.goBack();
   await expect(heading('Waivers')).toBeFocused();
+});
+
+/** The local database of the server under test (npm start's embedded one, through its proxy). */
+async function localDatabase(): Promise<pg.Client> {
+  const state = JSON.parse(await readFile('.netlify/state.json', 'utf8')) as {
+    dbConnectionString: string;
+  };
+  const client = new pg.Client({ connectionString: state.dbConnectionString });
+  await client.connect();
+  return client;
+}
+
+test('the first screen says what the next retention run will remove, and how long each kind is kept', async () => {
+  const db = await localDatabase();
+  // A message taken for spam 40 days ago (spam is kept 30), and the tombstone of an earlier run.
+  const { rows: added } = await db.query<{ id: string }>(
+    `INSERT INTO contact_messages (name, email, message, created_at, spam_reason)
+     VALUES ($1, $2, 'Cheap watches', now() - interval '40 days', 'honeypot') RETURNING id::text`,
+    [`Old spam ${RUN}`, `old-spam.${RUN}@example.test`],
+  );
+  const yesterday = new Date(Date.now() - 86_400_000);
+  yesterday.setUTCHours(9, 0, 0, 0);
+  const { rows: logged } = await db.query<{ id: string }>(
+    `INSERT INTO records_access_log (actor, action, detail)
+     VALUES ('npm run rotate-key', 'rotate-key', $2::jsonb),
+            ('the retention schedule', 'retention', $1::jsonb) RETURNING id::text`,
+    [
+      JSON.stringify({
+        at: yesterday.toISOString(),
+        removed: [
+          {
+            name: 'spamMessages',
+            one: 'message taken for spam',
+            many: 'messages taken for spam',
+            count: 2,
+          },
+          { name: 'sessions', one: 'desk session', many: 'desk sessions', count: 1 },
+        ],
+      }),
+      JSON.stringify({ toKey: '5a1c9e03', waivers: 212, fields: 424, pdfs: 198, remaining: 0 }),
+    ],
+  );
+  try {
+    await page.goto('/records#/');
+    await expect(heading('Overview')).toBeVisible();
+    const preview = (await (await page.request.get('/api/records/retention')).json()) as {
+      next: string;
+      items: { name: string; count: number }[];
+    };
+    const spam = preview.items.find((item) => item.name === 'spamMessages')!.count;
+    expect(spam).toBeGreaterThanOrEqual(1);
+    expect(new Date(preview.next).getUTCHours()).toBe(9);
+
+    const panel = page.getByRole('region', { name: 'Records past their keeping time' });
+    await expect(panel.getByText(/^The next retention run, on .+, will remove:$/)).toBeVisible();
+    await expect(
+      panel.getByRole('listitem').filter({
+        hasText: `${spam} message${spam === 1 ? '' : 's'} taken for spam (kept 30 days from arrival)`,
+      }),
+    ).toBeVisible();
+    await expect(
+      panel.getByText(
+        /^The last run that removed anything, on .+: 2 messages taken for spam, 1 desk session\.$/,
+      ),
+    ).toBeVisible();
+    await panel.getByText('How long each kind of record is kept').click();
+    await expect(
+      panel.getByText("Signed waivers: 7 years from the participant's last signing"),
+    ).toBeVisible();
+    await screens('overview-retention');
+
+    await open('Access log');
+    const line = page
+      .getByRole('listitem')
+      .filter({ hasText: 'Removed records past their keeping time' });
+    await expect(line.first()).toContainText(
+      'the retention schedule · 2 messages taken for spam, 1 desk session',
+    );
+    await expect(
+      page
+        .getByRole('listitem')
+        .filter({ hasText: 'Re-encrypted the health information with a new key' })
+        .first(),
+    ).toContainText(
+      'npm run rotate-key · 212 waivers (424 fields, 198 signed PDFs) to key 5a1c9e03, nothing left on an older key',
+    );
+    await screens('log-retention');
+  } finally {
+    await db.query('DELETE FROM contact_messages WHERE id = $1', [added[0]!.id]);
+    await db.query('DELETE FROM records_access_log WHERE id = ANY($1::bigint[])', [
+      logged.map((row) => row.id),
+    ]);
+    await db.end();
+  }
 });
 
 test('erases a participant after the address is typed again: nothing of them is left but the log line', async () => {

@@ -9,6 +9,7 @@ import recordsErasure, { config as erasureConfig } from '../../functions/records
 import recordsExport, { config as exportConfig } from '../../functions/records-export';
 import recordsLog, { config as logConfig } from '../../functions/records-log';
 import recordsMessages, { config as messagesConfig } from '../../functions/records-messages';
+import recordsRetention, { config as retentionConfig } from '../../functions/records-retention';
 import recordsSession, { config as sessionConfig } from '../../functions/records-session';
 import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
 import recordsWaivers, { config as waiversConfig } from '../../functions/records-waivers';
@@ -33,6 +34,7 @@ export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[
   { name: 'records-export', handler: recordsExport, config: exportConfig },
   { name: 'records-erasure', handler: recordsErasure, config: erasureConfig },
   { name: 'records-log', handler: recordsLog, config: logConfig },
+  { name: 'records-retention', handler: recordsRetention, config: retentionConfig },
 ] as never;
 
 const paths = (config: Config) => [config.path ?? []].flat();

@@ -57,6 +57,7 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
     { email: 'ingrid@example.test', confirm: 'ingrid@example.test' },
   ],
   ['GET', '/api/records/log'],
+  ['GET', '/api/records/retention'],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>

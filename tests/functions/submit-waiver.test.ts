@@ -72,8 +72,8 @@ describe('POST /api/submit-waiver', () => {
       email: 'ingrid@example.test',
       emergency_name: 'Tomas Okonkwo',
       // Health data is encrypted at rest (the security tests read it back).
-      medical_conditions: expect.stringMatching(/^enc1:/),
-      medications: expect.stringMatching(/^enc1:/),
+      medical_conditions: expect.stringMatching(/^enc2:/),
+      medications: expect.stringMatching(/^enc2:/),
       agreed_to_terms: true,
       agreed_to_photos: true,
       client_ip: IP,

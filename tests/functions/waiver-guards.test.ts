@@ -66,8 +66,27 @@ describe('health data at rest', () => {
     for (const secret of [CONDITIONS, MEDICATIONS, 'Herniated', 'asthma', 'Salbutamol']) {
       expect(raw).not.toContain(secret);
     }
-    expect(decryptField(row.medical_conditions as string, 'medicalConditions')).toBe(CONDITIONS);
-    expect(decryptField(row.medications as string, 'medications')).toBe(MEDICATIONS);
+    const id = String(row.id);
+    expect(decryptField(row.medical_conditions as string, 'medicalConditions', id)).toBe(
+      CONDITIONS,
+    );
+    expect(decryptField(row.medications as string, 'medications', id)).toBe(MEDICATIONS);
+  });
+
+  test("one participant's health information copied into another's row does not open there", async () => {
+    const first = (await (await post(form())).json()) as { id: string };
+    const second = (await (
+      await post(form({}, { firstName: 'Other', email: 'other@example.test' }))
+    ).json()) as { id: string };
+    // Someone with write access to the database moves the first waiver's sealed values into the
+    // second's row: each is bound to the row it was written for, so the second no longer opens.
+    await env.db.query(
+      `UPDATE waivers SET medical_conditions = f.medical_conditions, medications = f.medications
+         FROM waivers f WHERE f.id = $1 AND waivers.id = $2`,
+      [first.id, second.id],
+    );
+    await expect(loadWaiver(second.id)).rejects.toThrow();
+    expect((await loadWaiver(first.id))?.medications).toBe(MEDICATIONS);
   });
 
   test('is decrypted where the record is read for the PDF, and the PDF still lists it', async () => {

@@ -102,11 +102,13 @@ describe('the functions', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  test('the scheduled mail retry is not reachable from outside', async () => {
-    const response = await fetch(`${studio.url}/.netlify/functions/retry-mail`, {
-      method: 'POST',
-    });
-    expect(response.status).toBe(404);
+  test('the scheduled mail retry and retention run are not reachable from outside', async () => {
+    for (const name of ['retry-mail', 'retention']) {
+      const response = await fetch(`${studio.url}/.netlify/functions/${name}`, { method: 'POST' });
+      expect(response.status, name).toBe(404);
+    }
+    // npm start runs them itself: the retention run at its minute (tests/unit/daily-timer.test.ts).
+    expect(studio.output()).not.toMatch(/retention is scheduled/);
   });
 });
 

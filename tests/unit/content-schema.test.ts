@@ -88,6 +88,16 @@ describe.concurrent('a mistake in a content file', { timeout: 120_000 }, () => {
     expect(output).toMatch(/\bwindows\.0\.to\b.*08:30.*09:00/);
   });
 
+  test('a keeping time that is not a number of days, weeks, months or years fails the build, naming the file and the kind', async () => {
+    const { code, output } = await brokenCopy('content/retention.yaml', (text) =>
+      text.replace('waivers: 7 years', 'waivers: seven years'),
+    );
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('retention.yaml');
+    expect(output).toMatch(/\bwaivers\b.*30 days/);
+  });
+
   test('a consultation day that is not a weekday fails the build, naming the file and the day', async () => {
     const { code, output } = await brokenCopy('content/consultation.yaml', (text) =>
       text.replace('days: [Sa]', 'days: [Saturday]'),

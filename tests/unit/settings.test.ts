@@ -5,6 +5,7 @@ import {
   PLATFORM_VARIABLES,
   SETTINGS,
   SettingError,
+  longestRateLimitWindow,
   readSetting,
   settingProblems,
   type SettingName,
@@ -27,6 +28,7 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   SMTP_URL: 'https://user:hunter2@mail.example.test',
   SMTP_ALLOW_PLAINTEXT: 'maybe',
   WAIVER_ENCRYPTION_KEY: 'hunter2hunter2',
+  WAIVER_ENCRYPTION_OLD_KEYS: `${'a'.repeat(64)},hunter2hunter2`,
   CONTACT_RATE_LIMIT: '5 a minute',
   WAIVER_RATE_LIMIT: '0/1h',
   SIGN_IN_RATE_LIMIT: '10/15d',
@@ -59,6 +61,7 @@ const ANY_TEXT: SettingName[] = [
   'CONTENT_DIR',
   'HOST',
   'LOCAL_DB_DIR',
+  'POSTGRES_BIN',
 ];
 
 describe('the list of settings', () => {
@@ -124,6 +127,11 @@ describe('the list of settings', () => {
       ]);
     },
   );
+
+  test('the longest rate-limit window is what a count must be kept for', () => {
+    expect(longestRateLimitWindow({})).toBe(3_600);
+    expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/2h' })).toBe(7_200);
+  });
 
   test('a secret is never quoted: not the database address, the mail server or the key', () => {
     expect(SETTINGS.SMTP_URL.secret && SETTINGS.WAIVER_ENCRYPTION_KEY.secret).toBe(true);

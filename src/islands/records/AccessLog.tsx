@@ -1,5 +1,5 @@
-import { ACTION_WORDS, type LogRow } from '../../shared/desk-api';
-import { count, when } from './format';
+import { ACTION_WORDS, type LogRow, type RetentionRemoved } from '../../shared/desk-api';
+import { count, removedWords, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';
 import { CARD, Failed, LINK, Loading, PagedList, ScreenTitle } from './ui';
@@ -22,6 +22,15 @@ function detail(row: LogRow): string | undefined {
       ].join(', ');
     case 'send-again':
       return d.sent ? 'sent' : 'not sent';
+    case 'rotate-key': {
+      const left = Number(d.remaining);
+      return [
+        `${count(Number(d.waivers), 'waiver')} (${count(Number(d.fields), 'field')}, ${count(Number(d.pdfs), 'signed PDF')}) to key ${String(d.toKey)}`,
+        left > 0 ? `${count(left, 'value')} still on an older key` : 'nothing left on an older key',
+      ].join(', ');
+    }
+    case 'retention':
+      return removedWords(d.removed as RetentionRemoved[] | undefined);
     default:
       return undefined;
   }
@@ -46,7 +55,8 @@ export default function AccessLog() {
       <ScreenTitle>Access log</ScreenTitle>
       <p className="text-muted">
         Every sign-in, every opening of a waiver with health information, every download, export and
-        erasure, newest first.
+        erasure, every change of the encryption key and every retention run that removed records,
+        newest first.
       </p>
       {list.loading && <Loading what="the access log" />}
       {list.error && <Failed error={list.error} retry={list.reload} />}

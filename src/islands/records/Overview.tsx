@@ -1,5 +1,6 @@
 import type { SessionInfo, Undelivered } from '../../shared/desk-api';
 import { count } from './format';
+import Retention from './Retention';
 import { href } from './route';
 import { BUTTON, CARD, Field, LINK, ScreenTitle } from './ui';
 
@@ -76,6 +77,8 @@ export default function Overview({ session }: { session: SessionInfo }) {
           </li>
         ))}
       </ul>
+
+      <Retention />
     </div>
   );
 }

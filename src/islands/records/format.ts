@@ -13,3 +13,7 @@ export const count = (n: number, noun: string, plural = `${noun}s`) =>
 
 /** The browser's time zone, which the desk's date ranges are read in. */
 export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** A retention run's tombstone in words: "3 messages taken for spam, 1 signed waiver". */
+export const removedWords = (removed: { one: string; many: string; count: number }[] = []) =>
+  removed.map((entry) => count(entry.count, entry.one, entry.many)).join(', ');

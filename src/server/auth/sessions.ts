@@ -31,8 +31,7 @@ export async function startSession(
   RETURNING expires_at`,
     [tokenHash(token), email, SESSION_HOURS],
   );
-  // Sessions over a month past their end are of no use to anyone: forget them.
-  await tx.query(`DELETE FROM staff_sessions WHERE expires_at < ${sqlNow()} - interval '30 days'`);
+  // Sessions past their end go with the daily retention run (src/server/retention/rules.ts).
   return { token, expiresAt: new Date((rows[0] as { expires_at: Date }).expires_at) };
 }
 

@@ -21,7 +21,11 @@ import { keyBytes, missingSetting, readSetting } from './settings';
  */
 
 export const LOCAL_KEY_FILE = '.netlify/waiver-encryption.key';
-const FORMAT = 'enc1';
+/** A field's format: `enc2` binds the row and the field; `enc1` (read only) the field alone. */
+const FORMAT = 'enc2';
+const FIELD_FORMATS = new Set(['enc1', FORMAT]);
+/** Sealed bytes (a PDF) have been bound to their row from the start: their format stays `enc1`. */
+const BYTES_FORMAT = 'enc1';
 
 let local: Buffer | undefined;
 
@@ -56,9 +60,7 @@ function localKey(): Buffer {
 
 /** The 32-byte data key. Throws MissingSettingError on a host with no key configured. */
 export function encryptionKey(): Buffer {
-  const key = configuredKey();
-  if (key) return key;
-  throw missingSetting('WAIVER_ENCRYPTION_KEY', 'waivers cannot be stored without their key');
+  return keyring().current;
 }
 
 /** `WAIVER_ENCRYPTION_KEY`, else (not on a host) the local key; `undefined` on a host without. */
@@ -70,42 +72,113 @@ function configuredKey(): Buffer | undefined {
 }
 
 /** A short fingerprint naming the key a value was sealed with (not a secret). */
-function keyId(key: Buffer): string {
+export function keyId(key: Buffer): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 8);
 }
 
 /**
- * Seals `plaintext` as `enc1:<key id>:<iv>:<ciphertext>:<tag>` (base64url parts). `field` is
- * bound in as associated data, so a value moved to another column no longer decrypts.
+ * The keys: the current one, which seals everything new, and the earlier ones of
+ * `WAIVER_ENCRYPTION_OLD_KEYS`, which still open what they sealed until `npm run rotate-key` has
+ * moved it to the current key. Each is known by its fingerprint, which every sealed value names.
  */
-export function encryptField(plaintext: string, field: string): string {
-  const key = encryptionKey();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(field, 'utf8'));
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  const parts = [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url'));
-  return [FORMAT, keyId(key), ...parts].join(':');
+export interface Keyring {
+  current: Buffer;
+  currentId: string;
+  /** Every key by its fingerprint, the current one included. */
+  byId: ReadonlyMap<string, Buffer>;
 }
 
-/** Opens a value sealed by `encryptField` for the same field. Throws if it was tampered with. */
-export function decryptField(sealed: string, field: string): string {
+export function keyring(): Keyring {
+  const current = configuredKey();
+  if (!current) {
+    throw missingSetting('WAIVER_ENCRYPTION_KEY', 'waivers cannot be stored without their key');
+  }
+  const byId = new Map<string, Buffer>();
+  for (const key of [current, ...readSetting('WAIVER_ENCRYPTION_OLD_KEYS')]) {
+    const id = keyId(key);
+    const known = byId.get(id);
+    // Two different keys with one fingerprint (1 in 4 billion): a value could not say which.
+    if (known && !known.equals(key)) throw new Error(`Two encryption keys share the id ${id}`);
+    byId.set(id, key);
+  }
+  return { current, currentId: keyId(current), byId };
+}
+
+function keyFor(id: string | undefined, what: string): Buffer {
+  const key = id === undefined ? undefined : keyring().byId.get(id);
+  if (!key) {
+    throw new Error(
+      `${what} was encrypted with another key (${id}): give it in WAIVER_ENCRYPTION_OLD_KEYS`,
+    );
+  }
+  return key;
+}
+
+const IV_BYTES = 12;
+/** GCM's full tag. Node would accept a shorter one, which a forger needs far fewer tries to hit. */
+const TAG_BYTES = 16;
+
+function decipher(key: Buffer, iv: Buffer, tag: Buffer, aad: string, what: string) {
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
+    throw new Error(`${what}: not a sealed value (its IV or tag has the wrong length)`);
+  }
+  const opened = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  opened.setAAD(Buffer.from(aad, 'utf8'));
+  opened.setAuthTag(tag);
+  return opened;
+}
+
+/**
+ * What a field's value is bound to (GCM's associated data): in `enc2`, the row and the field, so
+ * a value copied into another participant's row, or into another column, no longer opens; in the
+ * older `enc1`, the field alone (read, never written).
+ */
+const fieldAad = (format: string, field: string, row: string) =>
+  format === FORMAT ? JSON.stringify([row, field]) : field;
+
+/**
+ * Seals `plaintext` as `enc2:<key id>:<iv>:<ciphertext>:<tag>` (base64url parts) with the
+ * current key. `field` and `row` (the id of the row it is stored in, chosen before the row is
+ * written) are bound in as associated data: the value opens only in that column of that row.
+ */
+export function encryptField(plaintext: string, field: string, row: string): string {
+  const { current, currentId } = keyring();
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', current, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(fieldAad(FORMAT, field, row), 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  const parts = [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url'));
+  return [FORMAT, currentId, ...parts].join(':');
+}
+
+/**
+ * Opens a value sealed by `encryptField` for the same field of the same row (or an `enc1`
+ * value, bound to its field only), with whichever known key sealed it. Throws if it was tampered
+ * with, moved, or sealed with a key not given.
+ */
+export function decryptField(sealed: string, field: string, row: string): string {
   const [format, id, iv, body, tag, ...rest] = sealed.split(':');
-  if (format !== FORMAT || rest.length > 0 || !iv || tag === undefined) {
+  if (!FIELD_FORMATS.has(format) || rest.length > 0 || !iv || tag === undefined) {
     throw new Error(`Not an encrypted ${field} value`);
   }
-  const key = encryptionKey();
-  if (id !== keyId(key)) {
-    throw new Error(`The ${field} value was encrypted with another key (${id})`);
-  }
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(field, 'utf8'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([
-    decipher.update(Buffer.from(body, 'base64url')),
-    decipher.final(),
-  ]).toString('utf8');
+  const opened = decipher(
+    keyFor(id, `The ${field} value`),
+    Buffer.from(iv, 'base64url'),
+    Buffer.from(tag, 'base64url'),
+    fieldAad(format, field, row),
+    field,
+  );
+  return Buffer.concat([opened.update(Buffer.from(body, 'base64url')), opened.final()]).toString(
+    'utf8',
+  );
 }
+
+/** Whether a field's value is sealed in the current format with the current key. */
+export function isSealedWithCurrentKey(sealed: string): boolean {
+  return sealed.startsWith(`${FORMAT}:${keyring().currentId}:`);
+}
+
+const BYTES_HEAD = 12;
 
 /**
  * Seals bytes (a PDF that holds health information) the way `encryptField` seals text:
@@ -113,13 +186,13 @@ export function decryptField(sealed: string, field: string): string {
  * `label` is bound in as associated data: name the row it belongs to, so it opens nowhere else.
  */
 export function sealBytes(data: Buffer, label: string): Buffer {
-  const key = encryptionKey();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const { current, currentId } = keyring();
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', current, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(label, 'utf8'));
   const body = Buffer.concat([cipher.update(data), cipher.final()]);
   return Buffer.concat([
-    Buffer.from(`${FORMAT}${keyId(key)}`, 'ascii'),
+    Buffer.from(`${BYTES_FORMAT}${currentId}`, 'ascii'),
     iv,
     cipher.getAuthTag(),
     body,
@@ -128,19 +201,28 @@ export function sealBytes(data: Buffer, label: string): Buffer {
 
 /** Opens bytes sealed by `sealBytes` under the same label. Throws if they were tampered with. */
 export function openBytes(sealed: Buffer, label: string): Buffer {
-  const head = sealed.subarray(0, 12).toString('ascii');
-  const key = encryptionKey();
-  if (sealed.length < 40 || head !== `${FORMAT}${keyId(key)}`) {
-    throw new Error(`${label}: not sealed, or sealed with another key`);
+  const head = sealed.subarray(0, BYTES_HEAD).toString('ascii');
+  if (sealed.length < BYTES_HEAD + IV_BYTES + TAG_BYTES || !head.startsWith(BYTES_FORMAT)) {
+    throw new Error(`${label}: not sealed`);
   }
-  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(12, 24));
-  decipher.setAAD(Buffer.from(label, 'utf8'));
-  decipher.setAuthTag(sealed.subarray(24, 40));
-  return Buffer.concat([decipher.update(sealed.subarray(40)), decipher.final()]);
+  const after = BYTES_HEAD + IV_BYTES;
+  const opened = decipher(
+    keyFor(head.slice(BYTES_FORMAT.length), label),
+    sealed.subarray(BYTES_HEAD, after),
+    sealed.subarray(after, after + TAG_BYTES),
+    label,
+    label,
+  );
+  return Buffer.concat([opened.update(sealed.subarray(after + TAG_BYTES)), opened.final()]);
+}
+
+/** The first bytes of whatever `sealBytes` seals now: bytes that start otherwise need a new seal. */
+export function currentBytesHead(): Buffer {
+  return Buffer.from(`${BYTES_FORMAT}${keyring().currentId}`, 'ascii');
 }
 
 export function isEncrypted(value: string): boolean {
-  return value.startsWith(`${FORMAT}:`);
+  return [...FIELD_FORMATS].some((format) => value.startsWith(`${format}:`));
 }
 
 /**

@@ -17,6 +17,10 @@ export interface Queryable {
 interface PooledClient extends Queryable {
   /** Back to the pool, or (with an error) closed: a connection that hung is not reused. */
   release(destroy?: Error | boolean): void;
+  // A pooled connection is an EventEmitter (pg's Client, and the serverless driver's, which is a
+  // port of it): its 'error' event says the connection died.
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  off(event: 'error', listener: (error: unknown) => void): unknown;
 }
 
 /**
@@ -69,11 +73,11 @@ function pool() {
   return connection.pool as unknown as { connect(): Promise<PooledClient> };
 }
 
-async function connect(): Promise<PooledClient> {
+async function connect(): Promise<{ client: PooledClient; database: object }> {
   const database = pool();
   const pending = database.connect();
   try {
-    return await within(pending, timeouts().connectMs, 'connect');
+    return { client: await within(pending, timeouts().connectMs, 'connect'), database };
   } catch (error) {
     // A connection that arrives after all is closed at once.
     pending.then((client) => client.release(true)).catch(() => undefined);
@@ -90,23 +94,79 @@ function forget(database: object) {
   (database as { end?: () => Promise<void> }).end?.().catch(() => undefined);
 }
 
-/** Runs `work` on one connection; a statement that hangs closes it and fails the work. */
-async function withClient<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
-  const client = await connect();
-  const { queryMs } = timeouts();
-  let broken: Error | undefined;
-  const timed: Queryable = {
-    query: (text, params) =>
-      within(client.query(text, params), queryMs, 'answer').catch((error: unknown) => {
-        if (error instanceof TimedOut) broken = error;
-        throw error;
-      }),
-  };
-  try {
-    return await work(timed);
-  } finally {
-    client.release(broken);
+/**
+ * The connection ended under a statement that was not committed: the server ended the session
+ * (SQLSTATE class 57P: an administrator, a restart, a failover) before answering, or the
+ * connection was found dead before the statement was sent. Work whose first statement failed so
+ * may be run again on a fresh connection: nothing of it landed.
+ */
+const ENDED_BY_SERVER = /^57P0[1-3]$/;
+
+class DeadConnection extends Error {
+  constructor(cause: unknown) {
+    super('The pooled connection was dead before the statement was sent', { cause });
+    this.name = 'DeadConnection';
   }
+}
+
+/**
+ * Runs `work` on one connection; a statement that hangs closes it and fails the work.
+ *
+ * While the work holds the connection, its 'error' event is heard here. pg's pool listens to a
+ * connection only while it is idle in the pool, and a connection that dies while it is handed
+ * out (the database restarts, or ended it a moment before the pool handed it over) emits
+ * 'error' on the connection itself: unheard, that would end the process (npm start exits, an
+ * instance dies with every request it serves). Heard, the connection is closed, not reused, and
+ * the work fails as an outage (503), or, when it failed on its very first statement, runs once
+ * more on a fresh connection (of a new pool: a restart ends every connection the pool keeps),
+ * since nothing of it landed.
+ */
+async function withClient<T>(work: (client: Queryable) => Promise<T>, retry = true): Promise<T> {
+  const { client, database } = await connect();
+  const { queryMs } = timeouts();
+  let hung: Error | undefined;
+  let died: unknown;
+  let answered = 0;
+  const onError = (error: unknown) => {
+    died ??= error;
+  };
+  client.on('error', onError);
+  const timed: Queryable = {
+    async query(text, params) {
+      if (died !== undefined) throw new DeadConnection(died);
+      try {
+        const result = await within(client.query(text, params), queryMs, 'answer');
+        answered += 1;
+        return result;
+      } catch (error) {
+        if (error instanceof TimedOut) hung = error;
+        throw error;
+      }
+    },
+  };
+  let failure: { error: unknown } | undefined;
+  let value: T | undefined;
+  try {
+    value = await work(timed);
+  } catch (error) {
+    failure = { error };
+  } finally {
+    // Back to the pool, or closed if it hung or died. The pool listens again from here on.
+    client.release(hung ?? died !== undefined);
+    client.off('error', onError);
+  }
+  if (!failure) return value as T;
+  const code = (failure.error as { code?: unknown })?.code;
+  const ended =
+    failure.error instanceof DeadConnection ||
+    (typeof code === 'string' && ENDED_BY_SERVER.test(code));
+  if (retry && answered === 0 && ended) {
+    // The others the pool keeps were most likely ended with it (a restart ends them all): the
+    // work runs again on a new pool's fresh connection, and the old pool closes what it kept.
+    forget(database);
+    return withClient(work, false);
+  }
+  throw failure.error;
 }
 
 /** Runs one parameterised statement and returns its rows. */

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { isHostedFunction } from './hosting';
@@ -21,6 +21,8 @@ export interface Mail {
   attachments?: Attachment[];
   /** A stable Message-ID (the outbox sets one per mail, so a repeated send is recognisable). */
   messageId?: string;
+  /** The outbox row it is sent for: it names the mail's file when mail goes to the local folder. */
+  outboxId?: string;
 }
 
 export interface MailSettings {
@@ -96,14 +98,61 @@ export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: 
   const info = await nodemailer
     .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
     .sendMail(message);
-  await mkdir(settings.outboxDir, { recursive: true });
-  const file = pathIn(
-    settings.outboxDir,
-    `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
-  );
-  await writeFile(file, info.message as Buffer);
+  const file = await writeMailFile(settings.outboxDir, mail.outboxId, info.message as Buffer);
   console.info(`No SMTP_URL set: wrote the e-mail to ${file}`);
   return { messageId: info.messageId, file };
+}
+
+/**
+ * The local mail folder (`MAIL_OUTBOX_DIR`, when there is no mail server) holds whole mails, the
+ * studio's records copy of a waiver with its health information among them. So its files are
+ * the site's only (mode 0600, in a folder made 0700), each mail of the outbox is named by its
+ * row (`outbox-<id>.eml`: an erasure removes the files of the mails it erases), and the retention
+ * run removes every file after a few days (content/retention.yaml, `mailFiles`).
+ */
+const fileOf = (outboxId: string) => `outbox-${outboxId.replace(/\D/g, '')}.eml`;
+
+async function writeMailFile(dir: string, outboxId: string | undefined, bytes: Buffer) {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const name = outboxId
+    ? fileOf(outboxId)
+    : `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
+  const file = pathIn(dir, name);
+  // Written whole under a name of its own, then moved into place: a mail sent again replaces its
+  // file, and no reader ever sees half of one.
+  const draft = pathIn(dir, `.${randomUUID()}.tmp`);
+  await writeFile(draft, bytes, { mode: 0o600 });
+  await rename(draft, file);
+  return file;
+}
+
+/** Removes the local files of these outbox mails (an erasure); those never written are skipped. */
+export async function removeMailFiles(outboxIds: string[]): Promise<void> {
+  const dir = mailSettings().outboxDir;
+  await Promise.all(outboxIds.map((id) => rm(pathIn(dir, fileOf(id)), { force: true })));
+}
+
+/** The mails in the local folder last written before `cutoff` (none when there is no folder). */
+export async function mailFilesBefore(cutoff: Date): Promise<string[]> {
+  const dir = mailSettings().outboxDir;
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const old: string[] = [];
+  for (const name of names.filter((entry) => entry.endsWith('.eml'))) {
+    const file = pathIn(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile() && info.mtime < cutoff) old.push(file);
+  }
+  return old;
+}
+
+/** Removes the mails in the local folder last written before `cutoff`; how many went. */
+export async function removeMailFilesBefore(cutoff: Date): Promise<number> {
+  const files = await mailFilesBefore(cutoff);
+  await Promise.all(files.map((file) => rm(file, { force: true })));
+  return files.length;
 }
 
 /** Enough to tell a refused recipient from a dead server, and never the message itself. */

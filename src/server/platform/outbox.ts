@@ -148,7 +148,7 @@ async function attempt(row: Claimed, kinds: Composers): Promise<AttemptOutcome> 
     const known = Object.hasOwn(kinds, row.kind);
     const mail = known ? await kinds[row.kind].compose(row.ref) : undefined;
     if (mail) {
-      await sendMail({ ...mail, messageId: messageId(row.id) });
+      await sendMail({ ...mail, messageId: messageId(row.id), outboxId: row.id });
       await record(row, () =>
         query(
           `UPDATE mail_outbox SET sent_at = ${sqlNow()}, locked_until = NULL, last_error = NULL

@@ -72,6 +72,8 @@ interface Setting<T> {
   requiredWhenDeployed?: boolean;
   /** A deployed site must not set it (a test's override): the build of a deploy stops with it. */
   forbiddenWhenDeployed?: boolean;
+  /** A rate limit (`<count>/<window>`). */
+  rateLimit?: true;
 }
 
 /** Why a value cannot be read: what it must be, e.g. "must be a number of 1 or more". */
@@ -169,7 +171,7 @@ function rateLimit(
       ? { limit, windowSeconds }
       : must('a count per time, like 5/10m, 20/1h or 100/30s');
   };
-  return { about, fallback, unset: read(fallback), read };
+  return { about, fallback, unset: read(fallback), read, rateLimit: true };
 }
 
 function flag(about: string): Setting<boolean> {
@@ -254,6 +256,22 @@ export const SETTINGS = {
     secret: true,
     requiredWhenDeployed: true,
   } satisfies Setting<Buffer | undefined>,
+  WAIVER_ENCRYPTION_OLD_KEYS: {
+    about:
+      'Earlier encryption keys, separated by commas: what they sealed still opens until npm run rotate-key has moved it to WAIVER_ENCRYPTION_KEY',
+    fallback: 'none',
+    unset: [] as Buffer[],
+    read(value) {
+      const keys = value
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((part) => keyBytes(part));
+      return keys.every((key): key is Buffer => key !== undefined)
+        ? keys
+        : must('keys of 32 bytes, written as base64 or hex, separated by commas');
+    },
+    secret: true,
+  } satisfies Setting<Buffer[]>,
   NETLIFY_DB_URL: {
     ...text(
       'The Postgres the functions store into (set by Netlify Database when deployed there)',
@@ -318,6 +336,10 @@ export const SETTINGS = {
   DB_QUERY_TIMEOUT_MS: milliseconds(
     'How long a function waits for one statement before it answers 503',
     10_000,
+  ),
+  POSTGRES_BIN: text(
+    "npm run backup and restore (and the tests): the folder of PostgreSQL's programs (pg_dump, pg_restore)",
+    'pg_dump on PATH, else the newest /usr/lib/postgresql/<version>/bin',
   ),
   // npm start (scripts/server/)
   HOST: text('npm start: the address it listens on', '127.0.0.1'),
@@ -461,6 +483,14 @@ export const REQUIRED_WHEN_DEPLOYED: readonly [SettingName, string][] = (
 )
   .filter(([, spec]) => spec.requiredWhenDeployed)
   .map(([name, spec]) => [name, spec.about]);
+
+/** The longest window of any rate limit, in seconds: how long a window's count is needed. */
+export function longestRateLimitWindow(env: Env = process.env): number {
+  const names = (Object.keys(SETTINGS) as SettingName[]).filter(
+    (name) => (SETTINGS[name] as Setting<unknown>).rateLimit,
+  );
+  return Math.max(...names.map((name) => (readSetting(name, env) as RateLimit).windowSeconds));
+}
 
 /** The value of a platform variable, as it came. */
 export function platformValue(name: keyof typeof PLATFORM_VARIABLES, env: Env = process.env) {

@@ -2,6 +2,7 @@ import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { normalEmail } from '../auth/staff';
 import type { Staff } from '../auth/sessions';
 import { query, transaction } from '../platform/db';
+import { removeMailFiles } from '../platform/mail';
 import { logAccess } from './access-log';
 import { kindsAbout } from '../mail-kinds';
 
@@ -10,7 +11,9 @@ import { kindsAbout } from '../mail-kinds';
  * with their stored PDFs, its messages, the mails queued or sent about them in mail_outbox) is
  * deleted in one transaction, together with one access-log line that says what went (counts and
  * record ids), when and by whom, and nothing of what it held. Waiver texts stay: they are the
- * studio's, not the participant's. Mail already delivered to an inbox is beyond the site's reach.
+ * studio's, not the participant's. The files of those mails in the local mail folder (when the
+ * site runs without a mail server) go once the deletion has committed. Mail already delivered to
+ * an inbox is beyond the site's reach.
  */
 
 /** What an erasure of `email` would delete, for the instructor to check first. */
@@ -45,7 +48,7 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
 /** Deletes everything held about `email`; what was deleted, in counts. */
 export async function eraseParticipant(email: string, staff: Staff): Promise<Erased> {
   const address = normalEmail(email);
-  return transaction(async (tx) => {
+  const { erased, mailIds } = await transaction(async (tx) => {
     const ids = async (sql: string) =>
       ((await tx.query(sql, [address])).rows as { id: string | number }[]).map((row) =>
         String(row.id),
@@ -86,6 +89,11 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
       },
       tx,
     );
-    return erased;
+    return {
+      erased,
+      mailIds: (mails.rows as { id: string | number }[]).map((row) => String(row.id)),
+    };
   });
+  await removeMailFiles(mailIds);
+  return erased;
 }

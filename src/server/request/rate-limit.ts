@@ -74,13 +74,7 @@ export async function countRequest(
          AS retry_after`,
     [bucket, clientFingerprint(key), rule.windowSeconds],
   );
-  if (row.hits === 1 && !db) {
-    // A new window opened: a good moment to forget windows that closed a day ago (not inside the
-    // caller's transaction, where a failure would end it).
-    await query(
-      `DELETE FROM rate_limit_hits WHERE window_start < ${sqlNow()} - interval '1 day'`,
-    ).catch(() => undefined);
-  }
+  // Windows a day old go with the daily retention run (src/server/retention/rules.ts).
   return {
     allowed: row.hits <= rule.limit,
     retryAfterSeconds: Math.max(1, Number(row.retry_after)),

@@ -18,7 +18,8 @@ export interface RecordsPdf {
   createdAt: Date;
 }
 
-const label = (waiverId: string) => `waiver-pdf:${waiverId}`;
+/** What a stored PDF is bound to (its associated data): the waiver it belongs to. */
+export const pdfLabel = (waiverId: string) => `waiver-pdf:${waiverId}`;
 
 /** The stored records PDF of a waiver, or `undefined` when none was made yet. */
 export async function storedRecordsPdf(waiverId: string): Promise<RecordsPdf | undefined> {
@@ -27,7 +28,7 @@ export async function storedRecordsPdf(waiverId: string): Promise<RecordsPdf | u
     [waiverId],
   );
   if (!row) return undefined;
-  const bytes = openBytes(Buffer.from(row.sealed), label(waiverId));
+  const bytes = openBytes(Buffer.from(row.sealed), pdfLabel(waiverId));
   if (sha256(bytes) !== row.sha256) {
     throw new Error(`The stored PDF of waiver ${waiverId} does not match its recorded hash`);
   }
@@ -44,7 +45,7 @@ export async function recordsPdf(record: WaiverRecord): Promise<RecordsPdf> {
     `INSERT INTO waiver_pdfs (waiver_id, sha256, sealed) VALUES ($1, $2, $3)
      ON CONFLICT (waiver_id) DO NOTHING
      RETURNING created_at`,
-    [record.id, hash, sealBytes(bytes, label(record.id))],
+    [record.id, hash, sealBytes(bytes, pdfLabel(record.id))],
   );
   if (made) return { bytes, sha256: hash, createdAt: new Date(made.created_at) };
   // Made by someone else in the meantime: theirs is the one on record.

@@ -44,9 +44,10 @@ export const columnOf = (field: WaiverFieldName) =>
 /**
  * Stores the waiver, its audit trail and (once per version) the text it was signed under, in the
  * transaction the pipeline opened for it and its mails. Health fields are encrypted first
- * (AES-256-GCM, crypto.ts): the database never holds them in clear. The waiver's id is its
- * submission id, so a repeat of it (even at the same moment) stores nothing and returns
- * `undefined`.
+ * (AES-256-GCM, crypto.ts) and bound to this row: the database never holds them in clear, and a
+ * value copied into another participant's row does not open there. The waiver's id is its
+ * submission id, known before the row is written, so a repeat of it (even at the same moment)
+ * stores nothing and returns `undefined`.
  */
 export async function insertWaiver(
   tx: Queryable,
@@ -76,7 +77,7 @@ export async function insertWaiver(
   };
   for (const field of WAIVER_FIELD_NAMES) {
     row[columnOf(field)] = isHealthField(field)
-      ? encryptField(waiver[field], field)
+      ? encryptField(waiver[field], field, submissionId)
       : waiver[field];
   }
   const columns = Object.keys(row);
@@ -114,17 +115,18 @@ export function waiverRecord(
   row: Record<string, unknown>,
   { health = true }: { health?: boolean } = {},
 ): WaiverRecord {
+  const id = String(row.id);
   const fields = Object.fromEntries(
     WAIVER_FIELD_NAMES.map((field) => {
       const value = (row[columnOf(field)] as string | null) ?? '';
       if (!isHealthField(field)) return [field, value];
       if (!health) return [field, ''];
-      return [field, isEncrypted(value) ? decryptField(value, field) : value];
+      return [field, isEncrypted(value) ? decryptField(value, field, id) : value];
     }),
   ) as Record<WaiverFieldName, string>;
   return {
     ...fields,
-    id: String(row.id),
+    id,
     agreedToTerms: Boolean(row.agreed_to_terms),
     agreedToPhotos: Boolean(row.agreed_to_photos),
     signaturePng: Buffer.from(row.signature_png as Uint8Array),

@@ -1,0 +1,185 @@
+/**
+ * The retention rules: what the daily retention run removes, and after how long. One entry per
+ * kind of record; a feature that stores a new kind of record (a booking, a mailing list, a
+ * re-sign request) adds one entry here, with its keeping time in content/retention.yaml.
+ *
+ * An entry says what it removes in words (the desk's preview, the tombstone), which keeping time
+ * of content/retention.yaml applies and its default, and which rows are past it at a cutoff: one
+ * predicate, counted for the preview and deleted by the run, so the preview is what the run
+ * does. Nothing another kept record still needs goes: a waiver keeps its PDF and its mails'
+ * records as long as it is kept, and they go with it.
+ *
+ * The run applies the rules in this order, in one transaction; each sees what the ones before it
+ * left (the mail records go before the messages they are about, so a mail's record is counted
+ * under mail records in the preview and in the run alike).
+ */
+import type { Queryable } from '../platform/db';
+import { mailFilesBefore, removeMailFilesBefore } from '../platform/mail';
+import { longestRateLimitWindow } from '../platform/settings';
+import { kindsAbout } from '../mail-kinds';
+import type { RecordKind } from '../../shared/desk-api';
+
+export interface RetentionRule {
+  /** Its name in the tombstone. */
+  name: string;
+  /** Its keeping time's name in content/retention.yaml... */
+  period: string;
+  /** ...and the keeping time when the file leaves it out. */
+  keep: string;
+  /** What it removes: one, many (e.g. 'message taken for spam', 'messages taken for spam'). */
+  what: readonly [string, string];
+  /** From when the keeping time runs, in words ("from arrival"). */
+  from: string;
+  /** How many of its records are past `cutoff`. */
+  count(db: Queryable, cutoff: Date): Promise<number>;
+  /** Removes them (inside the run's transaction); how many went. */
+  remove(tx: Queryable, cutoff: Date): Promise<number>;
+  /** Not rows but files: removed once the run's transaction has committed. */
+  afterCommit?: true;
+}
+
+type Described = Pick<RetentionRule, 'name' | 'period' | 'keep' | 'what' | 'from'>;
+
+const number = (rows: unknown[]) => Number((rows[0] as { n: number | string } | undefined)?.n ?? 0);
+
+/**
+ * The rows of `table` matching `where` (`$1` the cutoff; `params` from `$2` on), counted or
+ * deleted; `mailsOf` names the kind of record whose mails' records go with each row deleted.
+ */
+function rowsOf(
+  spec: Described & {
+    table: string;
+    where: string;
+    params?: () => unknown[];
+    key?: string;
+    mailsOf?: RecordKind;
+  },
+): RetentionRule {
+  const params = (cutoff: Date) => [cutoff.toISOString(), ...(spec.params?.() ?? [])];
+  return {
+    ...spec,
+    async count(db, cutoff) {
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM ${spec.table} t WHERE ${spec.where}`,
+        params(cutoff),
+      );
+      return number(rows);
+    },
+    async remove(tx, cutoff) {
+      const { rows } = await tx.query(
+        `DELETE FROM ${spec.table} t WHERE ${spec.where} RETURNING ${spec.key ?? 't.id'}::text AS key`,
+        params(cutoff),
+      );
+      const keys = (rows as { key: string }[]).map((row) => row.key);
+      if (spec.mailsOf && keys.length > 0) {
+        await tx.query(
+          `DELETE FROM mail_outbox WHERE kind = ANY($1::text[]) AND ref = ANY($2::text[])`,
+          [kindsAbout(spec.mailsOf), keys],
+        );
+      }
+      return keys.length;
+    },
+  };
+}
+
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  rowsOf({
+    name: 'spamMessages',
+    period: 'spam',
+    keep: '30 days',
+    what: ['message taken for spam', 'messages taken for spam'],
+    from: 'from arrival',
+    table: 'contact_messages',
+    where: 't.spam_reason IS NOT NULL AND t.created_at < $1',
+    mailsOf: 'message',
+  }),
+  rowsOf({
+    name: 'spamWaivers',
+    period: 'spam',
+    keep: '30 days',
+    what: ['waiver taken for spam', 'waivers taken for spam'],
+    from: 'from arrival',
+    table: 'waivers',
+    where: 't.spam_reason IS NOT NULL AND t.created_at < $1',
+    // Its stored PDF (one made from the desk) goes with it: waiver_pdfs cascades.
+    mailsOf: 'waiver',
+  }),
+  rowsOf({
+    name: 'mailRecords',
+    period: 'mailRecords',
+    keep: '1 year',
+    what: ['record of an e-mail', 'records of e-mails'],
+    from: 'from sending (or giving up)',
+    table: 'mail_outbox',
+    // Mail still owed stays; so do the records of a kept waiver's mails.
+    where: `COALESCE(t.sent_at, t.failed_at) < $1
+            AND NOT (t.kind = ANY($2::text[])
+                     AND EXISTS (SELECT 1 FROM waivers w WHERE w.id::text = t.ref))`,
+    params: () => [kindsAbout('waiver')],
+  }),
+  rowsOf({
+    name: 'messages',
+    period: 'messages',
+    keep: '2 years',
+    what: ['message', 'messages'],
+    from: 'from arrival',
+    table: 'contact_messages',
+    where: 't.spam_reason IS NULL AND t.created_at < $1',
+    mailsOf: 'message',
+  }),
+  rowsOf({
+    name: 'waivers',
+    period: 'waivers',
+    keep: '7 years',
+    what: ['signed waiver', 'signed waivers'],
+    from: "from the participant's last signing",
+    table: 'waivers',
+    // Every waiver of a participant (an e-mail address, in any case) whose latest is past it;
+    // its PDF goes with it (waiver_pdfs cascades), and its mails' records.
+    where: `t.spam_reason IS NULL AND lower(t.email) IN (
+              SELECT lower(email) FROM waivers WHERE spam_reason IS NULL
+               GROUP BY lower(email) HAVING max(created_at) < $1)`,
+    mailsOf: 'waiver',
+  }),
+  rowsOf({
+    name: 'signInLinks',
+    period: 'signInLinks',
+    keep: '1 day',
+    what: ['desk sign-in link', 'desk sign-in links'],
+    from: 'from expiry',
+    table: 'staff_sign_in_links',
+    where: 't.expires_at < $1',
+    key: 't.token_sha256',
+  }),
+  rowsOf({
+    name: 'sessions',
+    period: 'sessions',
+    keep: '1 day',
+    what: ['desk session', 'desk sessions'],
+    from: 'from their end',
+    table: 'staff_sessions',
+    where: 'LEAST(t.expires_at, COALESCE(t.revoked_at, t.expires_at)) < $1',
+  }),
+  rowsOf({
+    name: 'rateLimits',
+    period: 'rateLimits',
+    keep: '1 day',
+    what: ['rate-limit count', 'rate-limit counts'],
+    from: 'from the end of their window',
+    table: 'rate_limit_hits',
+    // A window ends at most the longest configured window after it opened.
+    where: 't.window_start + make_interval(secs => $2::int) < $1',
+    params: () => [longestRateLimitWindow()],
+    key: 't.bucket',
+  }),
+  {
+    name: 'mailFiles',
+    period: 'mailFiles',
+    keep: '7 days',
+    what: ['e-mail file in the local mail folder', 'e-mail files in the local mail folder'],
+    from: 'from writing',
+    count: async (_db, cutoff) => (await mailFilesBefore(cutoff)).length,
+    remove: (_tx, cutoff) => removeMailFilesBefore(cutoff),
+    afterCommit: true,
+  },
+];
