@@ -129,8 +129,10 @@ describe('the list of settings', () => {
   );
 
   test('the longest rate-limit window is what a count must be kept for', () => {
-    expect(longestRateLimitWindow({})).toBe(3_600);
-    expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/2h' })).toBe(7_200);
+    // A day: WAIVER_COPY_LIMIT counts the participant's copies to one address per day.
+    expect(longestRateLimitWindow({})).toBe(86_400);
+    expect(longestRateLimitWindow({ WAIVER_COPY_LIMIT: '3/2h' })).toBe(7_200);
+    expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/48h' })).toBe(172_800);
   });
 
   test('a secret is never quoted: not the database address, the mail server or the key', () => {
