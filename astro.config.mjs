@@ -6,7 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
-import { platformValue, readSetting } from './src/server/platform/settings.ts';
+import { LOCAL_SITE_URL, platformValue, readSetting } from './src/server/platform/settings.ts';
 
 /**
  * Netlify's emulator (the functions and the database) under `astro dev` only: a build makes no
@@ -36,7 +36,7 @@ const netlifyDev = {
   },
 };
 
-const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? 'http://127.0.0.1:8888';
+const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? LOCAL_SITE_URL;
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
 const UNLISTED = /\/(404|contact\/sent|waiver\/signed)\/?$/;

@@ -29,13 +29,16 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      // The test SMTP server offers STARTTLS with a certificate of its own (tests/fixtures/smtp.ts).
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}/?tls.rejectUnauthorized=false`,
       CONTACT_TO: 'studio-inbox@example.test',
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
+      WAIVER_COPY_LIMIT: '10000/1h',
       SIGN_IN_RATE_LIMIT: '10000/1m',
       SIGN_IN_ADDRESS_LIMIT: '10000/1m',
+      SIGN_IN_INBOX_LIMIT: '10000/1m',
       // Who may sign in to the records desk (tests/e2e/records.spec.ts).
       STAFF_EMAILS: 'maya@example.test',
       // The local mail retry runs often and waits little, so an outage test ends in seconds.

@@ -317,11 +317,16 @@ export async function benchFunctions(options: {
   let error: string | undefined;
   const env: Record<string, string> = {
     SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
+    // The counting server speaks plaintext: TLS would measure the handshake, not the site.
+    SMTP_ALLOW_PLAINTEXT: 'true',
+    // The site's own address: the origin the forms accept, in the server and in-process alike.
+    SITE_URL: `http://127.0.0.1:${port}`,
     CONTACT_TO: 'studio-inbox@bench.example.test',
     WAIVER_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     // Hundreds of timed requests from one address: the rate limits would answer 429.
     CONTACT_RATE_LIMIT: '1000000/1m',
     WAIVER_RATE_LIMIT: '1000000/1m',
+    WAIVER_COPY_LIMIT: '1000000/1h',
     OUTBOX_INTERVAL_MS: '0',
     LOCAL_DB_DIR: join(scratch, 'db'),
   };

@@ -84,6 +84,10 @@ async function shutdown(code: number): Promise<never> {
 
 const env: Record<string, string> = {
   SMTP_URL: `smtp://${HOST}:${smtpPort}`,
+  // The counting server speaks plaintext: TLS would measure the handshake, not the site.
+  SMTP_ALLOW_PLAINTEXT: 'true',
+  // The site's own address: the origin the forms accept (required on an external database).
+  SITE_URL: `http://${HOST}:${port}`,
   CONTACT_TO: 'bench-studio@example.test',
   WAIVER_RECORDS_TO: 'bench-records@example.test',
   WAIVER_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -94,6 +98,7 @@ const env: Record<string, string> = {
   // Every request comes from this one machine: lift the per-client limits for the run.
   CONTACT_RATE_LIMIT: '100000/1m',
   WAIVER_RATE_LIMIT: '100000/1m',
+  WAIVER_COPY_LIMIT: '100000/1h',
 };
 try {
   if (DATABASE === 'postgres') {

@@ -2,7 +2,13 @@ import type { Config } from '@netlify/functions';
 import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
 import { normalEmail } from '../src/server/auth/staff';
-import { checked, deskAnswer, deskFunction, deskRefused } from '../src/server/records/endpoint';
+import {
+  checked,
+  deskAnswer,
+  deskFunction,
+  deskRefused,
+  freshSignInNeeded,
+} from '../src/server/records/endpoint';
 import { eraseParticipant, previewErasure } from '../src/server/records/erasure';
 
 export const config: Config = {
@@ -18,7 +24,10 @@ const confirmed = z
     message: "Type the participant's e-mail address again, exactly, to confirm.",
   });
 
-/** What is held about an address; erasing all of it once the address is typed again. */
+/**
+ * What is held about an address; erasing all of it once the address is typed again, with a sign-in
+ * under FRESH_SIGN_IN_MINUTES old.
+ */
 export default deskFunction(config, [
   {
     async POST({ body }) {
@@ -31,6 +40,7 @@ export default deskFunction(config, [
     async POST({ body, staff }) {
       const input = checked(confirmed, body);
       if (!input.ok) return deskRefused(input.problem);
+      if (!staff.fresh) return freshSignInNeeded();
       return deskAnswer({ erased: await eraseParticipant(input.value.email, staff) });
     },
   },

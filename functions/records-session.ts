@@ -7,6 +7,7 @@ import {
   setSessionCookie,
   startSession,
 } from '../src/server/auth/sessions';
+import { deviceCookie, forgetDevices, rememberDevice } from '../src/server/auth/devices';
 import { isStaff } from '../src/server/auth/staff';
 import { transaction } from '../src/server/platform/db';
 import { logAccess } from '../src/server/records/access-log';
@@ -18,7 +19,8 @@ export const config: Config = { path: ['/api/records/session', '/api/records/sig
 
 /**
  * Who is signed in (and the desk's first screen in numbers); following a sign-in link
- * (`{ token }`, spent once, starts a session cookie); signing out, here or everywhere.
+ * (`{ token }`, spent once, starts a session cookie and remembers the device); signing out, here
+ * or everywhere (every session, unused link and remembered device of the person).
  */
 export default deskFunction(config, [
   {
@@ -27,6 +29,7 @@ export default deskFunction(config, [
       return deskAnswer({
         email: staff.email,
         expiresAt: staff.expiresAt.toISOString(),
+        fresh: staff.fresh,
         undelivered,
         counts: numbers,
       });
@@ -39,15 +42,18 @@ export default deskFunction(config, [
           const email = await useSignInLink(tx, body.token);
           if (!email || !isStaff(email)) return undefined;
           const started = await startSession(tx, email);
+          const device = await rememberDevice(tx, req, email);
           await logAccess({ email }, { action: 'sign-in' }, tx);
-          return { email, ...started };
+          return { email, device, ...started };
         });
         if (!session) return deskRefusal(401, LINK_REFUSED);
         const cookie = setSessionCookie(req, session.token, session.expiresAt);
-        return deskAnswer(
+        const answer = deskAnswer(
           { email: session.email, expiresAt: session.expiresAt.toISOString() },
           { 'set-cookie': cookie },
         );
+        answer.headers.append('set-cookie', session.device);
+        return answer;
       },
     },
   },
@@ -56,9 +62,12 @@ export default deskFunction(config, [
       const everywhere = body.everywhere === true;
       await transaction(async (tx) => {
         await (everywhere ? endEverySession(tx, staff) : endSession(tx, staff));
+        if (everywhere) await forgetDevices(tx, staff.email);
         await logAccess(staff, { action: everywhere ? 'sign-out-everywhere' : 'sign-out' }, tx);
       });
-      return deskAnswer({}, { 'set-cookie': setSessionCookie(req) });
+      const answer = deskAnswer({}, { 'set-cookie': setSessionCookie(req) });
+      if (everywhere) answer.headers.append('set-cookie', deviceCookie(req));
+      return answer;
     },
   },
 ]);

@@ -2,7 +2,6 @@ import type { Config } from '@netlify/functions';
 import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
 import { SIGN_IN_SENT } from '../src/shared/desk-api';
-import { deskOrigin } from '../src/server/auth/links';
 import { sendSignInLink, signInAllowed, steady } from '../src/server/auth/sign-in';
 import { normalEmail } from '../src/server/auth/staff';
 import { afterAnswer } from '../src/server/request/guard';
@@ -14,7 +13,8 @@ const schema = z.object({ email: fieldSchema(EMAIL_FIELD) });
 
 /**
  * The records desk's door: `{ email }` in, a sign-in link out to a staff address. Every request
- * gets the same answer after the same time, whether the address may sign in or not.
+ * gets the same answer after the same time, whether the address may sign in or not, and whether
+ * a rate limit held its link back or not (src/server/auth/sign-in.ts).
  */
 export default deskFunction(config, [
   {
@@ -26,10 +26,10 @@ export default deskFunction(config, [
         const input = checked(schema, body);
         if (!input.ok) return deskRefused(input.problem);
         const email = normalEmail(input.value.email);
-        const allowed = await signInAllowed(client.ip, email);
-        if (!allowed.ok) return deskRefused(allowed.problem);
-        const sending = await sendSignInLink(email, deskOrigin(req));
-        if (sending) await afterAnswer(context, sending);
+        if (await signInAllowed(req, client.ip, email)) {
+          const sending = await sendSignInLink(email);
+          if (sending) await afterAnswer(context, sending);
+        }
         await steady(started);
         return deskAnswer({ message: SIGN_IN_SENT });
       },

@@ -8,6 +8,7 @@ import {
 } from '../src/shared/waiver';
 import { outbox } from '../src/server/mail-kinds';
 import { formFunction } from '../src/server/request/pipeline';
+import { holdBackCopy } from '../src/server/waiver/copy-limit';
 import { signedWith } from '../src/server/waiver/signature';
 import { insertWaiver } from '../src/server/waiver/store';
 
@@ -16,7 +17,8 @@ export const config: Config = { path: '/api/submit-waiver' };
 /**
  * The waiver form: `{ waiver: {...} }` (or the form's own fields, posted without script) in,
  * stored with its audit trail and the exact text signed; then its PDF to the studio's records
- * inbox and a copy without health details to the participant.
+ * inbox and a copy with nothing typed but the first name to the participant (at most
+ * WAIVER_COPY_LIMIT a day to one address).
  */
 export default formFunction({
   form: 'waiver',
@@ -35,6 +37,8 @@ export default formFunction({
   check: signedWith,
   insert: insertWaiver,
   mails: ['waiver-records', 'waiver-participant'],
+  holdBack: (tx, kind, waiver) =>
+    kind === 'waiver-participant' ? holdBackCopy(tx, waiver.email) : Promise.resolve(undefined),
   outbox,
   noScript: {
     sentPage: WAIVER_SENT_PAGE,

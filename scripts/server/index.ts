@@ -14,7 +14,7 @@
  * leaves aborts its request's `signal`; after any refusal the server hangs up.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -39,7 +39,9 @@ import { readSiteConfig } from './netlify-config.ts';
 import { dailyTime } from '../../src/server/platform/schedule.ts';
 import { startDailyTimer, type DailyTimer } from './daily.ts';
 import { startOutboxTimer } from './outbox.ts';
+import { normalPath, type RequestPath } from './paths.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
+import { readSetting } from '../../src/server/platform/settings.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { StaticSite } from './static.ts';
 
@@ -80,7 +82,10 @@ const HOST_HEADER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
 const plainIp = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
 
-/** Keeps `.netlify/state.json`'s `dbConnectionString` (for psql) as Netlify's emulator did. */
+/**
+ * Keeps `.netlify/state.json`'s `dbConnectionString` (for psql) as Netlify's emulator did. It
+ * holds the embedded database's password, so only the user running the server may read it.
+ */
 async function recordState(root: string, url: string | undefined) {
   const file = join(root, '.netlify', 'state.json');
   const state = await readFile(file, 'utf8')
@@ -88,7 +93,9 @@ async function recordState(root: string, url: string | undefined) {
     .catch(() => ({}) as Record<string, unknown>);
   if (url) state.dbConnectionString = url;
   else delete state.dbConnectionString;
-  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`).catch(() => undefined);
+  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 })
+    .then(() => chmod(file, 0o600))
+    .catch(() => undefined);
 }
 
 export async function startServer(
@@ -259,16 +266,22 @@ export async function startServer(
     });
   }
 
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse, url: URL) {
+  /** The 404 page, with the `_headers` rules of `pathname` (the request's, as normalised). */
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse, pathname: string) {
     const page = await files.notFoundPage();
     if (!page) return sendText(req, res, 404, 'Not Found');
     prepareHead(req, res);
-    files.send(req, res, page, 404, rules.headersFor(url.pathname));
+    files.send(req, res, page, 404, rules.headersFor(pathname));
   }
 
-  async function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL) {
-    const found = await files.lookup(url.pathname);
-    if (found.kind === 'none') return sendNotFound(req, res, url);
+  async function serveStatic(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    path: RequestPath,
+  ) {
+    const found = await files.lookup(path);
+    if (found.kind === 'none') return sendNotFound(req, res, path.decoded);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return sendText(req, res, 405, 'Method Not Allowed');
@@ -277,12 +290,12 @@ export async function startServer(
     if (found.kind === 'redirect') {
       res.writeHead(301, {
         location: found.location + url.search,
-        ...rules.headersFor(url.pathname),
+        ...rules.headersFor(path.decoded),
       });
       res.end();
       return;
     }
-    files.send(req, res, found.file, 200, rules.headersFor(url.pathname));
+    files.send(req, res, found.file, 200, rules.headersFor(path.decoded));
   }
 
   /** Applies a matched redirect rule; false when the request should go on to the static files. */
@@ -290,14 +303,15 @@ export async function startServer(
     req: IncomingMessage,
     res: ServerResponse,
     url: URL,
+    path: RequestPath,
     rule: RedirectMatch,
   ): Promise<boolean> {
     if (rule.force && rule.statusCode === 404 && !rule.target) {
-      await sendNotFound(req, res, url);
+      await sendNotFound(req, res, path.decoded);
       return true;
     }
     const readable = req.method === 'GET' || req.method === 'HEAD';
-    if (!rule.force && readable && (await files.lookup(url.pathname)).kind === 'file') return false;
+    if (!rule.force && readable && (await files.lookup(path)).kind === 'file') return false;
     const target = rule.target;
     if (rule.redirect) {
       const location = target.origin === url.origin ? target.pathname + target.search : target.href;
@@ -331,10 +345,11 @@ export async function startServer(
       return true;
     }
     if (!readable) return false;
-    const found = await files.lookup(target.pathname);
+    const targetPath = normalPath(target.pathname);
+    const found = targetPath ? await files.lookup(targetPath) : ({ kind: 'none' } as const);
     if (found.kind !== 'file') return false;
     prepareHead(req, res);
-    files.send(req, res, found.file, rule.statusCode || 200, rules.headersFor(url.pathname));
+    files.send(req, res, found.file, rule.statusCode || 200, rules.headersFor(path.decoded));
     return true;
   }
 
@@ -350,13 +365,16 @@ export async function startServer(
     if (!url) return sendText(req, res, 400, 'Bad Request');
     const declared = Number(req.headers['content-length']);
     if (declared > settings.maxBodyBytes) return sendProblem(req, res, 413, TOO_LARGE);
+    // Normalised once, here: a path written to slip past the rules below is not found.
+    const path = normalPath(url.pathname);
+    if (!path) return sendNotFound(req, res, url.pathname);
 
     const method = req.method ?? 'GET';
     const match = route(url.pathname, method);
     if (match) {
       const preferred =
         match.preferStatic && (method === 'GET' || method === 'HEAD')
-          ? (await files.lookup(url.pathname)).kind === 'file'
+          ? (await files.lookup(path)).kind === 'file'
           : false;
       if (!preferred) return invoke(req, res, url, match);
     }
@@ -366,9 +384,9 @@ export async function startServer(
         if (typeof value === 'string') headers.set(name, value);
       }
       const rule = await rules.redirectFor(new Request(url, { headers }));
-      if (rule && (await applyRedirect(req, res, url, rule))) return;
+      if (rule && (await applyRedirect(req, res, url, path, rule))) return;
     }
-    return serveStatic(req, res, url);
+    return serveStatic(req, res, url, path);
   }
 
   const server = createServer(
@@ -406,6 +424,10 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostPart}:${port}`;
   base = url;
+  // The site's own address for the functions (siteOrigin() in src/server/platform/hosting.ts),
+  // set as Netlify's local tools set it: SITE_URL, else the address this server listens on. The
+  // links they mail and the origin they accept come from it, never from a request's Host.
+  process.env.URL ||= readSetting('SITE_URL')?.origin ?? url;
   const keepsState = database.kind === 'embedded' && !settings.localDbDir;
   if (keepsState) await recordState(root, database.url);
 

@@ -31,16 +31,37 @@ export interface Settings {
   shutdownTimeoutMs: number;
 }
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Whether `npm start` runs as the studio's real server (docs/running.md, "Self-hosting"): on a
+ * database of its own, or listening where other machines can reach it. Such a server must know
+ * its public address (SITE_URL): links in mail and the origin the forms accept come from it, and
+ * never from a request's Host header.
+ */
+export function isSelfHosted(settings: { host: string; databaseUrl: string | undefined }): boolean {
+  return settings.databaseUrl !== undefined || !LOOPBACK.test(settings.host);
+}
+
 export function readSettings(): Settings {
   // Every setting, the functions' too: one that cannot be read stops the server at its start,
   // not a visitor's request later.
   const problems = settingProblems(process.env, { deployed: false });
   if (problems.length > 0)
     throw new Error(`settings that cannot be read:\n- ${problems.join('\n- ')}`);
+  const host = readSetting('HOST') ?? '127.0.0.1';
+  const databaseUrl = readSetting('NETLIFY_DB_URL');
+  if (isSelfHosted({ host, databaseUrl }) && !readSetting('SITE_URL')) {
+    throw new Error(
+      `SITE_URL is not set: self-hosted (${databaseUrl ? 'NETLIFY_DB_URL is set' : `HOST is ${host}`}), ` +
+        'the server needs its public address for the links it mails and the origin it accepts, ' +
+        'e.g. SITE_URL=https://studio.example',
+    );
+  }
   return {
-    host: readSetting('HOST') ?? '127.0.0.1',
+    host,
     port: readSetting('PORT'),
-    databaseUrl: readSetting('NETLIFY_DB_URL'),
+    databaseUrl,
     localDbDir: readSetting('LOCAL_DB_DIR'),
     trustProxy: readSetting('TRUST_PROXY'),
     outboxIntervalMs: readSetting('OUTBOX_INTERVAL_MS'),

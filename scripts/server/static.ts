@@ -3,7 +3,8 @@
  * `build.format: 'file'`), `/` and `/dir/` from `index.html`, the `_headers` rules, Netlify's
  * default `Cache-Control: public, max-age=0, must-revalidate` where no rule sets one, brotli or
  * gzip for text when the client takes it, ETag and 304, HEAD. Nothing outside the folder is ever
- * read, and `_headers` / `_redirects` themselves are not served (they are configuration).
+ * read, and `_headers` / `_redirects` themselves are not served (they are configuration). Paths
+ * arrive normalised (paths.ts): a path written to slip past these rules never gets here.
  *
  * Files are read once and kept in memory with their compressed forms (the site is well under a
  * megabyte); a file that changes on disk is read again, and files over 1 MB are streamed instead.
@@ -15,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import type { RequestPath } from './paths.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -115,32 +117,26 @@ export class StaticSite {
   }
 
   /**
-   * The file a URL path names, as Netlify resolves it for this site: `/a` is `a`, else `a.html`,
-   * else (with a redirect adding the slash) `a/index.html`; `/a/` is `a/index.html`, else (with
-   * a redirect removing the slash) `a.html`.
+   * The file a request's path (normalised by paths.ts) names, as Netlify resolves it for this
+   * site: `/a` is `a`, else `a.html`, else (with a redirect adding the slash) `a/index.html`; `/a/`
+   * is `a/index.html`, else (with a redirect removing the slash) `a.html`. A redirect's location
+   * is the normalised path itself with its slash added or removed: a path on this site.
    */
-  async lookup(pathname: string): Promise<Lookup> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(pathname);
-    } catch {
-      return { kind: 'none' };
-    }
-    if (decoded.includes('\0') || decoded.includes('\\') || HIDDEN.has(decoded)) {
-      return { kind: 'none' };
-    }
+  async lookup(path: RequestPath): Promise<Lookup> {
+    const { decoded, encoded } = path;
+    if (HIDDEN.has(decoded.toLowerCase())) return { kind: 'none' };
     if (decoded.endsWith('/')) {
       const index = await this.file(`${decoded}index.html`);
       if (index) return { kind: 'file', file: index };
       if (decoded !== '/' && (await this.file(`${decoded.slice(0, -1)}.html`))) {
-        return { kind: 'redirect', location: pathname.slice(0, -1) };
+        return { kind: 'redirect', location: encoded.slice(0, -1) };
       }
       return { kind: 'none' };
     }
     const exact = (await this.file(decoded)) ?? (await this.file(`${decoded}.html`));
     if (exact) return { kind: 'file', file: exact };
     if (await this.file(`${decoded}/index.html`)) {
-      return { kind: 'redirect', location: `${pathname}/` };
+      return { kind: 'redirect', location: `${encoded}/` };
     }
     return { kind: 'none' };
   }

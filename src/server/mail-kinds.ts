@@ -33,7 +33,7 @@ export const MAIL_KINDS = {
     about: 'waiver',
     label: "Signed waiver to the studio's records",
   },
-  /** The participant's copy, without health information. */
+  /** The participant's copy: nothing typed into the form but the first name (waiver/mail.ts). */
   'waiver-participant': {
     compose: async (ref) => (await import('./waiver/mail')).participantMail(ref),
     about: 'waiver',

@@ -12,9 +12,18 @@ export type { SpamReason };
 
 export const DESK_API = '/api/records';
 
-/** How long a sign-in link works, and a session lasts. */
+/** How long a sign-in link works, and a session lasts: at most, and without a request. */
 export const LINK_MINUTES = 15;
 export const SESSION_HOURS = 12;
+export const IDLE_MINUTES = 30;
+/** An erasure, or an export with health information, asks for a sign-in at most this old. */
+export const FRESH_SIGN_IN_MINUTES = 15;
+
+/** Why such a request was refused (403, with `reason: 'fresh-sign-in'`). */
+export const FRESH_SIGN_IN_NEEDED = `For this, please sign in again with a fresh link: your last sign-in was more than ${FRESH_SIGN_IN_MINUTES} minutes ago.`;
+
+/** What the desk says when it closed itself after IDLE_MINUTES without use. */
+export const SIGNED_OUT_IDLE = `You were signed out after ${IDLE_MINUTES} minutes without use. Please sign in again.`;
 
 /** The one answer to every sign-in request, whoever asks: it reveals nothing. */
 export const SIGN_IN_SENT = `If that address may sign in, a link is on its way. It works once, within ${LINK_MINUTES} minutes.`;
@@ -23,7 +32,11 @@ export const LINK_REFUSED =
   'This sign-in link has expired or was already used. Ask for a new one on the records desk.';
 
 export type DeskAnswer<T extends object = object> =
-  ({ success: true } & T) | { success: false; error: string; fieldErrors?: FieldErrors };
+  | ({ success: true } & T)
+  | { success: false; error: string; fieldErrors?: FieldErrors; reason?: RefusalReason };
+
+/** A refusal the desk handles in its own way: a sign-in too old for what was asked. */
+export type RefusalReason = 'fresh-sign-in';
 
 /** A page of a list, newest first; `next` fetches the older ones (keyset paging). */
 export interface Page<T> {
@@ -41,6 +54,8 @@ export interface Undelivered {
 export interface SessionInfo {
   email: string;
   expiresAt: string;
+  /** Signed in under FRESH_SIGN_IN_MINUTES ago: an erasure or a health export may go ahead. */
+  fresh: boolean;
   undelivered: Undelivered;
   counts: { waivers: number; waiversThisWeek: number; messages: number; spam: number };
 }
@@ -69,7 +84,8 @@ export interface WaiverField {
   health: boolean;
 }
 
-export type MailState = 'sent' | 'owed' | 'failed';
+/** `skipped`: held back on purpose (a participant's copy past the day's limit to one address). */
+export type MailState = 'sent' | 'owed' | 'failed' | 'skipped';
 
 export interface WaiverView {
   id: string;

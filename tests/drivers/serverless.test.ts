@@ -13,7 +13,7 @@ import { currentWsProxy } from '../fixtures/ws-proxy';
 const env = useFunctionEnv();
 
 function contactPost(n: number): Request {
-  const url = 'http://127.0.0.1/api/send-email';
+  const url = 'http://127.0.0.1:8888/api/send-email';
   return new Request(url, {
     method: 'POST',
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },

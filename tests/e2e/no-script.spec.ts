@@ -104,8 +104,10 @@ test.describe('the contact form', () => {
     // The function's own answer with its database unreachable, run here against a closed port.
     await page.route('**/api/send-email', async (route) => {
       const request = route.request();
-      const saved = process.env.NETLIFY_DB_URL;
+      const saved = { NETLIFY_DB_URL: process.env.NETLIFY_DB_URL, URL: process.env.URL };
       process.env.NETLIFY_DB_URL = 'postgres://postgres@127.0.0.1:1/postgres';
+      // The site's address, as npm start tells its functions: the origin the form posts from.
+      process.env.URL = new URL(request.url()).origin;
       try {
         const response = await sendEmail(
           new Request(request.url(), {
@@ -121,7 +123,10 @@ test.describe('the contact form', () => {
           body: Buffer.from(await response.arrayBuffer()),
         });
       } finally {
-        process.env.NETLIFY_DB_URL = saved;
+        for (const [name, value] of Object.entries(saved)) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
       }
     });
     const form = await fillContact(page, 'Patient Visitor');

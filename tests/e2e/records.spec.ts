@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
 import { E2E_SMTP_PORT } from '../../playwright.config';
-import { SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT, SIGNED_OUT_IDLE } from '../../src/shared/desk-api';
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { startSmtp, type TestSmtp } from '../functions/harness';
@@ -116,18 +116,60 @@ async function sendMessage(request: APIRequestContext, name: string, spam = fals
  * The screen as it is, at a phone's width and a laptop's: no axe violation, no small target,
  * nothing wider than the screen; a full-page screenshot of each in test-results/records/.
  */
-async function screens(name: string) {
+async function screens(name: string, on: Page = page) {
   for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await expectNoViolations(page);
-    expect(await smallTargets(page), `${name} at ${width} px`).toEqual([]);
-    const overflow = await page.evaluate(
+    await on.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await expectNoViolations(on);
+    expect(await smallTargets(on), `${name} at ${width} px`).toEqual([]);
+    const overflow = await on.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await on.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await on.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * Moves the instructor's live sessions back in time in the database of the server under test
+ * (`localDatabase()`): `signedIn` minutes since she followed
+ * her link, `idle` minutes since her last request. The server's own clock cannot be moved from
+ * here, as a function test moves it; its data can.
+ */
+async function age({ signedIn = 0, idle = 0 }: { signedIn?: number; idle?: number }) {
+  const client = await localDatabase();
+  try {
+    await client.query(
+      `UPDATE staff_sessions
+          SET created_at = created_at - make_interval(mins => $2::int),
+              last_seen_at = last_seen_at - make_interval(mins => $3::int)
+        WHERE email = $1 AND revoked_at IS NULL AND expires_at > now()`,
+      [STAFF, signedIn, idle],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** The sign-in link in the newest mail to the instructor after `before` mails had come. */
+async function newLink(before: number) {
+  await expect
+    .poll(() => smtp.mails.slice(before).some((m) => m.envelope.to.includes(STAFF)))
+    .toBe(true);
+  const mail = smtp.mails
+    .slice(before)
+    .filter((m) => m.envelope.to.includes(STAFF))
+    .at(-1)!;
+  return /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0];
+}
+
+/** Follows a mailed link in another tab of the same browser, as from her mail, and signs in. */
+async function followInNewTab(link: string) {
+  const tab = await page.context().newPage();
+  await tab.goto(link);
+  await tab.getByRole('button', { name: 'Sign in' }).click();
+  await expect(tab.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+  await tab.close();
 }
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 2, name });
@@ -265,6 +307,28 @@ test('exports both CSVs for a date range and reads them back', async () => {
   expect(message[messageHeader!.indexOf('Message')]).toBe(
     `Hello from ${NAME}.\nIs there room on Tuesdays?`,
   );
+});
+
+test('an export with health information, signed in over 15 minutes ago, asks for a fresh link and works once she follows it', async () => {
+  await age({ signedIn: 20 });
+  await page.goto('/records#/export');
+  const waivers = page.getByRole('form', { name: 'Waivers' });
+  await waivers.getByRole('checkbox', { name: /Include health information/ }).check();
+  await waivers.getByRole('button', { name: 'Download waivers (CSV)' }).click();
+  await expect(waivers.getByText(FRESH_SIGN_IN_NEEDED)).toBeVisible();
+  await screens('export-fresh-sign-in');
+
+  const before = smtp.mails.length;
+  await waivers.getByRole('button', { name: 'Email me a fresh sign-in link' }).click();
+  await expect(waivers.getByText(/^A fresh sign-in link is on its way to/)).toBeVisible();
+  await screens('export-fresh-sign-in-sent');
+  await followInNewTab(await newLink(before));
+
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    waivers.getByRole('button', { name: 'Download waivers (CSV)' }).click(),
+  ]);
+  expect(await readFile(await csv.path(), 'utf8')).toContain('Medical Conditions or Injuries');
 });
 
 test('marks a spam message as not spam: it moves to the inbox and its mail arrives once', async () => {
@@ -479,6 +543,18 @@ test('erases a participant after the address is typed again: nothing of them is 
   await held
     .getByRole('textbox', { name: 'Type the e-mail address again to confirm' })
     .fill(EMAIL.toUpperCase());
+  // Her sign-in is over 15 minutes old: the desk asks for a fresh one and erases nothing yet.
+  await age({ signedIn: 20 });
+  await held.getByRole('button', { name: 'Erase everything' }).click();
+  await expect(page.getByText(FRESH_SIGN_IN_NEEDED)).toBeVisible();
+  expect(
+    JSON.parse(await (await page.request.get(`/api/records/waivers?q=${SURNAME}`)).text()),
+  ).toMatchObject({ items: [expect.anything()] });
+  await screens('erase-fresh-sign-in');
+  const before = smtp.mails.length;
+  await page.getByRole('button', { name: 'Email me a fresh sign-in link' }).click();
+  await expect(page.getByText(/^A fresh sign-in link is on its way to/)).toBeVisible();
+  await followInNewTab(await newLink(before));
   await held.getByRole('button', { name: 'Erase everything' }).click();
   await expect(
     page.getByText(
@@ -532,6 +608,40 @@ test('"sign out everywhere" ends every session of the person; "sign out" ends th
   await phone.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(phone.getByText('You are signed out.')).toBeVisible();
   expect((await phone.request.get('/api/records/session')).status()).toBe(401);
+  await phone.context().close();
+});
+
+test('after 30 minutes without use the desk signs her out, on the server and on the screen', async ({
+  browser,
+}) => {
+  const phone = await newDesk(browser);
+  await phone.clock.install();
+  const desk = phone.getByRole('navigation', { name: 'Records desk' });
+
+  // The server: a session unused for 31 minutes opens nothing, and the desk says so.
+  await signIn(phone);
+  await age({ idle: 31 });
+  await desk.getByRole('link', { name: 'Messages' }).click();
+  await expect(phone.getByText('Your session has ended. Please sign in again.')).toBeVisible();
+  expect((await phone.request.get('/api/records/session')).status()).toBe(401);
+
+  // The screen: 30 minutes after its last request it shows nothing of the records any more.
+  await signIn(phone);
+  // Both requests the screen makes answered first: each one starts the 30 minutes again.
+  await Promise.all([
+    phone.waitForResponse((response) => response.url().endsWith('/api/records/session')),
+    phone.waitForResponse((response) => response.url().includes('/api/records/waivers')),
+    desk.getByRole('link', { name: 'Waivers', exact: true }).click(),
+  ]);
+  await expect(phone.getByRole('heading', { level: 2, name: 'Waivers' })).toBeVisible();
+  await phone.clock.fastForward('29:00');
+  await expect(phone.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+  await phone.clock.fastForward('02:00');
+  await expect(phone.getByText(SIGNED_OUT_IDLE)).toBeVisible();
+  await expect(phone.getByRole('heading', { level: 2, name: 'Sign in' })).toBeVisible();
+  await expect(phone.getByText(`Signed in as ${STAFF}`)).toHaveCount(0);
+  await expect(phone.getByRole('navigation', { name: 'Records desk' })).toHaveCount(0);
+  await screens('signed-out-idle', phone);
   await phone.context().close();
 });
 

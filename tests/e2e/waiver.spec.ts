@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { signaturePng } from '../fixtures/signatures';
@@ -200,6 +201,19 @@ test.describe('the waiver form on a computer', () => {
     expect(recipients).toEqual(['ingrid@example.test', STUDIO_INBOX]);
     for (const mail of smtp.mails) {
       expect(mail.attachments[0]?.contentType).toBe('application/pdf');
+    }
+
+    // The participant's copy as a mail client shows it, at a phone's width and a laptop's: the
+    // first name, and nothing else they typed (test-results/mail/, with its PDF).
+    const copy = smtp.mails.find((mail) => mail.envelope.to.includes('ingrid@example.test'))!;
+    await mkdir('test-results/mail', { recursive: true });
+    await writeFile('test-results/mail/participant-copy.pdf', copy.attachments[0]!.content);
+    await page.setContent(String(copy.html));
+    await expect(page.getByText('Hello Ingrid,')).toBeVisible();
+    await expect(page.locator('body')).not.toContainText(/Okonkwo|503-555|knee/);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 700 });
+      await page.screenshot({ path: `test-results/mail/participant-copy-${width}.png` });
     }
   });
 

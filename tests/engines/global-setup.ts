@@ -125,11 +125,15 @@ export default async function setup(project: TestProject) {
       ...process.env,
       PORT: String(sitePort),
       HOST: '127.0.0.1',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      // The test SMTP server offers STARTTLS with a certificate of its own (tests/fixtures/smtp.ts).
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}/?tls.rejectUnauthorized=false`,
+      // The browsers visit the proxy in front (tests/engines/proxy.ts): that is the site's address.
+      SITE_URL: `http://127.0.0.1:${proxyPort}`,
       CONTACT_TO: 'studio-inbox@example.test',
       // The local database outlives a run; the limits have their own function tests.
       CONTACT_RATE_LIMIT: '10000/1m',
       WAIVER_RATE_LIMIT: '10000/1m',
+      WAIVER_COPY_LIMIT: '10000/1h',
       OUTBOX_INTERVAL_MS: '2000',
       OUTBOX_BASE_DELAY_MS: '1000',
       ASTRO_TELEMETRY_DISABLED: '1',

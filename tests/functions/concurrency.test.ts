@@ -63,7 +63,7 @@ async function atOnce(all: Instance[], calls: (index: number) => Call[]): Promis
 // reports, and the test SMTP server has a mail in `mails` before it accepts it.
 
 function contactCall(fields: Record<string, unknown>, ip: string): Call {
-  const url = 'http://127.0.0.1/api/send-email';
+  const url = 'http://127.0.0.1:8888/api/send-email';
   return {
     url,
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
@@ -73,7 +73,7 @@ function contactCall(fields: Record<string, unknown>, ip: string): Call {
 }
 
 function waiverCall(submissionId: string, ip: string): Call {
-  const url = 'http://127.0.0.1/api/submit-waiver';
+  const url = 'http://127.0.0.1:8888/api/submit-waiver';
   return {
     url,
     headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
@@ -142,7 +142,7 @@ describe('the outbox after a mail server outage', () => {
     await env.db.exec('UPDATE mail_outbox SET next_attempt_at = now()');
     const drains = await instances('retry-mail', 4);
     const runs = await atOnce(drains, () => [
-      { url: 'http://127.0.0.1/.netlify/functions/retry-mail' },
+      { url: 'http://127.0.0.1:8888/.netlify/functions/retry-mail' },
     ]);
     expect(statuses(runs)).toEqual([200, 200, 200, 200]);
     const sent = runs.map((run) => (JSON.parse(run.body) as { sent: number }).sent);

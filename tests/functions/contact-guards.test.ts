@@ -3,7 +3,7 @@ import sendEmail from '../../functions/send-email';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { jsonPost, streamOf } from './harness';
 
-const ENDPOINT = 'http://localhost/api/send-email';
+const ENDPOINT = 'http://127.0.0.1:8888/api/send-email';
 const CAP = 32 * 1024;
 
 // A database of this file's own and the SMTP server, both emptied before each test.
@@ -54,8 +54,8 @@ describe('only the site itself may post', () => {
   test.each([
     ['another site', { origin: 'https://evil.example' }],
     ['an opaque origin (a sandboxed frame or a file)', { origin: 'null' }],
-    ['the same host on another port', { origin: 'http://localhost:8080' }],
-    ['the site over another scheme', { origin: 'https://localhost' }],
+    ['the same host on another port', { origin: 'http://127.0.0.1:8080' }],
+    ['the site over another scheme', { origin: 'https://127.0.0.1:8888' }],
     ['no Origin and a cross-site fetch', { origin: '', 'sec-fetch-site': 'cross-site' }],
     ['no Origin and no fetch metadata (curl, a script)', { origin: '' }],
   ])('a POST from %s gets 403, no row and no mail', async (_, headers) => {
@@ -68,6 +68,13 @@ describe('only the site itself may post', () => {
     const request = jsonPost(ENDPOINT, valid, { 'sec-fetch-site': 'same-origin' });
     request.headers.delete('origin');
     expect((await sendEmail(request)).status).toBe(200);
+  });
+
+  test('without SITE_URL, a POST whose Host and Origin both name another site gets 403', async () => {
+    // A request's own Host is the visitor's to write: it never makes an origin acceptable.
+    const request = jsonPost('http://evil.example/api/send-email', valid);
+    expect(request.headers.get('origin')).toBe('http://evil.example');
+    await expectRejected(await sendEmail(request), 403);
   });
 
   test('the configured site address is accepted when the function sees another host', async () => {
@@ -93,7 +100,7 @@ describe('only a body of sane size, as JSON or a plain form post in UTF-8, is re
     const request = new Request(ENDPOINT, {
       method: 'POST',
       headers: {
-        origin: 'http://localhost',
+        origin: 'http://127.0.0.1:8888',
         'content-type': 'application/json',
         'content-length': String(CAP + 1),
       },
@@ -113,7 +120,7 @@ describe('only a body of sane size, as JSON or a plain form post in UTF-8, is re
     });
     const request = new Request(ENDPOINT, {
       method: 'POST',
-      headers: { origin: 'http://localhost', 'content-type': 'application/json' },
+      headers: { origin: 'http://127.0.0.1:8888', 'content-type': 'application/json' },
       body,
       duplex: 'half',
     } as RequestInit);
@@ -187,6 +194,26 @@ describe('rate limits per client', () => {
 
     expect((await post(valid, {}, '198.51.100.20')).status).toBe(200);
     expect(await messages()).toHaveLength(4);
+  });
+
+  test('an IPv6 client is counted by its /64: its neighbours in that network share its limit, the next network does not', async () => {
+    vi.stubEnv('CONTACT_RATE_LIMIT', '2/10m');
+    // One machine, or one home, gets a whole /64 and can pick any address in it.
+    for (const ip of ['2001:db8:a:b::1', '2001:db8:a:b:ffff:ffff:ffff:ffff']) {
+      expect((await post(valid, {}, ip)).status, ip).toBe(200);
+    }
+    for (const ip of [
+      '2001:0db8:000a:000b:0:0:0:2',
+      '2001:DB8:A:B::abcd',
+      '2001:db8:a:b::5%eth0',
+    ]) {
+      expect((await post(valid, {}, ip)).status, ip).toBe(429);
+    }
+    expect((await post(valid, {}, '2001:db8:a:c::1')).status).toBe(200);
+    // An IPv4 address written as IPv6 is that IPv4 address, counted alone.
+    expect((await post(valid, {}, '::ffff:192.0.2.7')).status).toBe(200);
+    expect((await post(valid, {}, '::ffff:192.0.2.8')).status).toBe(200);
+    expect(await messages()).toHaveLength(5);
   });
 
   test("Netlify's client IP header is used when there is no context", async () => {

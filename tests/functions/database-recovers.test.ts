@@ -51,9 +51,12 @@ afterAll(async () => {
 });
 
 const post = (n: number) =>
-  sendEmail(jsonPost('http://127.0.0.1/api/send-email', contactBody({ name: `Visitor ${n}` })), {
-    ip: `203.0.113.${n}`,
-  });
+  sendEmail(
+    jsonPost('http://127.0.0.1:8888/api/send-email', contactBody({ name: `Visitor ${n}` })),
+    {
+      ip: `203.0.113.${n}`,
+    },
+  );
 
 test('frozen: every post gets a 503 within seconds; back: the next post is stored at once', async () => {
   expect((await post(1)).status).toBe(200);

@@ -33,9 +33,12 @@ afterAll(async () => {
 });
 
 const post = (n: number) =>
-  sendEmail(jsonPost('http://127.0.0.1/api/send-email', contactBody({ name: `Visitor ${n}` })), {
-    ip: `203.0.113.${n}`,
-  });
+  sendEmail(
+    jsonPost('http://127.0.0.1:8888/api/send-email', contactBody({ name: `Visitor ${n}` })),
+    {
+      ip: `203.0.113.${n}`,
+    },
+  );
 
 /**
  * Ends the functions' connections from another process. `spawnSync` holds this process still

@@ -17,7 +17,7 @@ import { paramsOf, type DeskRoute } from '../../src/server/records/endpoint';
 import { contactBody, waiverBody } from '../fixtures/submissions';
 import type { TestSmtp } from './harness';
 
-export const ORIGIN = 'http://127.0.0.1:9400';
+export const ORIGIN = 'http://127.0.0.1:8888';
 export const STAFF = 'maya@example.test';
 export const CLIENT_IP = '198.51.100.20';
 /** The honeypot filled in, as a bot fills it. */
@@ -76,9 +76,9 @@ export function desk(path: string, init: DeskRequestInit = {}): Promise<Response
   return functionFor(path)(deskRequest(path, init), { ip: init.ip ?? CLIENT_IP } as never);
 }
 
-/** The `name=value` of a response's Set-Cookie, ready for a Cookie header. */
+/** The `name=value` of a response's (first) Set-Cookie, the session's, ready for a Cookie header. */
 export function cookieOf(response: Response): string | undefined {
-  return response.headers.get('set-cookie')?.split(';')[0];
+  return response.headers.getSetCookie()[0]?.split(';')[0];
 }
 
 /** The token of the newest sign-in link mailed to `to`. */

@@ -51,7 +51,7 @@ const message = {
 };
 
 const sendMessage = (fields: Record<string, string>, ip?: string) =>
-  sendEmail(formPost('http://127.0.0.1/api/send-email', fields), { ip: ip ?? '203.0.113.20' });
+  sendEmail(formPost('http://127.0.0.1:8888/api/send-email', fields), { ip: ip ?? '203.0.113.20' });
 
 async function rows(table: string) {
   const { rows } = await env.db.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
@@ -157,7 +157,7 @@ describe('the contact form without JavaScript', () => {
   });
 
   test('a post from another site gets the refusal page and nothing is stored', async () => {
-    const request = formPost('http://127.0.0.1/api/send-email', message);
+    const request = formPost('http://127.0.0.1:8888/api/send-email', message);
     request.headers.set('origin', 'https://evil.example');
     const response = await sendEmail(request);
     expect(response.status).toBe(403);
@@ -182,7 +182,9 @@ describe('the waiver without JavaScript', () => {
     website: '',
   };
   const sign = (fields: Record<string, string>) =>
-    submitWaiver(formPost('http://127.0.0.1/api/submit-waiver', fields), { ip: '203.0.113.30' });
+    submitWaiver(formPost('http://127.0.0.1:8888/api/submit-waiver', fields), {
+      ip: '203.0.113.30',
+    });
 
   test('signed with a typed name: stored with the image the server drew, filed, both mails sent', async () => {
     const response = await sign(waiver);

@@ -44,7 +44,7 @@ const valid = {
 
 test('a JSON post gets a JSON 503 within the connect timeout', async () => {
   const started = Date.now();
-  const response = await sendEmail(jsonPost('http://127.0.0.1/api/send-email', valid), {
+  const response = await sendEmail(jsonPost('http://127.0.0.1:8888/api/send-email', valid), {
     ip: '203.0.113.1',
   });
   expect(Date.now() - started).toBeLessThan(4_000);
@@ -59,10 +59,10 @@ test('a JSON post gets a JSON 503 within the connect timeout', async () => {
 test('a plain form post gets the page that says so, as quickly', async () => {
   const started = Date.now();
   const response = await sendEmail(
-    new Request('http://127.0.0.1/api/send-email', {
+    new Request('http://127.0.0.1:8888/api/send-email', {
       method: 'POST',
       headers: {
-        origin: 'http://127.0.0.1',
+        origin: 'http://127.0.0.1:8888',
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams({ ...valid, fillTimeMs: '9000' }).toString(),

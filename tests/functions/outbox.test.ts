@@ -44,7 +44,7 @@ function message(n: number, submissionId?: string) {
 }
 
 function post(body: unknown): Promise<Response> {
-  return sendEmail(jsonPost('http://localhost/api/send-email', body));
+  return sendEmail(jsonPost('http://127.0.0.1:8888/api/send-email', body));
 }
 
 interface OutboxRow {

@@ -103,7 +103,7 @@ describe('the contact function under arbitrary input', () => {
         async (raw, type, method) => {
           const before = await env.count('contact_messages');
           const mailsBefore = env.smtp.mails.length;
-          const headers = new Headers({ origin: 'http://localhost' });
+          const headers = new Headers({ origin: 'http://127.0.0.1:8888' });
           // A header value cannot hold every string; such a request could not be sent at all.
           try {
             headers.set('content-type', type);
@@ -111,7 +111,7 @@ describe('the contact function under arbitrary input', () => {
             return;
           }
           const response = await sendEmail(
-            new Request('http://localhost/api/send-email', { method, headers, body: raw }),
+            new Request('http://127.0.0.1:8888/api/send-email', { method, headers, body: raw }),
           );
           expect(response.status).toBeLessThan(500);
           if (isFormPost(headers)) {
@@ -171,9 +171,9 @@ describe('the contact function under arbitrary input', () => {
         await env.clear();
         env.smtp.mails.length = 0;
         const response = await sendEmail(
-          new Request('http://localhost/api/send-email', {
+          new Request('http://127.0.0.1:8888/api/send-email', {
             method: 'POST',
-            headers: { origin: 'http://localhost', 'content-type': 'application/json' },
+            headers: { origin: 'http://127.0.0.1:8888', 'content-type': 'application/json' },
             body: JSON.stringify({ ...form, website: '', fillTimeMs: 8_000 }),
           }),
         );
@@ -220,14 +220,18 @@ describe('the waiver function under arbitrary input', () => {
         const before = await env.count('waivers');
         const textsBefore = await env.count('waiver_texts');
         const mailsBefore = env.smtp.mails.length;
-        const headers = new Headers({ origin: 'http://localhost' });
+        const headers = new Headers({ origin: 'http://127.0.0.1:8888' });
         try {
           headers.set('content-type', type);
         } catch {
           return;
         }
         const response = await submitWaiver(
-          new Request('http://localhost/api/submit-waiver', { method: 'POST', headers, body: raw }),
+          new Request('http://127.0.0.1:8888/api/submit-waiver', {
+            method: 'POST',
+            headers,
+            body: raw,
+          }),
         );
         expect(response.status).toBeLessThan(500);
         if (isFormPost(headers)) {

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { newToken, tokenHash } from '../../src/server/auth/tokens';
 import { deskFunction, paramsOf } from '../../src/server/records/endpoint';
-import { SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import {
+  cookieOf,
   desk,
   deskRequest,
   DESK_FUNCTIONS,
@@ -25,6 +27,7 @@ beforeEach(() => {
   vi.stubEnv('WAIVER_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
+  vi.stubEnv('SIGN_IN_INBOX_LIMIT', '1000/1m');
 });
 
 afterEach(async () => {
@@ -176,6 +179,91 @@ describe('every records endpoint answers 401', () => {
   });
 });
 
+describe('how long a session lasts', () => {
+  afterEach(() => setClock(undefined));
+  const session = (cookie: string) => call('GET', '/api/records/session', undefined, cookie);
+  const MINUTE = 60_000;
+
+  test('it ends after 30 minutes without a request; each request starts the 30 minutes again', async () => {
+    const cookie = await signIn(env.smtp);
+    advanceClock(29 * MINUTE);
+    expect((await session(cookie)).status).toBe(200);
+    advanceClock(29 * MINUTE);
+    expect((await call('GET', '/api/records/waivers', undefined, cookie)).status).toBe(200);
+    advanceClock(31 * MINUTE);
+    await expect401Everywhere(cookie);
+    // ...and it stays over: the requests after its end did not bring it back.
+    advanceClock(MINUTE);
+    expect((await session(cookie)).status).toBe(401);
+  });
+
+  test('it ends after 12 hours however busy she is', async () => {
+    const cookie = await signIn(env.smtp);
+    for (let minutes = 20; minutes < 12 * 60; minutes += 20) {
+      advanceClock(20 * MINUTE);
+      expect((await session(cookie)).status, `${minutes} minutes in`).toBe(200);
+    }
+    advanceClock(20 * MINUTE);
+    expect((await session(cookie)).status).toBe(401);
+  });
+
+  test('the desk is told whether the sign-in is fresh (under 15 minutes old) for erasures and health exports', async () => {
+    const cookie = await signIn(env.smtp);
+    expect(await (await session(cookie)).json()).toMatchObject({ fresh: true });
+    advanceClock(16 * MINUTE);
+    expect(await (await session(cookie)).json()).toMatchObject({ fresh: false });
+  });
+});
+
+describe('an erasure or a health export with a sign-in older than 15 minutes', () => {
+  afterEach(() => setClock(undefined));
+  const EMAIL = 'ingrid@example.test';
+  const erase = (cookie: string) =>
+    call('POST', '/api/records/erasure', { email: EMAIL, confirm: EMAIL }, cookie);
+  const FRESH = {
+    success: false,
+    error: FRESH_SIGN_IN_NEEDED,
+    reason: 'fresh-sign-in',
+  };
+
+  test('asks for a fresh sign-in link, erases and exports nothing, and works once she follows one', async () => {
+    await signWaiver({ email: EMAIL });
+    const cookie = await signIn(env.smtp);
+    advanceClock(16 * 60_000);
+
+    const refused = await erase(cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual(FRESH);
+    expect(await env.count('waivers')).toBe(1);
+    const health = await call('GET', '/api/records/export/waivers?health=yes', undefined, cookie);
+    expect(health.status).toBe(403);
+    expect(await health.json()).toEqual(FRESH);
+    // What holds no health information, and looking before erasing, still work.
+    expect((await call('GET', '/api/records/export/waivers', undefined, cookie)).status).toBe(200);
+    const preview = await call('POST', '/api/records/erasure/preview', { email: EMAIL }, cookie);
+    expect(preview.status).toBe(200);
+    // The access log holds the export without health information, and no other.
+    const log = await env.db.query<{ detail: { health?: boolean } }>(
+      `SELECT detail FROM records_access_log WHERE action = 'export-waivers'`,
+    );
+    expect(log.rows.map((row) => row.detail.health)).toEqual([false]);
+
+    const fresh = await signIn(env.smtp);
+    expect(
+      (await call('GET', '/api/records/export/waivers?health=yes', undefined, fresh)).status,
+    ).toBe(200);
+    expect((await erase(fresh)).status).toBe(200);
+    expect(await env.count('waivers')).toBe(0);
+  });
+
+  test('a sign-in 14 minutes old is fresh enough', async () => {
+    await signWaiver({ email: EMAIL });
+    const cookie = await signIn(env.smtp);
+    advanceClock(14 * 60_000);
+    expect((await erase(cookie)).status).toBe(200);
+  });
+});
+
 describe('sign-in links', () => {
   test('a link signs in once: the session cookie is __Host-, HttpOnly, Secure, SameSite=Strict, 12 hours', async () => {
     await desk('/api/records/sign-in', { body: { email: STAFF } });
@@ -187,7 +275,7 @@ describe('sign-in links', () => {
 
     const first = await desk('/api/records/session', { body: { token } });
     expect(first.status).toBe(200);
-    const cookie = first.headers.get('set-cookie')!;
+    const cookie = first.headers.getSetCookie()[0]!;
     expect(cookie).toMatch(
       /^__Host-desk=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=4319\d; HttpOnly; Secure; SameSite=Strict$/,
     );
@@ -277,36 +365,169 @@ describe('sign-in links', () => {
 });
 
 describe('rate limits on sign-in requests', () => {
-  test('20 requests from one client in a minute: the ones past its limit get 429 with Retry-After', async () => {
+  /** A sign-in request: its status, words, headers (no date), time taken, and mails it caused. */
+  async function ask(email: string, from: { ip?: string; cookie?: string } = {}) {
+    const before = env.smtp.mails.length;
+    const started = performance.now();
+    const response = await desk('/api/records/sign-in', { body: { email }, ...from });
+    const headers = Object.fromEntries(response.headers);
+    delete headers.date;
+    return {
+      status: response.status,
+      body: await response.text(),
+      headers,
+      ms: performance.now() - started,
+      mailed: () => env.smtp.mails.length - before,
+    };
+  }
+  const linksTo = (to: string) => env.smtp.mails.filter((mail) => mail.envelope.to.includes(to));
+
+  beforeEach(() => {
     vi.stubEnv('SIGN_IN_RATE_LIMIT', '');
     vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '');
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        desk('/api/records/sign-in', { body: { email: `visitor${i}@example.test` } }),
-      ),
-    );
-    const statuses = answers.map((response) => response.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
-    const refused = answers.find((response) => response.status === 429)!;
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await refused.json()).error).toMatch(/^Too many sign-in links have been asked for/);
+    vi.stubEnv('SIGN_IN_INBOX_LIMIT', '');
   });
 
-  test('20 requests for one address from many clients: the ones past its limit get 429', async () => {
-    vi.stubEnv('SIGN_IN_RATE_LIMIT', '');
-    vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '');
-    const statuses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        desk('/api/records/sign-in', { body: { email: STAFF }, ip: `192.0.2.${i + 1}` }).then(
-          (response) => response.status,
-        ),
-      ),
+  test("strangers asking for the instructor's address from 20 networks do not stop her own link", async () => {
+    const strangers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ask(STAFF, { ip: `192.0.2.${i + 1}` })),
     );
-    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
-    await env.smtp.waitForMails(5);
-    expect(env.smtp.mails).toHaveLength(5);
+    expect(strangers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const before = linksTo(STAFF).length;
+    const hers = await ask(STAFF, { ip: '203.0.113.50' });
+    expect(JSON.parse(hers.body)).toEqual({ success: true, message: SIGN_IN_SENT });
+    expect(hers.mailed()).toBe(1);
+    expect(linksTo(STAFF)).toHaveLength(before + 1);
+  });
+
+  test('over a limit the answer is the same words, status and headers after the same time, and nothing is mailed', async () => {
+    vi.stubEnv('SIGN_IN_RATE_LIMIT', '2/15m');
+    const allowed = [await ask(STAFF), await ask(STAFF)];
+    const over = [await ask(STAFF), await ask('stranger@example.test')];
+    for (const answer of [...allowed, ...over]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe(allowed[0]!.body);
+      expect(answer.headers).toEqual(allowed[0]!.headers);
+      expect(answer.ms).toBeGreaterThanOrEqual(390);
+    }
+    expect(JSON.parse(over[0]!.body)).toEqual({ success: true, message: SIGN_IN_SENT });
+    await env.smtp.waitForMails(2);
+    await new Promise((done) => setTimeout(done, 300));
+    expect(env.smtp.mails).toHaveLength(2);
+    expect(await env.count('staff_sign_in_links')).toBe(2);
+  });
+
+  test('from one network, an address gets SIGN_IN_ADDRESS_LIMIT links; another network still gets its own', async () => {
+    vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '3/15m');
+    // Two addresses of one IPv6 /64 are one network.
+    for (let i = 0; i < 5; i += 1) await ask(STAFF, { ip: `2001:db8:1:2::${i + 1}` });
+    await env.smtp.waitForMails(3);
+    const other = await ask(STAFF, { ip: '2001:db8:1:3::1' });
+    expect(other.status).toBe(200);
+    await env.smtp.waitForMails(4);
+    await new Promise((done) => setTimeout(done, 300));
+    expect(linksTo(STAFF)).toHaveLength(4);
+  });
+
+  test('past SIGN_IN_INBOX_LIMIT from everywhere, a new device gets no link, but a device she signed in on does', async () => {
+    const device = await signedInDevice();
+    vi.stubEnv('SIGN_IN_INBOX_LIMIT', '5/1h');
+    const before = linksTo(STAFF).length;
+    // Her own sign-in was the first of the hour's five.
+    for (let i = 0; i < 8; i += 1) await ask(STAFF, { ip: `198.51.100.${i + 100}` });
+    expect(linksTo(STAFF)).toHaveLength(before + 4);
+    const newDevice = await ask(STAFF, { ip: '203.0.113.60' });
+    expect(JSON.parse(newDevice.body)).toEqual({ success: true, message: SIGN_IN_SENT });
+    expect(newDevice.mailed()).toBe(0);
+    const known = await ask(STAFF, { ip: '198.51.100.100', cookie: device });
+    expect(known.body).toBe(newDevice.body);
+    expect(known.mailed()).toBe(1);
+    expect(linksTo(STAFF)).toHaveLength(before + 5);
+  });
+
+  test('a device she signed in on is held back only by its own limit, not by the limits strangers can spend', async () => {
+    const device = await signedInDevice();
+    vi.stubEnv('SIGN_IN_RATE_LIMIT', '3/15m');
+    vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1/15m');
+    vi.stubEnv('SIGN_IN_INBOX_LIMIT', '1/1h');
+    // Strangers on her own network spend its client, address and inbox limits.
+    for (let i = 0; i < 5; i += 1) await ask(STAFF, { ip: CLIENT_IP_OF_HERS });
+    const before = linksTo(STAFF).length;
+    const mailed: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      mailed.push((await ask(STAFF, { ip: CLIENT_IP_OF_HERS, cookie: device })).mailed());
+    }
+    // ...her device gets three links (its own limit), and not a fourth.
+    expect(mailed).toEqual([1, 1, 1, 0]);
+    expect(linksTo(STAFF)).toHaveLength(before + 3);
+  });
+
+  test('a device cookie is a known device only for the address it signed in as, and a forged one is none', async () => {
+    const device = await signedInDevice();
+    vi.stubEnv('SIGN_IN_INBOX_LIMIT', '1/1h');
+    const SECOND = 'second.staff@example.test';
+    expect((await ask(SECOND, { ip: '192.0.2.200' })).mailed()).toBe(1);
+    // Her device asking for another address is a stranger to it...
+    expect((await ask(SECOND, { ip: '192.0.2.201', cookie: device })).mailed()).toBe(0);
+    // ...and her address, asked for with no device or a forged one, is past its inbox limit.
+    expect((await ask(STAFF, { ip: '192.0.2.202' })).mailed()).toBe(0);
+    const forged = device.replace(/=.*/, `=${newToken()}`);
+    expect((await ask(STAFF, { ip: '192.0.2.203', cookie: forged })).mailed()).toBe(0);
+    expect((await ask(STAFF, { ip: '192.0.2.204', cookie: device })).mailed()).toBe(1);
+  });
+});
+
+const CLIENT_IP_OF_HERS = '198.51.100.77';
+
+/** Signs in as STAFF (from her network) and returns the known-device cookie it set, ready to send. */
+async function signedInDevice(): Promise<string> {
+  const before = env.smtp.mails.length;
+  await desk('/api/records/sign-in', { body: { email: STAFF }, ip: CLIENT_IP_OF_HERS });
+  await env.smtp.waitForMails(before + 1);
+  const session = await desk('/api/records/session', { body: { token: linkToken(env.smtp) } });
+  const device = session.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith('__Host-desk-device='));
+  if (!device) throw new Error('no known-device cookie was set at sign-in');
+  return device.split(';')[0]!;
+}
+
+describe('the known-device cookie', () => {
+  test('is set at sign-in: __Host-, HttpOnly, Secure, SameSite=Strict, 400 days; the database keeps its hash', async () => {
+    await desk('/api/records/sign-in', { body: { email: STAFF } });
+    await env.smtp.waitForMails(1);
+    const session = await desk('/api/records/session', { body: { token: linkToken(env.smtp) } });
+    const cookies = session.headers.getSetCookie();
+    expect(cookies).toHaveLength(2);
+    const device = cookies.find((cookie) => cookie.startsWith('__Host-desk-device='))!;
+    expect(device).toMatch(
+      /^__Host-desk-device=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=34560000; HttpOnly; Secure; SameSite=Strict$/,
+    );
+    const token = device.split(';')[0]!.split('=')[1]!;
+    const { rows } = await env.db.query<{ token_sha256: string; email: string }>(
+      'SELECT token_sha256, email FROM staff_devices',
+    );
+    expect(rows).toEqual([{ token_sha256: tokenHash(token), email: STAFF }]);
+  });
+
+  test('signing in again on that device keeps it one device; "sign out everywhere" forgets every device', async () => {
+    const device = await signedInDevice();
+    await desk('/api/records/sign-in', { body: { email: STAFF }, cookie: device });
+    await env.smtp.waitForMails(2);
+    const again = await desk('/api/records/session', {
+      body: { token: linkToken(env.smtp) },
+      cookie: device,
+    });
+    expect(again.headers.getSetCookie().find((c) => c.startsWith('__Host-desk-device='))).toMatch(
+      new RegExp(`^${device};`),
+    );
+    expect(await env.count('staff_devices')).toBe(1);
+    const session = cookieOf(again)!;
+    await desk('/api/records/sign-out', {
+      body: { everywhere: true },
+      cookie: `${session}; ${device}`,
+    });
+    expect(await env.count('staff_devices')).toBe(0);
   });
 });
 
@@ -395,15 +616,31 @@ describe('the session cookie', () => {
 
   test('a sign-in link points at SITE_URL when set, never at the Host a request names', async () => {
     vi.stubEnv('SITE_URL', 'https://stillpoint.example');
-    const request = deskRequest('/api/records/sign-in', { body: { email: STAFF } });
-    const forged = new Request(request.url.replace(ORIGIN, 'http://evil.example'), {
+    // From the site's own page, with a Host the proxy in front (or a forger) wrote.
+    const forged = new Request('http://evil.example/api/records/sign-in', {
       method: 'POST',
-      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      headers: { origin: 'https://stillpoint.example', 'content-type': 'application/json' },
       body: JSON.stringify({ email: STAFF }),
     });
     expect((await functionFor('/api/records/sign-in')(forged)).status).toBe(200);
     await env.smtp.waitForMails(1);
     expect(env.smtp.mails[0]!.text).toContain('https://stillpoint.example/records/sign-in#token=');
+    expect(env.smtp.mails[0]!.text).not.toContain('evil.example');
+  });
+});
+
+describe("the site's own address", () => {
+  test('without SITE_URL, a sign-in asked for with a forged Host and a matching Origin is refused, and mails nothing', async () => {
+    const forged = new Request('http://evil.example/api/records/sign-in', {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: STAFF }),
+    });
+    expect((await functionFor('/api/records/sign-in')(forged)).status).toBe(403);
+    await desk('/api/records/sign-in', { body: { email: STAFF } });
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails).toHaveLength(1);
+    expect(env.smtp.mails[0]!.text).toContain(`${ORIGIN}/records/sign-in#token=`);
     expect(env.smtp.mails[0]!.text).not.toContain('evil.example');
   });
 });

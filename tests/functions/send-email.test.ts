@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import sendEmail, { config } from '../../functions/send-email';
 import { useFunctionEnv } from '../fixtures/function-env';
-import { jsonPost } from './harness';
+import { jsonPost, startSmtp } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -31,7 +31,7 @@ const valid = {
 };
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return sendEmail(jsonPost('http://localhost/api/send-email', body, headers));
+  return sendEmail(jsonPost('http://127.0.0.1:8888/api/send-email', body, headers));
 }
 
 interface Row {
@@ -232,7 +232,9 @@ describe('bad input', () => {
   });
 
   test.each(['GET', 'PUT', 'DELETE'])('%s gets 405 JSON with Allow: POST', async (method) => {
-    const response = await sendEmail(new Request('http://localhost/api/send-email', { method }));
+    const response = await sendEmail(
+      new Request('http://127.0.0.1:8888/api/send-email', { method }),
+    );
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(await response.json()).toMatchObject({ success: false });
@@ -371,5 +373,37 @@ describe('when a backing service is down', () => {
     const [row] = await rows();
     expect(row.mail_sent_at).toBeNull();
     expect(row.mail_last_error).toMatch(/^E[A-Z]+/);
+  });
+});
+
+describe('the connection to the mail server', () => {
+  test('goes over TLS: every mail of these tests arrives through STARTTLS', async () => {
+    expect((await post(valid)).status).toBe(200);
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails.map((mail) => mail.secure)).toEqual([true]);
+  });
+
+  test('an smtp:// server that offers no STARTTLS gets no mail (it stays owed) unless SMTP_ALLOW_PLAINTEXT says so', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const plain = await startSmtp(0, { starttls: false });
+    try {
+      vi.stubEnv('SMTP_URL', plain.url);
+      expect(plain.url).toMatch(/^smtp:\/\//);
+      expect((await post(valid)).status).toBe(200);
+      const [row] = await rows();
+      expect(row!.mail_sent_at).toBeNull();
+      expect(row!.mail_last_error).toBeTruthy();
+      expect(plain.mails).toEqual([]);
+
+      vi.stubEnv('SMTP_ALLOW_PLAINTEXT', 'true');
+      expect((await post({ ...valid, name: 'Grace Hopper' })).status).toBe(200);
+      await plain.waitForMails(1);
+      expect(plain.mails.map((mail) => [mail.subject, mail.secure])).toEqual([
+        ['New Inquiry from Grace Hopper', false],
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+      await plain.stop();
+    }
   });
 });

@@ -14,7 +14,7 @@ test('a table locked by someone else gets a 503 after the statement timeout, not
   await holder.connect();
   const post = (name: string) =>
     sendEmail(
-      jsonPost('http://127.0.0.1/api/send-email', {
+      jsonPost('http://127.0.0.1:8888/api/send-email', {
         name,
         email: 'ada@example.test',
         message: 'Hello',

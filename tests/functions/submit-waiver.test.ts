@@ -1,11 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import submitWaiver from '../../functions/submit-waiver';
 import { currentWaiverText, sha256 } from '../../src/server/waiver/current-text';
 import { outbox } from '../../src/server/mail-kinds';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
+import { undeliveredCount } from '../../src/server/records/delivery';
+import { waiverView } from '../../src/server/records/waivers';
 import { waiverBlocks } from '../../src/shared/waiver-blocks';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { noisyPng, signaturePng } from '../fixtures/signatures';
@@ -15,6 +18,8 @@ import { waiverFields } from '../fixtures/submissions';
 const RECORDS = 'waiver-records@example.test';
 const IP = '203.0.113.7';
 const AGENT = 'Mozilla/5.0 (test) WaiverTest/1.0';
+// The studio's own address, from content/site.yaml: where a participant asks for a full copy.
+const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
 
 // A database of this file's own and the SMTP server, both emptied (and the mail server
 // accepting again) before each test.
@@ -32,11 +37,11 @@ const validWaiver = waiverFields;
 // page was open (see the security tests for what happens otherwise).
 function post(body: unknown, init: RequestInit = {}) {
   const form = typeof body === 'object' && body !== null ? { website: '', fillTimeMs: 20_000 } : {};
-  return new Request('http://127.0.0.1/api/submit-waiver', {
+  return new Request('http://127.0.0.1:8888/api/submit-waiver', {
     method: 'POST',
     ...init,
     headers: {
-      origin: 'http://127.0.0.1',
+      origin: 'http://127.0.0.1:8888',
       'content-type': 'application/json',
       'user-agent': AGENT,
       ...(init.headers as Record<string, string> | undefined),
@@ -100,7 +105,7 @@ describe('POST /api/submit-waiver', () => {
     expect(await count('waiver_texts')).toBe(1);
   });
 
-  test('mails the full PDF to the records inbox and a copy without health details to the participant', async () => {
+  test('mails the full PDF to the records inbox, and the participant a copy with none of the details typed', async () => {
     const response = await submitWaiver(post({ waiver: validWaiver() }), context);
     const { id } = await response.json();
     await env.smtp.waitForMails(2);
@@ -114,44 +119,89 @@ describe('POST /api/submit-waiver', () => {
 
     const text = currentWaiverText();
     const blocks = waiverBlocks(text.text).map((block) => squash(block.text));
-    for (const mail of [records, participant]) {
-      expect(mail.attachments).toHaveLength(1);
-      expect(mail.attachments[0]!.contentType).toBe('application/pdf');
-      // Page footers land between the lines of a paragraph that spans two pages.
-      const pdf = (await pdfText(mail.attachments[0]!.content)).replace(
+    // Page footers land between the lines of a paragraph that spans two pages.
+    const textOf = async (mail: typeof records) =>
+      (await pdfText(mail.attachments[0]!.content)).replace(
         / ?Still Point Pilates - waiver \S+ - page \d+ of \d+ ?/g,
         ' ',
       );
-      for (const expected of [
-        'Still Point Pilates',
-        'Ingrid Okonkwo',
-        'ingrid@example.test',
-        'Tomas Okonkwo',
-        '503-555-0199',
-        id,
-        IP,
-        AGENT,
-        text.sha256,
-        text.version,
-      ]) {
+    for (const mail of [records, participant]) {
+      expect(mail.attachments).toHaveLength(1);
+      expect(mail.attachments[0]!.contentType).toBe('application/pdf');
+      const pdf = await textOf(mail);
+      for (const expected of ['Still Point Pilates', 'Ingrid', id, text.sha256, text.version]) {
         expect(squash(pdf)).toContain(squash(expected));
       }
-      expect(pdf).toMatch(/Signed at \(UTC\): \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
       expect(pdf).toContain('promotional photos: Yes');
       for (const block of blocks) expect(squash(pdf)).toContain(block);
     }
 
-    const full = await pdfText(records.attachments[0]!.content);
-    expect(full).toContain('Mild scoliosis');
-    expect(full).toContain('Ibuprofen');
-
-    const copy = await pdfText(participant.attachments[0]!.content);
-    expect(copy).toContain('On file with the studio');
-    expect(copy).not.toContain('scoliosis');
-    expect(copy).not.toContain('Ibuprofen');
-    for (const part of [participant.text, participant.html, participant.subject]) {
-      expect(String(part)).not.toContain('scoliosis');
+    const full = await textOf(records);
+    for (const expected of [
+      'Ingrid Okonkwo',
+      'ingrid@example.test',
+      'Tomas Okonkwo',
+      '503-555-0199',
+      'Mild scoliosis',
+      'Ibuprofen',
+      IP,
+      AGENT,
+    ]) {
+      expect(squash(full)).toContain(squash(expected));
     }
+    expect(full).toMatch(/Signed at \(UTC\): \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+  });
+
+  test("the participant's copy goes to an address nobody verified: nothing typed in it but the first name", async () => {
+    // Every field a stranger could fill with an advertisement, a link or someone's secrets.
+    const typed = {
+      lastName: 'Zedlast',
+      email: 'Target.Person@Example.test',
+      phone: '+1 555 013 9977',
+      emergencyName: 'Emergencyzed Person',
+      emergencyPhone: '555 013 4488',
+      medicalConditions: 'Medicalzed condition',
+      medications: 'Medicationzed pill',
+    };
+    const response = await submitWaiver(
+      post(
+        { waiver: validWaiver(typed) },
+        { headers: { 'user-agent': 'Agentzed/1.0 buy-now.example' } },
+      ),
+      context,
+    );
+    expect(response.status).toBe(200);
+    const { id } = await response.json();
+    await env.smtp.waitForMails(2);
+    const copy = env.smtp.mails.find((m) =>
+      m.envelope.to.some((to) => to.toLowerCase() === 'target.person@example.test'),
+    )!;
+    expect(copy).toBeDefined();
+    const pdf = copy.attachments[0]!;
+    const parts = [
+      copy.subject,
+      copy.text,
+      copy.html,
+      copy.replyTo?.text,
+      pdf.filename,
+      await pdfText(pdf.content),
+      pdf.content.toString('latin1'),
+    ].map(String);
+    for (const part of parts) {
+      for (const value of [...Object.values(typed), 'Agentzed', 'buy-now', IP]) {
+        expect(part.toLowerCase()).not.toContain(value.toLowerCase());
+      }
+    }
+    // No picture either: a drawn "signature" could be a drawn advertisement.
+    expect(pdf.content.toString('latin1')).not.toMatch(/\/Subtype\s*\/Image/);
+    // What it holds instead: the first name, the day, the text signed, how to get the rest.
+    const words = squash(await pdfText(pdf.content));
+    for (const expected of ['Ingrid', id, currentWaiverText().version, STUDIO_EMAIL]) {
+      expect(words).toContain(squash(expected));
+    }
+    expect(copy.text).toContain('Hello Ingrid,');
+    expect(copy.text).toContain(STUDIO_EMAIL);
+    expect(pdf.filename).toMatch(/^waiver-\d{4}-\d{2}-\d{2}-copy\.pdf$/);
   });
 
   test('keeps the waiver and answers success when the mail server is down, then mails both copies once it is back', async () => {
@@ -301,7 +351,7 @@ describe('POST /api/submit-waiver', () => {
       415,
       /format/,
     ],
-    ['a GET', () => new Request('http://127.0.0.1/api/submit-waiver'), 405, /POST/],
+    ['a GET', () => new Request('http://127.0.0.1:8888/api/submit-waiver'), 405, /POST/],
     [
       'a waiver signed under an older text',
       () => post({ waiver: validWaiver({ waiverVersion: '1999-01' }) }),
@@ -381,5 +431,67 @@ describe('POST /api/submit-waiver', () => {
       errors.mockRestore();
       await rm(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the participant's copies", () => {
+  afterEach(() => {
+    setClock(undefined);
+    vi.unstubAllEnvs();
+  });
+
+  const participantRows = () =>
+    env.db.query<{ ref: string; sent_at: Date | null; skipped: string | null }>(
+      `SELECT ref, sent_at, skipped FROM mail_outbox WHERE kind = 'waiver-participant' ORDER BY id`,
+    );
+
+  test('one address gets WAIVER_COPY_LIMIT a day; past it the waiver is kept, the studio gets its copy, and the copy is recorded as held back', async () => {
+    vi.stubEnv('WAIVER_COPY_LIMIT', '2/24h');
+    const ids: string[] = [];
+    // One mailbox however its address is written.
+    for (const email of ['ingrid@example.test', 'INGRID@example.test', 'Ingrid@Example.Test']) {
+      const response = await submitWaiver(post({ waiver: validWaiver({ email }) }), context);
+      expect(response.status).toBe(200);
+      ids.push((await response.json()).id);
+    }
+    expect(await count('waivers')).toBe(3);
+    await env.smtp.waitForMails(5);
+    const to = (address: string) =>
+      env.smtp.mails.filter((mail) => mail.envelope.to.some((t) => t.toLowerCase() === address));
+    expect(to(RECORDS)).toHaveLength(3);
+    expect(to('ingrid@example.test')).toHaveLength(2);
+
+    const rows = (await participantRows()).rows;
+    expect(rows.map((row) => [row.ref, row.sent_at !== null, row.skipped])).toEqual([
+      [ids[0], true, null],
+      [ids[1], true, null],
+      [ids[2], false, 'recipient-limit'],
+    ]);
+    // Held back is not owed: the outbox never sends it, and the desk does not count it undelivered.
+    await env.db.query('UPDATE mail_outbox SET next_attempt_at = now()');
+    expect(await outbox.drain()).toMatchObject({ sent: 0 });
+    expect(await undeliveredCount()).toEqual({ owed: 0, failed: 0 });
+    const view = await waiverView(ids[2]!);
+    expect(view!.mails).toEqual([
+      expect.objectContaining({ kind: 'waiver-records', state: 'sent' }),
+      expect.objectContaining({ kind: 'waiver-participant', state: 'skipped' }),
+    ]);
+
+    // Another address is another count; the next day, this one gets its copies again.
+    await submitWaiver(post({ waiver: validWaiver({ email: 'ana@example.test' }) }), context);
+    advanceClock(24 * 3_600_000);
+    await submitWaiver(post({ waiver: validWaiver() }), context);
+    await env.smtp.waitForMails(9);
+    expect(to('ana@example.test')).toHaveLength(1);
+    expect(to('ingrid@example.test')).toHaveLength(3);
+  });
+
+  test('the default is 3 copies a day to one address', async () => {
+    for (let i = 0; i < 4; i += 1) {
+      await submitWaiver(post({ waiver: validWaiver() }), context);
+    }
+    await env.smtp.waitForMails(7);
+    const skipped = (await participantRows()).rows.filter((row) => row.skipped !== null);
+    expect(skipped).toHaveLength(1);
   });
 });

@@ -110,9 +110,14 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     OUTBOX_INTERVAL_MS: '0',
     CONTACT_RATE_LIMIT: '1000000/1m',
     WAIVER_RATE_LIMIT: '1000000/1m',
+    WAIVER_COPY_LIMIT: '1000000/1h',
     WAIVER_ENCRYPTION_KEY: TEST_KEY,
     ...options.env,
   });
+  // Self-hosted (on an external database) it needs its address; a test may leave it out on purpose.
+  if (env.NETLIFY_DB_URL && !Object.hasOwn(options.env ?? {}, 'SITE_URL')) {
+    env.SITE_URL = `http://127.0.0.1:${port}`;
+  }
   const child = spawn(process.execPath, [SERVE, '--no-build'], {
     cwd: options.cwd ?? ROOT,
     env,

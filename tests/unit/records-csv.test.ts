@@ -3,11 +3,31 @@ import { csvCell, toCsv } from '../../src/server/records/csv';
 
 describe('CSV for spreadsheets', () => {
   test('a cell that a spreadsheet would run as a formula starts with an apostrophe', () => {
-    for (const value of ['=1+1', '+1 503 555 0142', '-2', '@SUM(A1)', '\t=1', '\r=1']) {
+    for (const value of ['=1+1', '+1 503 555 0142', '-2', '@SUM(A1)', '\r=1']) {
       expect(csvCell(value).replace(/^"|"$/g, '')).toBe(`'${value}`);
     }
+    // A tab first: both sides of it, since a tab-separated reading cuts the cell there.
+    expect(csvCell('\t=1')).toBe("'\t'=1");
     expect(csvCell('a=1')).toBe('a=1');
     expect(csvCell(-2)).toBe('-2');
+  });
+
+  test('a formula after a semicolon or a tab is neutralised too, for spreadsheets that split cells there', () => {
+    expect(csvCell('Ada;=HYPERLINK("https://evil.example")')).toBe(
+      `"Ada;'=HYPERLINK(""https://evil.example"")"`,
+    );
+    expect(csvCell('a;+1')).toBe("a;'+1");
+    expect(csvCell('a; -1')).toBe("a;' -1");
+    expect(csvCell('a\t@SUM(A1)')).toBe("a\t'@SUM(A1)");
+    expect(csvCell('a;\t=1')).toBe("a;'\t'=1");
+    // Every piece a spreadsheet could cut the cell into starts with something that is not a formula.
+    for (const value of ['x;=1', 'x\t-1', '=1;=2', 'x; @A1', 'x;\r=1']) {
+      for (const piece of csvCell(value).replace(/^"|"$/g, '').split(/[;\t]/)) {
+        expect(piece, value).not.toMatch(/^[\s]*[=+\-@]/);
+      }
+    }
+    expect(csvCell('one; two')).toBe('one; two');
+    expect(csvCell('tea;biscuits')).toBe('tea;biscuits');
   });
 
   test('quotes a cell with a comma, a quote or a line break, and doubles its quotes (RFC 4180)', () => {

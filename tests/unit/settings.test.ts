@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { readSettings } from '../../scripts/server/settings.ts';
+import { isSelfHosted, readSettings } from '../../scripts/server/settings.ts';
 import {
   PLATFORM_VARIABLES,
   SETTINGS,
@@ -26,12 +26,15 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   STAFF_EMAILS: 'ana@example.test, nobody',
   MAIL_FROM: 'Still Point Pilates',
   SMTP_URL: 'https://user:hunter2@mail.example.test',
+  SMTP_ALLOW_PLAINTEXT: 'maybe',
   WAIVER_ENCRYPTION_KEY: 'hunter2hunter2',
   WAIVER_ENCRYPTION_OLD_KEYS: `${'a'.repeat(64)},hunter2hunter2`,
   CONTACT_RATE_LIMIT: '5 a minute',
   WAIVER_RATE_LIMIT: '0/1h',
   SIGN_IN_RATE_LIMIT: '10/15d',
   SIGN_IN_ADDRESS_LIMIT: '/15m',
+  WAIVER_COPY_LIMIT: '3/day',
+  SIGN_IN_INBOX_LIMIT: '30 per hour',
   OUTBOX_MAX_ATTEMPTS: '2.5',
   OUTBOX_BASE_DELAY_MS: '0',
   OUTBOX_MAX_DELAY_MS: 'an hour',
@@ -126,8 +129,10 @@ describe('the list of settings', () => {
   );
 
   test('the longest rate-limit window is what a count must be kept for', () => {
-    expect(longestRateLimitWindow({})).toBe(3_600);
-    expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/2h' })).toBe(7_200);
+    // A day: WAIVER_COPY_LIMIT counts the participant's copies to one address per day.
+    expect(longestRateLimitWindow({})).toBe(86_400);
+    expect(longestRateLimitWindow({ WAIVER_COPY_LIMIT: '3/2h' })).toBe(7_200);
+    expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/48h' })).toBe(172_800);
   });
 
   test('a secret is never quoted: not the database address, the mail server or the key', () => {
@@ -164,4 +169,35 @@ test.skipIf(!existsSync(RUNNING))('docs/running.md names every setting in its ta
   const missing = NAMES.filter((name) => !named(name));
   expect(missing, `settings missing from the table of ${RUNNING}`).toEqual([]);
   expect(Object.keys(PLATFORM_VARIABLES).length).toBeGreaterThan(0);
+});
+
+describe('npm start self-hosted', () => {
+  test('on its own database or on an address other machines reach, it is self-hosted; on loopback with the embedded one it is not', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) {
+      expect(isSelfHosted({ host, databaseUrl: undefined }), host).toBe(false);
+    }
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'studio.example']) {
+      expect(isSelfHosted({ host, databaseUrl: undefined }), host).toBe(true);
+    }
+    expect(isSelfHosted({ host: '127.0.0.1', databaseUrl: 'postgres://db/studio' })).toBe(true);
+  });
+});
+
+describe('SMTP_URL', () => {
+  test('a query that would turn TLS off again is refused: SMTP_ALLOW_PLAINTEXT is the one switch', () => {
+    for (const query of [
+      'requireTLS=false',
+      'ignoreTLS=true',
+      'secure=false',
+      'OpportunisticTLS=1',
+    ]) {
+      expect(
+        () => readSetting('SMTP_URL', { SMTP_URL: `smtp://mail.example.test:587/?${query}` }),
+        query,
+      ).toThrow(/SMTP_URL must be an address whose query does not set/);
+    }
+    expect(readSetting('SMTP_URL', { SMTP_URL: 'smtp://relay.example.test:25/?pool=true' })).toBe(
+      'smtp://relay.example.test:25/?pool=true',
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { useState, type SubmitEvent } from 'react';
 import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { count, day } from './format';
+import FreshSignIn from './FreshSignIn';
 import { href, type Route } from './route';
 import { BUTTON, BUTTON_DANGER, CARD, Field, Notice, ScreenTitle, Status } from './ui';
 
@@ -9,9 +10,10 @@ const list = (rows: { createdAt: string }[]) => rows.map((row) => day(row.create
 
 /**
  * A participant's request to be forgotten: look up what is held about an address, then erase
- * it all once the address is typed a second time.
+ * it all once the address is typed a second time (with a sign-in under FRESH_SIGN_IN_MINUTES
+ * old: else the desk offers a fresh sign-in link, and she presses "Erase everything" again).
  */
-export default function Erasure({ route }: { route: Route }) {
+export default function Erasure({ route, staffEmail }: { route: Route; staffEmail: string }) {
   const email = route.query.get('email') ?? '';
   const [preview, setPreview] = useState<{ email: string; held: ErasurePreview }>();
   const [erased, setErased] = useState<{ email: string; counts: Erased }>();
@@ -101,7 +103,10 @@ export default function Erasure({ route }: { route: Route }) {
           </Notice>
         )}
         {nothing && <Notice>Nothing is held about {preview.email}.</Notice>}
-        {error && !error.fieldErrors.email && !error.fieldErrors.confirm && (
+        {error?.reason === 'fresh-sign-in' && (
+          <FreshSignIn email={staffEmail} action="Erase everything" />
+        )}
+        {error && !error.reason && !error.fieldErrors.email && !error.fieldErrors.confirm && (
           <Notice tone="bad">{error.message}</Notice>
         )}
       </Status>

@@ -1,22 +1,56 @@
-import type { ReactNode } from 'react';
-import { DESK_API } from '../../shared/desk-api';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
+import { DESK_API, FRESH_SIGN_IN_MINUTES, type SessionInfo } from '../../shared/desk-api';
+import { call, DeskError, noteActivity } from './api';
+import FreshSignIn from './FreshSignIn';
 import { timeZone } from './format';
-import { BUTTON, CARD, DateRange, ScreenTitle } from './ui';
+import { BUTTON, CARD, DateRange, Notice, ScreenTitle, Status } from './ui';
 
-/** One export's form: a date range (in the browser's time zone), `children`, the download. */
+/**
+ * One export's form: a date range (in the browser's time zone), `children`, the download. An
+ * export with health information first asks the desk whether her sign-in is fresh enough; if
+ * not, it offers a fresh sign-in link instead of a download the server would refuse.
+ */
 function ExportForm({
   what,
   title,
+  staffEmail,
   children,
 }: {
   what: 'waivers' | 'messages';
   title: string;
+  staffEmail: string;
   children?: ReactNode;
 }) {
+  const label = `Download ${what} (CSV)`;
+  const [stale, setStale] = useState(false);
+  const [error, setError] = useState<DeskError>();
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    setError(undefined);
+    if (new FormData(form).get('health') !== 'yes') {
+      setStale(false);
+      noteActivity();
+      return;
+    }
+    event.preventDefault();
+    void call<SessionInfo>('/session').then(
+      (session) => {
+        setStale(!session.fresh);
+        // The browser's own download, as without the check (submit() fires no submit event).
+        if (session.fresh) form.submit();
+      },
+      (caught: unknown) => {
+        setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
+      },
+    );
+  };
+
   return (
     <form
       method="get"
       action={`${DESK_API}/export/${what}`}
+      onSubmit={submit}
       className={`${CARD} space-y-4`}
       aria-labelledby={`export-${what}`}
     >
@@ -28,8 +62,12 @@ function ExportForm({
       </div>
       <input type="hidden" name="tz" value={timeZone()} />
       {children}
+      <Status>
+        {stale && <FreshSignIn email={staffEmail} action={label} />}
+        {error && <Notice tone="bad">{error.message}</Notice>}
+      </Status>
       <button type="submit" className={BUTTON}>
-        {`Download ${what} (CSV)`}
+        {label}
       </button>
     </form>
   );
@@ -39,7 +77,7 @@ function ExportForm({
  * Plain GET forms: the browser downloads the CSV the function answers with (an attachment, so
  * the page stays), which works with any download manager and needs no script to save a file.
  */
-export default function Export() {
+export default function Export({ staffEmail }: { staffEmail: string }) {
   return (
     <div className="space-y-6">
       <ScreenTitle>Export</ScreenTitle>
@@ -48,7 +86,7 @@ export default function Export() {
         everything when you leave the dates empty. Every export is recorded in the access log.
       </p>
 
-      <ExportForm what="waivers" title="Waivers">
+      <ExportForm what="waivers" title="Waivers" staffEmail={staffEmail}>
         <label className="flex items-start gap-3">
           <input
             type="checkbox"
@@ -59,13 +97,14 @@ export default function Export() {
           <span>
             Include health information (medical conditions and medications)
             <span className="block text-sm text-muted">
-              Only when you need it: the file then holds health information, so keep it safe.
+              Only when you need it: the file then holds health information, so keep it safe. It
+              asks for a sign-in under {FRESH_SIGN_IN_MINUTES} minutes old.
             </span>
           </span>
         </label>
       </ExportForm>
 
-      <ExportForm what="messages" title="Messages" />
+      <ExportForm what="messages" title="Messages" staffEmail={staffEmail} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { SessionInfo } from '../../shared/desk-api';
+import { IDLE_MINUTES, SIGNED_OUT_IDLE, type SessionInfo } from '../../shared/desk-api';
 import ErrorBoundary from '../ErrorBoundary';
 import { useHydrated } from '../forms/useHydrated';
 import AccessLog from './AccessLog';
-import { call, DeskError, onSignedOut } from './api';
+import { call, DeskError, onActivity, onSignedOut } from './api';
 import Delivery from './Delivery';
 import Erasure from './Erasure';
 import Export from './Export';
@@ -15,6 +15,8 @@ import SignIn from './SignIn';
 import { BUTTON_QUIET, Failed, Loading, Notice } from './ui';
 import WaiverDetail from './WaiverDetail';
 import Waivers from './Waivers';
+
+const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
 const NAV: [Screen, string, string][] = [
   ['overview', 'Overview', ''],
@@ -28,7 +30,7 @@ const NAV: [Screen, string, string][] = [
 
 type State =
   | { kind: 'loading' }
-  | { kind: 'signed-out'; note?: string; ended?: boolean }
+  | { kind: 'signed-out'; note?: string; ended?: string }
   | { kind: 'failed'; error: DeskError }
   | { kind: 'in'; session: SessionInfo };
 
@@ -44,7 +46,9 @@ function Desk() {
       (session) => setState({ kind: 'in', session }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        if (error instanceof DeskError && error.status === 401) setState({ kind: 'signed-out' });
+        // (A session that ended while she was in is already said by onSignedOut below.)
+        if (error instanceof DeskError && error.status === 401)
+          setState((current) => (current.kind === 'signed-out' ? current : { kind: 'signed-out' }));
         // A refresh that fails keeps the desk as it was; only a first load shows the failure.
         else
           setState((current) =>
@@ -71,11 +75,32 @@ function Desk() {
     () =>
       onSignedOut(() =>
         setState((current) =>
-          current.kind === 'in' ? { kind: 'signed-out', ended: true } : current,
+          current.kind === 'in' ? { kind: 'signed-out', ended: SESSION_ENDED } : current,
         ),
       ),
     [],
   );
+
+  // The server ends a session after IDLE_MINUTES without a request: so does the screen, which
+  // then holds no record for whoever picks up the phone next.
+  const signedIn = state.kind === 'in';
+  useEffect(() => {
+    if (!signedIn) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => setState({ kind: 'signed-out', ended: SIGNED_OUT_IDLE }),
+        IDLE_MINUTES * 60_000,
+      );
+    };
+    restart();
+    const stop = onActivity(restart);
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, [signedIn]);
 
   const active = NAV.find(
     ([screen]) => screen === route.screen || (screen === 'waivers' && route.screen === 'waiver'),
@@ -110,7 +135,7 @@ function Desk() {
             <Notice tone="good">{state.note}</Notice>
           </div>
         )}
-        <SignIn ended={state.ended === true} />
+        <SignIn ended={state.ended} />
       </div>
     );
   }
@@ -122,7 +147,7 @@ function Desk() {
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
         <p className="min-w-0 break-words text-muted">
           Signed in as <strong className="text-ink">{session.email}</strong> until{' '}
-          {time(session.expiresAt)}
+          {time(session.expiresAt)}, or until {IDLE_MINUTES} minutes without use
         </p>
         <div className="flex flex-wrap gap-2">
           <button type="button" className={BUTTON_QUIET} onClick={() => void signOut(false)}>
@@ -185,9 +210,9 @@ function CurrentScreen({
     case 'delivery':
       return <Delivery />;
     case 'export':
-      return <Export />;
+      return <Export staffEmail={session.email} />;
     case 'erase':
-      return <Erasure route={route} />;
+      return <Erasure route={route} staffEmail={session.email} />;
     case 'log':
       return <AccessLog />;
     default:

@@ -3,8 +3,11 @@ import { SIGN_IN_SENT } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { BUTTON, CARD, Field, Notice, ScreenTitle, Status } from './ui';
 
-/** The desk's door: an e-mail address in, a sign-in link out (if it may sign in). */
-export default function SignIn({ ended }: { ended: boolean }) {
+/**
+ * The desk's door: an e-mail address in, a sign-in link out (if it may sign in). `ended` says why
+ * she is here again (her session ended, or the desk closed after a while without use).
+ */
+export default function SignIn({ ended }: { ended?: string }) {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<DeskError>();
@@ -29,7 +32,7 @@ export default function SignIn({ ended }: { ended: boolean }) {
       <ScreenTitle id="sign-in-title" focus={false}>
         Sign in
       </ScreenTitle>
-      {ended && <Notice>Your session has ended. Please sign in again.</Notice>}
+      {ended && <Notice>{ended}</Notice>}
       <p className="text-muted">
         Enter your e-mail address and we will send you a link that signs you in to the records desk.
       </p>

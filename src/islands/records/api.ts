@@ -1,24 +1,47 @@
-import { DESK_API, type DeskAnswer } from '../../shared/desk-api';
+import { DESK_API, type DeskAnswer, type RefusalReason } from '../../shared/desk-api';
 import type { FieldErrors } from '../../shared/fields';
 
 /** A refusal from the desk's functions, in their words. */
 export class DeskError extends Error {
   readonly status: number;
   readonly fieldErrors: FieldErrors;
-  constructor(status: number, message: string, fieldErrors: FieldErrors = {}) {
+  /** A refusal the desk handles in its own way (a sign-in too old for an erasure). */
+  readonly reason: RefusalReason | undefined;
+  constructor(
+    status: number,
+    message: string,
+    fieldErrors: FieldErrors = {},
+    reason?: RefusalReason,
+  ) {
     super(message);
     this.status = status;
     this.fieldErrors = fieldErrors;
+    this.reason = reason;
   }
 }
 
 type Listener = () => void;
 const signedOut = new Set<Listener>();
+const active = new Set<Listener>();
 
 /** Called whenever an answer says the session is gone (401): the desk shows the sign-in form. */
 export function onSignedOut(listener: Listener): () => void {
   signedOut.add(listener);
   return () => signedOut.delete(listener);
+}
+
+/**
+ * Called whenever the desk talks to its functions: each request is a use of the session, which
+ * the server ends after IDLE_MINUTES without one.
+ */
+export function onActivity(listener: Listener): () => void {
+  active.add(listener);
+  return () => active.delete(listener);
+}
+
+/** A request to the desk's functions made other than by `call` (a download): a use too. */
+export function noteActivity(): void {
+  active.forEach((listener) => listener());
 }
 
 /**
@@ -45,16 +68,13 @@ export async function call<T extends object>(
       'The records desk could not be reached. Check the connection and try again.',
     );
   }
+  noteActivity();
   const answer = (await response.json().catch(() => null)) as DeskAnswer<T> | null;
   if (response.status === 401) signedOut.forEach((listener) => listener());
   if (response.ok && answer?.success) return answer;
+  const refusal = answer && !answer.success ? answer : undefined;
   const words =
-    answer && !answer.success
-      ? answer.error
-      : `The records desk answered with an error (HTTP ${response.status}). Please try again.`;
-  throw new DeskError(
-    response.status,
-    words,
-    answer && !answer.success ? answer.fieldErrors : undefined,
-  );
+    refusal?.error ??
+    `The records desk answered with an error (HTTP ${response.status}). Please try again.`;
+  throw new DeskError(response.status, words, refusal?.fieldErrors, refusal?.reason);
 }

@@ -299,6 +299,8 @@ const MAIL_WORDS: Record<MailState, [string, 'good' | 'warn' | 'bad']> = {
   sent: ['E-mailed', 'good'],
   owed: ['E-mail still being tried', 'warn'],
   failed: ['E-mail failed', 'bad'],
+  // The day's limit of copies to that address was reached: the studio's own copy still went.
+  skipped: ['Not sent: too many copies to that address today', 'warn'],
 };
 
 export function MailBadge({ state }: { state: MailState }) {

@@ -2,7 +2,7 @@ import { LINK_MINUTES } from '../../shared/desk-api';
 import type { Queryable } from '../platform/db';
 import { query } from '../platform/db';
 import { escapeHtml, type Mail } from '../platform/mail';
-import { publicOrigin } from '../platform/hosting';
+import { siteOrigin } from '../platform/hosting';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newToken, tokenHash } from './tokens';
 import { sqlNow } from '../platform/clock';
@@ -41,18 +41,10 @@ export async function useSignInLink(tx: Queryable, token: unknown): Promise<stri
   return (rows[0] as { email: string } | undefined)?.email;
 }
 
-/**
- * Where the link points: the site's public address (`SITE_URL`, else Netlify's `URL`), and only
- * when neither is set (a local run) the address the request came to, so a forged Host header
- * cannot make the studio mail its own sign-in link pointing at someone else's site.
- */
-export function deskOrigin(req: Request): string {
-  return publicOrigin() ?? new URL(req.url).origin;
-}
-
-export function signInMail(to: string, origin: string, token: string): Mail {
+/** The mail with a sign-in link, which points at the site's own address (`siteOrigin()`). */
+export function signInMail(to: string, token: string): Mail {
   const studio = siteFacts().name;
-  const link = `${origin}/records/sign-in#token=${token}`;
+  const link = `${siteOrigin()}/records/sign-in#token=${token}`;
   const lines = [
     `Someone (hopefully you) asked to sign in to the ${studio} records desk.`,
     `Open this link and press "Sign in". It works once, within ${LINK_MINUTES} minutes:`,

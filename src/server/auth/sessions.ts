@@ -1,4 +1,4 @@
-import { SESSION_HOURS } from '../../shared/desk-api';
+import { FRESH_SIGN_IN_MINUTES, IDLE_MINUTES, SESSION_HOURS } from '../../shared/desk-api';
 import { query, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import { isStaff } from './staff';
@@ -7,12 +7,16 @@ import { now, sqlNow } from '../platform/clock';
 
 /**
  * Desk sessions: a random token in an HttpOnly, SameSite=Strict cookie, its SHA-256 in
- * `staff_sessions`, good for SESSION_HOURS. No sliding renewal: after 12 hours she signs in again.
+ * `staff_sessions`. A session ends after IDLE_MINUTES without a request (each request moves
+ * `last_seen_at` on), and SESSION_HOURS after sign-in however busy she is. Its `created_at` is
+ * the sign-in itself: an erasure or a health export asks for one under FRESH_SIGN_IN_MINUTES old.
  */
 export interface Staff {
   sessionId: string;
   email: string;
   expiresAt: Date;
+  /** Signed in under FRESH_SIGN_IN_MINUTES ago. */
+  fresh: boolean;
 }
 
 /** Starts a session for `email` in the caller's transaction; returns the cookie's token. */
@@ -22,8 +26,8 @@ export async function startSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const { rows } = await tx.query(
-    `INSERT INTO staff_sessions (token_sha256, email, expires_at)
-     VALUES ($1, $2, ${sqlNow()} + make_interval(hours => $3::int))
+    `INSERT INTO staff_sessions (token_sha256, email, created_at, last_seen_at, expires_at)
+     VALUES ($1, $2, ${sqlNow()}, ${sqlNow()}, ${sqlNow()} + make_interval(hours => $3::int))
   RETURNING expires_at`,
     [tokenHash(token), email, SESSION_HOURS],
   );
@@ -31,16 +35,33 @@ export async function startSession(
   return { token, expiresAt: new Date((rows[0] as { expires_at: Date }).expires_at) };
 }
 
-/** The staff member a session token belongs to, while it is live and they are still staff. */
+/**
+ * The staff member a session token belongs to, while it is live (not signed out, not past its
+ * end, used within IDLE_MINUTES) and they are still staff. Finding it is a use: its idle time
+ * starts again.
+ */
 export async function findSession(token: string | undefined): Promise<Staff | undefined> {
   if (!isToken(token)) return undefined;
-  const [row] = await query<{ id: string | number; email: string; expires_at: Date }>(
-    `SELECT id, email, expires_at FROM staff_sessions
-      WHERE token_sha256 = $1 AND revoked_at IS NULL AND expires_at > ${sqlNow()}`,
-    [tokenHash(token)],
+  const [row] = await query<{
+    id: string | number;
+    email: string;
+    expires_at: Date;
+    fresh: boolean;
+  }>(
+    `UPDATE staff_sessions SET last_seen_at = ${sqlNow()}
+      WHERE token_sha256 = $1 AND revoked_at IS NULL AND expires_at > ${sqlNow()}
+        AND last_seen_at > ${sqlNow()} - make_interval(mins => $2::int)
+  RETURNING id, email, expires_at,
+            created_at > ${sqlNow()} - make_interval(mins => $3::int) AS fresh`,
+    [tokenHash(token), IDLE_MINUTES, FRESH_SIGN_IN_MINUTES],
   );
   if (!row || !isStaff(row.email)) return undefined;
-  return { sessionId: String(row.id), email: row.email, expiresAt: new Date(row.expires_at) };
+  return {
+    sessionId: String(row.id),
+    email: row.email,
+    expiresAt: new Date(row.expires_at),
+    fresh: row.fresh,
+  };
 }
 
 /** "Sign out": this session ends. */
@@ -81,14 +102,18 @@ export function sessionCookie(req: Request): { name: string; secure: boolean } {
   return secure ? { name: '__Host-desk', secure } : { name: 'desk', secure };
 }
 
-/** The session token the request carries in this site's cookie, if any. */
-export function sessionToken(req: Request): string | undefined {
-  const { name } = sessionCookie(req);
+/** The value of the request's cookie `name`, if it carries one. */
+export function cookieIn(req: Request, name: string): string | undefined {
   for (const part of (req.headers.get('cookie') ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === name) return value.join('=');
   }
   return undefined;
+}
+
+/** The session token the request carries in this site's cookie, if any. */
+export function sessionToken(req: Request): string | undefined {
+  return cookieIn(req, sessionCookie(req).name);
 }
 
 /** `Set-Cookie` for a new session (`token`), or one that deletes the cookie (no token). */

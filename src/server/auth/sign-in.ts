@@ -1,35 +1,45 @@
-import { waitInWords } from '../../shared/anti-spam';
 import { sendMail, transportCode } from '../platform/mail';
-import { failed, ok, type Result } from '../../shared/result';
-import { readSetting } from '../platform/settings';
-import type { Problem } from '../request/responses';
-import { countRequest } from '../request/rate-limit';
+import { readSetting, type RateLimitSetting } from '../platform/settings';
+import { clientNetwork, countRequest } from '../request/rate-limit';
+import { knownDevice } from './devices';
 import { createSignInLink, signInMail } from './links';
 import { isStaff } from './staff';
 
-/** Per client and per address asked for. */
-const LIMITS = { client: 'SIGN_IN_RATE_LIMIT', address: 'SIGN_IN_ADDRESS_LIMIT' } as const;
-
 /**
- * Counts a sign-in request against the limit per client (its IP) and then per address asked for
- * (each stored only as a keyed hash by the rate limiter): allowed, or the 429 that says when to
- * try again.
+ * Whether a sign-in link may be mailed for this request. Over any limit the desk answers exactly
+ * as always (the same words, status and time) and mails nothing, so the answer says nothing about
+ * the limits, nor about the address.
+ *
+ * The limits are keyed so that a stranger cannot spend the instructor's allowance:
+ *
+ * - From a device she signed in on before (its cookie, devices.ts), for that address: only that
+ *   device's own limit (SIGN_IN_RATE_LIMIT). Nobody else's requests count there.
+ * - From anywhere else, in order, each counted only when the one before let the request through:
+ *   the client's network (SIGN_IN_RATE_LIMIT), the address asked for from that network
+ *   (SIGN_IN_ADDRESS_LIMIT), and the address from everywhere (SIGN_IN_INBOX_LIMIT), which bounds
+ *   how many links strangers on many networks can have mailed to her inbox.
+ *
+ * The trade-off: strangers on many networks can use up the inbox limit and so hold back her
+ * link on a device she never signed in on (a new phone) until the window ends; on her own
+ * devices she always gets it. Strangers on her own network (the studio's Wi-Fi) share that
+ * network's allowances with her, but not her devices'.
  */
-export async function signInAllowed(ip: string, email: string): Promise<Result<void, Problem>> {
-  for (const [which, key] of [
-    ['client', ip],
-    ['address', email],
-  ] as const) {
-    const verdict = await countRequest(`records-sign-in-${which}`, key, readSetting(LIMITS[which]));
-    if (verdict.allowed) continue;
-    const wait = verdict.retryAfterSeconds;
-    return failed({
-      status: 429,
-      error: `Too many sign-in links have been asked for. Please try again in ${waitInWords(wait)}.`,
-      headers: { 'retry-after': String(wait) },
-    });
-  }
-  return ok(undefined);
+export async function signInAllowed(req: Request, ip: string, email: string): Promise<boolean> {
+  const device = await knownDevice(req, email);
+  if (device) return within('records-sign-in-device', device, 'SIGN_IN_RATE_LIMIT');
+  const network = clientNetwork(ip);
+  return (
+    (await within('records-sign-in-client', network, 'SIGN_IN_RATE_LIMIT')) &&
+    (await within('records-sign-in-address', `${email} ${network}`, 'SIGN_IN_ADDRESS_LIMIT')) &&
+    (await within('records-sign-in-inbox', email, 'SIGN_IN_INBOX_LIMIT'))
+  );
+}
+
+async function within(bucket: string, key: string, setting: RateLimitSetting): Promise<boolean> {
+  const { allowed } = await countRequest(bucket, key, readSetting(setting));
+  // Said without the address or the client: how often it happens is what matters.
+  if (!allowed) console.warn(`records desk: a sign-in link was held back (${setting})`);
+  return allowed;
 }
 
 /**
@@ -39,13 +49,10 @@ export async function signInAllowed(ip: string, email: string): Promise<Result<v
  * from a stored row, and the link's token is stored only as a hash, so nothing could rebuild it.
  * Without SMTP_URL it lands as an .eml file in the local outbox and its path is logged.
  */
-export async function sendSignInLink(
-  email: string,
-  origin: string,
-): Promise<Promise<void> | undefined> {
+export async function sendSignInLink(email: string): Promise<Promise<void> | undefined> {
   if (!isStaff(email)) return undefined;
   const token = await createSignInLink(email);
-  return sendMail(signInMail(email, origin, token)).then(
+  return sendMail(signInMail(email, token)).then(
     () => undefined,
     (error: unknown) => {
       console.error(`records desk: a sign-in link could not be mailed (${transportCode(error)})`);

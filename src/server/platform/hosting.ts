@@ -1,4 +1,4 @@
-import { platformValue, readSetting } from './settings';
+import { LOCAL_SITE_URL, platformValue, readSetting } from './settings';
 
 /**
  * Whether this code runs as a deployed function on Netlify (or any Lambda), where the disk is
@@ -16,18 +16,27 @@ export function isHostedFunction(): boolean {
 const originOf = (address: string | undefined) =>
   address && URL.canParse(address) ? new URL(address).origin : undefined;
 
-/** The site's public address: `SITE_URL`, else Netlify's `URL`; `undefined` in a local run. */
-export function publicOrigin(): string | undefined {
-  return readSetting('SITE_URL')?.origin ?? originOf(platformValue('URL'));
+/**
+ * The site's own origin: the one place every link in mail (sign-in links today; booking, unsubscribe
+ * and re-sign links tomorrow) and the forms' accepted origin come from. `SITE_URL`; else Netlify's
+ * `URL` (on Netlify the site's main address; under `npm start`, which sets it as Netlify's local
+ * tools do, the address it listens on); else LOCAL_SITE_URL.
+ *
+ * Never a request's own `Host`: that is the visitor's to write, and a link built from it would
+ * have the studio mail a genuine sign-in link pointing at someone else's site.
+ */
+export function siteOrigin(): string {
+  return readSetting('SITE_URL')?.origin ?? originOf(platformValue('URL')) ?? LOCAL_SITE_URL;
 }
 
 /**
- * Every origin the site is configured to answer at: `SITE_URL`, and the addresses Netlify gives
- * the site and this deploy (`URL`, `DEPLOY_PRIME_URL`, `DEPLOY_URL`).
+ * The origins a POST may come from: the site's own (`siteOrigin()`), and the addresses Netlify
+ * gives the site and this deploy (`URL`, `DEPLOY_PRIME_URL`, `DEPLOY_URL`), which the platform
+ * sets and no request can change.
  */
-export function configuredOrigins(): string[] {
+export function acceptedOrigins(): Set<string> {
   const platform = (['URL', 'DEPLOY_PRIME_URL', 'DEPLOY_URL'] as const).map((name) =>
     originOf(platformValue(name)),
   );
-  return [readSetting('SITE_URL')?.origin, ...platform].filter((origin) => origin !== undefined);
+  return new Set([siteOrigin(), ...platform].filter((origin) => origin !== undefined));
 }

@@ -50,15 +50,25 @@ export function waiverRecordsRecipient(): string {
   return readSetting('WAIVER_RECORDS_TO') ?? contactRecipient();
 }
 
-let smtp: { url: string; transport: Transporter } | undefined;
+let smtp: { key: string; transport: Transporter } | undefined;
 
+/**
+ * The SMTP transport for `url`. An `smtps://` server speaks TLS from the first byte; on
+ * `smtp://` the connection must be upgraded with STARTTLS before anything is sent (nodemailer's
+ * `requireTLS`), so a server that does not offer it, or a machine in between that strips the
+ * offer, gets no mail and no password: the mail stays in the outbox with the error. Only
+ * SMTP_ALLOW_PLAINTEXT (a relay on the same machine) lets `smtp://` go in plaintext.
+ */
 function smtpTransport(url: string): Transporter {
-  if (smtp?.url !== url) {
+  const requireTLS = !readSetting('SMTP_ALLOW_PLAINTEXT');
+  const key = `${requireTLS} ${url}`;
+  if (smtp?.key !== key) {
     // A function has seconds, not nodemailer's default minutes, to find out the server is gone.
     smtp = {
-      url,
+      key,
       transport: nodemailer.createTransport({
         url,
+        requireTLS,
         connectionTimeout: 5_000,
         greetingTimeout: 5_000,
         socketTimeout: 15_000,

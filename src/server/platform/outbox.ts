@@ -73,6 +73,11 @@ export function backoffMs(attempts: number, settings = outboxSettings()): number
 export interface EnqueueOptions {
   /** Not to be sent before this moment (a reminder); by default, due at once. */
   notBefore?: Date;
+  /**
+   * Why this mail is held back and never sent (e.g. `recipient-limit`): it is recorded in the
+   * outbox all the same, as the one record of every mail.
+   */
+  skipped?: string;
 }
 
 /**
@@ -86,11 +91,11 @@ async function enqueue(
   options: EnqueueOptions = {},
 ): Promise<string | undefined> {
   const { rows } = await tx.query(
-    `INSERT INTO mail_outbox (kind, ref, next_attempt_at)
-     VALUES ($1, $2, COALESCE($3::timestamptz, ${sqlNow()}))
+    `INSERT INTO mail_outbox (kind, ref, next_attempt_at, skipped)
+     VALUES ($1, $2, COALESCE($3::timestamptz, ${sqlNow()}), $4)
      ON CONFLICT ON CONSTRAINT mail_outbox_once DO NOTHING
      RETURNING id`,
-    [kind, ref, options.notBefore?.toISOString() ?? null],
+    [kind, ref, options.notBefore?.toISOString() ?? null, options.skipped ?? null],
   );
   const row = rows[0] as { id: string | number } | undefined;
   return row ? String(row.id) : undefined;

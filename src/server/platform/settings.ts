@@ -196,11 +196,14 @@ export function keyBytes(value: string): Buffer | undefined {
   return key?.length === 32 ? key : undefined;
 }
 
+/** The site's address when nothing says otherwise: `npm start`'s default, and the build's. */
+export const LOCAL_SITE_URL = 'http://127.0.0.1:8888';
+
 /** The settings a person gives the site. */
 export const SETTINGS = {
   SITE_URL: siteAddress(
-    "The site's public address: the origin the forms accept behind a proxy, the host of the desk's sign-in links",
-    "Netlify's URL; else the address a request came to",
+    "The site's public address: canonical URLs, the only origin the forms and the desk accept, the host of every link in mail; npm start self-hosted refuses to start without it",
+    `Netlify's URL; under npm start the address it listens on; else ${LOCAL_SITE_URL}`,
   ),
   CONTACT_TO: address('Where the contact form’s messages go', 'the e-mail in content/site.yaml'),
   WAIVER_RECORDS_TO: address(
@@ -222,13 +225,25 @@ export const SETTINGS = {
       'The mail server the functions send through, e.g. smtps://user:password@smtp.example.com',
       'none: each mail is written as an .eml file to MAIL_OUTBOX_DIR',
     ),
-    read: (value) =>
-      URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol)
-        ? value
-        : must('an smtp:// or smtps:// address'),
+    read(value) {
+      const url = URL.canParse(value) ? new URL(value) : undefined;
+      if (!url || !/^smtps?:$/.test(url.protocol)) return must('an smtp:// or smtps:// address');
+      // Its query becomes nodemailer's options, which could quietly turn TLS off again.
+      const weakening = [...url.searchParams.keys()].find((key) =>
+        /^(secure|requireTLS|ignoreTLS|opportunisticTLS)$/i.test(key),
+      );
+      return weakening
+        ? must(
+            `an address whose query does not set ${weakening} (SMTP_ALLOW_PLAINTEXT is the one switch)`,
+          )
+        : value;
+    },
     secret: true,
     requiredWhenDeployed: true,
   },
+  SMTP_ALLOW_PLAINTEXT: flag(
+    'Lets an smtp:// SMTP_URL send without STARTTLS (a relay on the same machine); otherwise the mail server must offer TLS',
+  ),
   MAIL_OUTBOX_DIR: text(
     'Where mail goes as .eml files when SMTP_URL is not set',
     '.netlify/outbox',
@@ -291,8 +306,22 @@ export const SETTINGS = {
     'Waivers one address may send (a studio tablet signs a class in)',
     '20/1h',
   ),
-  SIGN_IN_RATE_LIMIT: rateLimit('Sign-in links one address may ask for', '10/15m'),
-  SIGN_IN_ADDRESS_LIMIT: rateLimit('Sign-in links asked for one e-mail address', '5/15m'),
+  SIGN_IN_RATE_LIMIT: rateLimit(
+    'Sign-in links one client may ask for; and one device the desk was signed in on',
+    '10/15m',
+  ),
+  SIGN_IN_ADDRESS_LIMIT: rateLimit(
+    'Sign-in links one client may ask for one e-mail address',
+    '5/15m',
+  ),
+  SIGN_IN_INBOX_LIMIT: rateLimit(
+    'Sign-in links mailed to one address in all, for devices it never signed in on',
+    '30/1h',
+  ),
+  WAIVER_COPY_LIMIT: rateLimit(
+    "Participant's copies of a waiver mailed to one address (typed by anyone, verified by no one)",
+    '3/24h',
+  ),
   OUTBOX_MAX_ATTEMPTS: number('Attempts at a mail before it is marked failed', 12, { whole: true }),
   OUTBOX_BASE_DELAY_MS: milliseconds(
     'Wait after a mail’s first failed attempt; doubles with each further one',

@@ -5,18 +5,19 @@ import { query } from '../platform/db';
 import type { DrainSummary } from '../platform/outbox';
 import { logAccess } from './access-log';
 
-/** An outbox row's state from its two timestamps. */
-export function mailState(sentAt: unknown, failedAt: unknown): MailState {
+/** An outbox row's state from its two timestamps, and whether it was held back. */
+export function mailState(sentAt: unknown, failedAt: unknown, skipped?: unknown): MailState {
   if (sentAt) return 'sent';
+  if (skipped) return 'skipped';
   return failedAt ? 'failed' : 'owed';
 }
 
-/** How much mail is not delivered: still being tried, and given up on. */
+/** How much mail is not delivered: still being tried, and given up on (held back is neither). */
 export async function undeliveredCount(): Promise<Undelivered> {
   const [row] = await query<{ owed: number; failed: number }>(
     `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS owed,
             count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
-       FROM mail_outbox WHERE sent_at IS NULL`,
+       FROM mail_outbox WHERE sent_at IS NULL AND skipped IS NULL`,
   );
   return { owed: row?.owed ?? 0, failed: row?.failed ?? 0 };
 }
@@ -24,7 +25,7 @@ export async function undeliveredCount(): Promise<Undelivered> {
 export const LIST_LIMIT = 200;
 
 /**
- * Every mail not sent, given-up-on first, then newest first: what it is, whom it is about, how
+ * Every mail not sent (held-back mail aside: nothing is owed there), given-up-on first, then newest first: what it is, whom it is about, how
  * often it was tried and the last error (a transport code, never the mail).
  */
 export async function undeliveredMail(): Promise<MailRow[]> {
@@ -47,7 +48,7 @@ export async function undeliveredMail(): Promise<MailRow[]> {
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
        LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
-      WHERE o.sent_at IS NULL
+      WHERE o.sent_at IS NULL AND o.skipped IS NULL
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
     [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT],

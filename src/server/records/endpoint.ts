@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { describeProblems, fieldErrors, type FieldErrors } from '../../shared/fields';
 import { failed, ok, type Result } from '../../shared/result';
 import { CHECK_FIELDS } from '../../shared/form-answer';
+import { FRESH_SIGN_IN_NEEDED, type DeskAnswer } from '../../shared/desk-api';
 import { findSession, sessionToken, setSessionCookie, type Staff } from '../auth/sessions';
 import { DatabaseUnavailableError } from '../platform/db';
 import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/responses';
@@ -91,6 +92,15 @@ export function deskRefusal(
   headers: Record<string, string> = {},
 ): Response {
   return deskRefused({ status, error, headers });
+}
+
+/**
+ * 403 for an erasure or an export with health information asked with a sign-in older than
+ * FRESH_SIGN_IN_MINUTES: the desk asks her for a fresh sign-in link, then she tries again.
+ */
+export function freshSignInNeeded(): Response {
+  const body: DeskAnswer = { success: false, error: FRESH_SIGN_IN_NEEDED, reason: 'fresh-sign-in' };
+  return json(body, 403, DESK_HEADERS);
 }
 
 /** A problem (`{ success: false, error, fieldErrors? }`) answered with the desk's headers. */

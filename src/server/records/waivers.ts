@@ -73,8 +73,14 @@ export async function waiverView(id: string): Promise<WaiverView | undefined> {
     `SELECT sha256, created_at FROM waiver_pdfs WHERE waiver_id = $1`,
     [id],
   );
-  const mails = await query<{ kind: string; sent_at: Date | null; failed_at: Date | null }>(
-    `SELECT kind, sent_at, failed_at FROM mail_outbox WHERE ref = $1 AND kind = ANY($2::text[])
+  const mails = await query<{
+    kind: string;
+    sent_at: Date | null;
+    failed_at: Date | null;
+    skipped: string | null;
+  }>(
+    `SELECT kind, sent_at, failed_at, skipped FROM mail_outbox
+      WHERE ref = $1 AND kind = ANY($2::text[])
       ORDER BY id`,
     [id, kindsAbout('waiver')],
   );
@@ -114,7 +120,7 @@ export async function waiverView(id: string): Promise<WaiverView | undefined> {
     mails: mails.map((mail) => ({
       kind: mail.kind,
       label: mailLabel(mail.kind),
-      state: mailState(mail.sent_at, mail.failed_at),
+      state: mailState(mail.sent_at, mail.failed_at, mail.skipped),
     })),
   };
 }

@@ -1,11 +1,11 @@
 import { TIMER_FIELD } from '../../shared/anti-spam';
 import { refusal, type FormName } from '../../shared/form-answer';
 import { DatabaseUnavailableError } from '../platform/db';
-import { configuredOrigins } from '../platform/hosting';
+import { acceptedOrigins } from '../platform/hosting';
 import { failed, ok, type Result } from '../../shared/result';
 import type { Problem } from './responses';
 import type { RateLimit } from '../platform/settings';
-import { countRequest } from './rate-limit';
+import { countClient } from './rate-limit';
 
 /** The part of Netlify's function context the guard reads (absent when tests call a handler). */
 export interface ClientContext {
@@ -76,7 +76,7 @@ export async function guardPost(
 
   const client = clientOf(req, context);
   try {
-    const verdict = await countRequest(form, client.ip, options.rateLimit);
+    const verdict = await countClient(form, client.ip, options.rateLimit);
     if (!verdict.allowed) {
       await req.body?.cancel().catch(() => undefined);
       const wait = verdict.retryAfterSeconds;
@@ -149,23 +149,15 @@ function parseForm(text: string): Record<string, unknown> {
 }
 
 /**
- * The origins the forms accept: the request's own (what a browser sends for a same-origin
- * fetch), plus the site's configured addresses (`SITE_URL`, Netlify's `URL`, `DEPLOY_PRIME_URL`
- * and `DEPLOY_URL`), for when a proxy in front changes the host the function sees.
- */
-export function allowedOrigins(req: Request): Set<string> {
-  return new Set([new URL(req.url).origin, ...configuredOrigins()]);
-}
-
-/**
- * Whether a POST comes from a page of this site. Browsers send `Origin` with every POST they
- * make; failing that, `Sec-Fetch-Site: same-origin` vouches for it. A POST with neither comes
+ * Whether a POST comes from a page of this site: its `Origin` is one of the site's configured
+ * addresses (`acceptedOrigins()`), never merely the host the request itself names, which the
+ * client writes. Browsers send `Origin` with every POST they make; failing that, `Sec-Fetch-Site: same-origin` vouches for it. A POST with neither comes
  * from no browser we serve (curl, a script) and is refused: such a client can claim any origin
  * anyway, so it gains nothing by the refusal but is reminded to say where it comes from.
  */
 export function isSameOrigin(req: Request): boolean {
   const origin = req.headers.get('origin');
-  if (origin !== null) return origin !== 'null' && allowedOrigins(req).has(origin);
+  if (origin !== null) return origin !== 'null' && acceptedOrigins().has(origin);
   return req.headers.get('sec-fetch-site') === 'same-origin';
 }
 

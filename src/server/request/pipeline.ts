@@ -82,6 +82,11 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K 
   ) => Promise<string | undefined>;
   /** The mails a stored (not spam) submission owes, composed later from the row's id... */
   mails: readonly K[];
+  /**
+   * Why one of them is to be held back rather than sent (e.g. `recipient-limit`), decided in the
+   * open transaction; `undefined` to send it. A held-back mail is recorded in the outbox as such.
+   */
+  holdBack?: (tx: Queryable, kind: K, data: z.output<S>) => Promise<string | undefined>;
   /** ...by the outbox they are queued in (the site's: src/server/mail-kinds.ts). */
   outbox: Pick<Outbox<K>, 'enqueue' | 'deliverNow'>;
 }
@@ -143,8 +148,9 @@ export function formFunction<
         }
         const ids: string[] = [];
         for (const kind of spec.mails) {
-          const id = await spec.outbox.enqueue(tx, kind, ref);
-          if (id) ids.push(id);
+          const skipped = await spec.holdBack?.(tx, kind, data);
+          const id = await spec.outbox.enqueue(tx, kind, ref, { skipped });
+          if (id && !skipped) ids.push(id);
         }
         return ids;
       });

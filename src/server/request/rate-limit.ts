@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { clientFingerprint } from '../platform/crypto';
-import { query } from '../platform/db';
+import { query, type Queryable } from '../platform/db';
 import type { RateLimit } from '../platform/settings';
 import { sqlNow } from '../platform/clock';
 
@@ -9,28 +10,82 @@ export interface RateLimitVerdict {
   retryAfterSeconds: number;
 }
 
+/** The eight 16-bit groups of an IPv6 address (written in any of its forms), or `undefined`. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const v4 = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text)?.[1];
+  if (v4) {
+    const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, -v4.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parts = (side: string) => (side ? side.split(':').map((group) => parseInt(group, 16)) : []);
+  const start = parts(head);
+  const end = tail === undefined ? [] : parts(tail);
+  const missing = 8 - start.length - end.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return undefined;
+  const groups = [...start, ...Array<number>(missing).fill(0), ...end];
+  return groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+    ? groups
+    : undefined;
+}
+
 /**
- * Counts one request of `clientIp` in `bucket` and says whether it is within `rule`. A fixed
- * window counted by one atomic upsert: concurrent requests on any instance cannot both slip
- * through as the last allowed one. Rejected requests count too, so a flood stays shut out.
+ * The client as the rate limits count it: an IPv4 address as it is, an IPv6 address by its /64
+ * network (`2001:db8:a:b::/64`). A home or a server is given a whole /64 and can pick any of its
+ * 2^64 addresses, so counting single IPv6 addresses would count nothing. An IPv4 address written
+ * as IPv6 (`::ffff:192.0.2.7`) is that IPv4 address. Anything else (`unknown`) is kept as it is.
+ */
+export function clientNetwork(ip: string): string {
+  const address = ip.trim().replace(/%.*$/, '');
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * Counts one request of `key` in `bucket` and says whether it is within `rule`. A fixed window
+ * counted by one atomic upsert: concurrent requests on any instance cannot both slip through as
+ * the last allowed one. Rejected requests count too, so a flood stays shut out. The key (a
+ * client's network, an e-mail address) is stored only as a keyed hash. `db` is the caller's open
+ * transaction, when the count belongs to it.
  */
 export async function countRequest(
   bucket: string,
-  clientIp: string,
+  key: string,
   rule: RateLimit,
+  db?: Queryable,
 ): Promise<RateLimitVerdict> {
-  const [row] = await query<{ hits: number; retry_after: number }>(
+  const run = async <T>(sql: string, params: unknown[]) =>
+    db ? ((await db.query(sql, params)).rows as T[]) : query<T>(sql, params);
+  const [row] = await run<{ hits: number; retry_after: number }>(
     `INSERT INTO rate_limit_hits AS r (bucket, client_hash, window_start)
      VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM ${sqlNow()}) / $3::int) * $3::int))
      ON CONFLICT (bucket, client_hash, window_start) DO UPDATE SET hits = r.hits + 1
      RETURNING r.hits,
        ceil(extract(epoch FROM r.window_start + make_interval(secs => $3::int) - ${sqlNow()}))::int
          AS retry_after`,
-    [bucket, clientFingerprint(clientIp), rule.windowSeconds],
+    [bucket, clientFingerprint(key), rule.windowSeconds],
   );
   // Windows a day old go with the daily retention run (src/server/retention/rules.ts).
   return {
     allowed: row.hits <= rule.limit,
     retryAfterSeconds: Math.max(1, Number(row.retry_after)),
   };
+}
+
+/** Counts one request of the client at `ip` (by its network: `clientNetwork`) in `bucket`. */
+export function countClient(
+  bucket: string,
+  ip: string,
+  rule: RateLimit,
+): Promise<RateLimitVerdict> {
+  return countRequest(bucket, clientNetwork(ip), rule);
 }

@@ -1,6 +1,6 @@
 import { escapeHtml, waiverRecordsRecipient, type Mail } from '../platform/mail';
 import { siteFacts } from '../platform/site-facts';
-import { formatUtc, renderWaiverPdf, type PdfCopy } from './pdf';
+import { formatUtc, ON_FILE, renderParticipantPdf, type PdfCopy } from './pdf';
 import { pdfName, recordsPdf } from './records-pdf';
 import { loadWaiver, type WaiverRecord } from './store';
 
@@ -25,10 +25,11 @@ function paragraphs(lines: string[]) {
 
 async function attachment(record: WaiverRecord, copy: PdfCopy) {
   // The records copy is the one on record, made once and kept: the records desk serves its bytes.
+  const facts = siteFacts();
   const content =
     copy === 'records'
       ? (await recordsPdf(record)).bytes
-      : await renderWaiverPdf(record, siteFacts().name, copy);
+      : await renderParticipantPdf(record, { name: facts.name, email: facts.email });
   return { filename: pdfName(record, copy), content, contentType: 'application/pdf' };
 }
 
@@ -48,17 +49,24 @@ export async function composeRecordsMail(record: WaiverRecord): Promise<Mail> {
   };
 }
 
-/** The participant's copy of what they signed; health details stay with the studio. */
+/**
+ * The participant's copy. Anyone can type anyone's address into the form, so this mail goes to an
+ * address nobody verified: it carries nothing the visitor typed but the first name (no other
+ * field, no signature image, no audit trail), so the studio's domain cannot be made to send a
+ * stranger anyone's words. It holds the studio's own: the day, the waiver text signed and its
+ * version, and how to ask the studio for the full copy (a reply reaches the studio).
+ */
 export async function composeParticipantMail(record: WaiverRecord): Promise<Mail> {
-  const studio = siteFacts().name;
+  const { name: studio, email: studioEmail } = siteFacts();
   return {
     to: record.email,
+    replyTo: studioEmail,
     subject: `Your signed liability waiver - ${studio}`,
     ...paragraphs([
       `Hello ${record.firstName},`,
-      `Thank you for completing the liability waiver for ${studio}. A copy of what you signed on ${formatUtc(record.createdAt)} is attached for your records.`,
-      'Your health information is kept on file with the studio and is not included in this copy.',
-      `If any of your details or your health change significantly, just let us know. See you in the studio!`,
+      `Thank you for completing the liability waiver for ${studio} on ${formatUtc(record.createdAt)}. The waiver text you agreed to (version ${record.waiverText.version}) is attached for your records.`,
+      `This e-mail holds none of the details you typed into the form. ${ON_FILE(studioEmail)} Replying to this e-mail reaches the studio too.`,
+      'If any of your details or your health change significantly, just let us know. See you in the studio!',
     ]),
     attachments: [await attachment(record, 'participant')],
   };

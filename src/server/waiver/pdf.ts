@@ -7,17 +7,12 @@ import {
   WAIVER_FIELD_NAMES,
   SIGNATURE_KINDS,
   WAIVER_SECTIONS,
-  isHealthField,
-  type WaiverFieldName,
   type WaiverFieldSpec,
 } from '../../shared/waiver';
 import { waiverBlocks } from '../../shared/waiver-blocks';
 import type { WaiverRecord } from './store';
 
 export type PdfCopy = 'records' | 'participant';
-
-/** What the participant's copy shows instead of their health details. */
-export const HEALTH_ON_FILE = 'On file with the studio';
 
 const INK = '#1e2a23';
 const MUTED = '#4a5650';
@@ -77,39 +72,28 @@ export function formatUtc(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/**
- * The signed waiver as a PDF: who signed, what they declared, the exact text they agreed to,
- * their signature and the audit trail that ties them together. The participant's copy leaves
- * out the health details, which only the studio's records hold.
- */
-export function renderWaiverPdf(
-  record: WaiverRecord,
-  studioName: string,
-  copy: PdfCopy,
-): Promise<Buffer> {
-  const fullName = `${record.firstName} ${record.lastName}`;
+/** A letter-size document being written, with the few looks a waiver's PDF is made of. */
+interface Sheet {
+  doc: PDFKit.PDFDocument;
+  face: Typeface;
+  width: number;
+  left: number;
+  /** A section's title, ruled beneath. */
+  section: (title: string) => void;
+  /** `Label: value` on one line (wrapped as needed). */
+  row: (label: string, value: string) => void;
+  /** Page footers, then the bytes. */
+  finish: (footer: string) => Promise<Buffer>;
+}
+
+function sheet(info: PDFKit.DocumentInfo, texts: string[]): Sheet {
   const doc = new PDFDocument({
     size: 'LETTER',
     margins: { top: 56, bottom: 64, left: 60, right: 60 },
     bufferPages: true,
-    info: {
-      Title: `Liability waiver - ${fullName}`,
-      Author: studioName,
-      Subject: `Signed liability waiver ${record.id}`,
-      CreationDate: record.createdAt,
-    },
+    info,
   });
-  // What this copy prints: the participant's leaves the health details out.
-  const printed = Object.entries(record).filter(
-    ([name, value]) =>
-      typeof value === 'string' &&
-      !(copy === 'participant' && name in WAIVER_FIELDS && isHealthField(name as WaiverFieldName)),
-  );
-  const face = typefaceFor(doc, [
-    studioName,
-    ...printed.map(([, value]) => value as string),
-    record.waiverText.text,
-  ]);
+  const face = typefaceFor(doc, texts);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -143,33 +127,39 @@ export function renderWaiverPdf(
       .text(value || '-');
     doc.moveDown(0.2);
   };
-
-  doc.font(face.bold).fontSize(20).fillColor(INK).text(studioName, left);
-  doc
-    .font(face.regular)
-    .fontSize(13)
-    .fillColor(MUTED)
-    .text(
-      copy === 'records'
-        ? 'Participant Information & Liability Waiver - studio record'
-        : 'Participant Information & Liability Waiver - participant copy',
-    );
-  doc.fontSize(10).text(`Signed electronically on ${formatUtc(record.createdAt)}`);
-
-  for (const [key, title] of Object.entries(WAIVER_SECTIONS)) {
-    section(title);
-    let onFile = false;
-    for (const name of WAIVER_FIELD_NAMES.filter((field) => WAIVER_FIELDS[field].section === key)) {
-      const spec: WaiverFieldSpec = WAIVER_FIELDS[name];
-      if (spec.health && copy === 'participant') {
-        if (!onFile) doc.font(face.regular).fontSize(10).fillColor(INK).text(HEALTH_ON_FILE, left);
-        onFile = true;
-        continue;
-      }
-      row(spec.label, record[name] || (spec.required ? '' : 'None stated'));
+  const finish = (footer: string) => {
+    const pages = doc.bufferedPageRange();
+    for (let i = 0; i < pages.count; i++) {
+      doc.switchToPage(pages.start + i);
+      const bottom = doc.page.margins.bottom;
+      doc.page.margins.bottom = 0;
+      doc
+        .font(face.regular)
+        .fontSize(8)
+        .fillColor(MUTED)
+        .text(`${footer} - page ${i + 1} of ${pages.count}`, left, doc.page.height - 40, {
+          width,
+          align: 'center',
+          lineBreak: false,
+        });
+      doc.page.margins.bottom = bottom;
     }
-  }
+    doc.end();
+    return done;
+  };
+  return { doc, face, width, left, section, row, finish };
+}
 
+/** The title lines at the top of the first page. */
+function heading({ doc, face, left }: Sheet, studioName: string, subtitle: string, signed: Date) {
+  doc.font(face.bold).fontSize(20).fillColor(INK).text(studioName, left);
+  doc.font(face.regular).fontSize(13).fillColor(MUTED).text(subtitle);
+  doc.fontSize(10).text(`Signed electronically on ${formatUtc(signed)}`);
+}
+
+/** The exact waiver text signed, with its version, and the answers to the two consents. */
+function textAndConsents(page: Sheet, record: WaiverRecord) {
+  const { doc, face, left, width, section, row } = page;
   section(`Waiver Text (version ${record.waiverText.version})`);
   for (const block of waiverBlocks(record.waiverText.text)) {
     if (block.kind === 'heading') {
@@ -186,6 +176,42 @@ export function renderWaiverPdf(
   for (const [name, label] of Object.entries(CONSENTS)) {
     row(label, record[name as keyof typeof CONSENTS] ? 'Yes' : 'No');
   }
+}
+
+/**
+ * The studio's record of a signed waiver as a PDF: who signed, what they declared (health
+ * information included), the exact text they agreed to, their signature and the audit trail
+ * that ties them together.
+ */
+export function renderWaiverPdf(record: WaiverRecord, studioName: string): Promise<Buffer> {
+  const fullName = `${record.firstName} ${record.lastName}`;
+  const printed = Object.values(record).filter((value) => typeof value === 'string');
+  const page = sheet(
+    {
+      Title: `Liability waiver - ${fullName}`,
+      Author: studioName,
+      Subject: `Signed liability waiver ${record.id}`,
+      CreationDate: record.createdAt,
+    },
+    [studioName, ...printed, record.waiverText.text],
+  );
+  const { doc, face, left, section, row } = page;
+
+  heading(
+    page,
+    studioName,
+    'Participant Information & Liability Waiver - studio record',
+    record.createdAt,
+  );
+  for (const [key, title] of Object.entries(WAIVER_SECTIONS)) {
+    section(title);
+    for (const name of WAIVER_FIELD_NAMES.filter((field) => WAIVER_FIELDS[field].section === key)) {
+      const spec: WaiverFieldSpec = WAIVER_FIELDS[name];
+      row(spec.label, record[name] || (spec.required ? '' : 'None stated'));
+    }
+  }
+
+  textAndConsents(page, record);
 
   section('Signature');
   const boxHeight = 110;
@@ -212,23 +238,54 @@ export function renderWaiverPdf(
   if (record.signatureName) row('Name typed to sign', record.signatureName);
   row('Form timing', record.timed ? 'Checked' : 'Not checked (sent without JavaScript)');
 
-  const pages = doc.bufferedPageRange();
-  for (let i = 0; i < pages.count; i++) {
-    doc.switchToPage(pages.start + i);
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc
-      .font(face.regular)
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(
-        `${studioName} - waiver ${record.id} - page ${i + 1} of ${pages.count}`,
-        left,
-        doc.page.height - 40,
-        { width, align: 'center', lineBreak: false },
-      );
-    doc.page.margins.bottom = bottom;
-  }
-  doc.end();
-  return done;
+  return page.finish(`${studioName} - waiver ${record.id}`);
+}
+
+/** What the participant's copy says about everything it leaves out. */
+export const ON_FILE = (studioEmail: string) =>
+  `Your other details, your health information and your signature are kept on file with the studio. For a full copy of your signed waiver, write to ${studioEmail}.`;
+
+/**
+ * The participant's copy. It goes to an address nobody has verified (anyone may type anyone's
+ * address into the form), so it carries nothing typed into the form but the first name: not the
+ * other fields, not the signature image (a drawing can say anything), not the audit trail. What
+ * it holds is the studio's own: the day it was signed, the exact waiver text and its version,
+ * the answers to the two consents, the record's number, and where to ask for the full copy.
+ */
+export function renderParticipantPdf(
+  record: WaiverRecord,
+  studio: { name: string; email: string },
+): Promise<Buffer> {
+  const page = sheet(
+    {
+      Title: 'Liability waiver - participant copy',
+      Author: studio.name,
+      Subject: `Signed liability waiver ${record.id}`,
+      CreationDate: record.createdAt,
+    },
+    [studio.name, record.firstName, record.waiverText.text],
+  );
+  const { doc, face, left, width, section, row } = page;
+
+  heading(
+    page,
+    studio.name,
+    'Participant Information & Liability Waiver - participant copy',
+    record.createdAt,
+  );
+  section('Participant');
+  row(WAIVER_FIELDS.firstName.label, record.firstName);
+  doc.font(face.regular).fontSize(10).fillColor(INK).text(ON_FILE(studio.email), left, doc.y, {
+    width,
+  });
+
+  textAndConsents(page, record);
+
+  section('Record');
+  row('Record ID', record.id);
+  row('Signed at (UTC)', formatUtc(record.createdAt));
+  row('Waiver text version', record.waiverText.version);
+  row('Waiver text SHA-256', record.waiverText.sha256);
+
+  return page.finish(`${studio.name} - waiver ${record.id}`);
 }

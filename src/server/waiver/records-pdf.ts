@@ -39,7 +39,7 @@ export async function storedRecordsPdf(waiverId: string): Promise<RecordsPdf | u
 export async function recordsPdf(record: WaiverRecord): Promise<RecordsPdf> {
   const stored = await storedRecordsPdf(record.id);
   if (stored) return stored;
-  const bytes = await renderWaiverPdf(record, siteFacts().name, 'records');
+  const bytes = await renderWaiverPdf(record, siteFacts().name);
   const hash = sha256(bytes);
   const [made] = await query<{ created_at: Date }>(
     `INSERT INTO waiver_pdfs (waiver_id, sha256, sealed) VALUES ($1, $2, $3)
@@ -54,9 +54,13 @@ export async function recordsPdf(record: WaiverRecord): Promise<RecordsPdf> {
   return theirs;
 }
 
-/** `waiver-okonkwo-ingrid-2026-11-22.pdf` (`-copy` for the participant's). */
+/**
+ * `waiver-okonkwo-ingrid-2026-11-22.pdf` for the studio's; `waiver-2026-11-22-copy.pdf` for the
+ * participant's, which carries nothing typed into the form but the first name (mail.ts).
+ */
 export function pdfName(record: WaiverRecord, copy: PdfCopy): string {
-  const name = `${record.lastName}-${record.firstName}`.replace(/[^\p{L}\p{N}]+/gu, '-');
   const day = record.createdAt.toISOString().slice(0, 10);
-  return `waiver-${name}-${day}${copy === 'participant' ? '-copy' : ''}.pdf`.toLowerCase();
+  if (copy === 'participant') return `waiver-${day}-copy.pdf`;
+  const name = `${record.lastName}-${record.firstName}`.replace(/[^\p{L}\p{N}]+/gu, '-');
+  return `waiver-${name}-${day}.pdf`.toLowerCase();
 }

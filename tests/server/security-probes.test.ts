@@ -1,0 +1,291 @@
+/**
+ * Black-box probes of the real `npm start` (the built site and its functions, in a child process),
+ * tried as an attacker would: path tricks that would lead a browser off the site or reach a file
+ * that is never served, a forged Host header, a stranger trying to keep the instructor out of
+ * the desk, and the waiver form used to mail strangers. Mail lands in the server's outbox folder
+ * (no SMTP_URL) and is read back from there.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SIGN_IN_SENT } from '../../src/shared/desk-api.ts';
+import { waiverBody } from '../fixtures/submissions.ts';
+import {
+  ensureBuilt,
+  postJson,
+  rawExchange,
+  startHangingDatabase,
+  startStudio,
+  type Studio,
+} from './harness.ts';
+
+const STAFF = 'maya@example.test';
+/** The studio's records inbox: the e-mail in content/site.yaml (no CONTACT_TO here). */
+const RECORDS = 'hello@stillpointpilates.studio';
+
+let studio: Studio;
+let outbox: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  outbox = await mkdtemp(join(tmpdir(), 'studio-probe-outbox-'));
+  studio = await startStudio({
+    env: {
+      MAIL_OUTBOX_DIR: outbox,
+      STAFF_EMAILS: STAFF,
+      // Behind a proxy: the client is the last X-Forwarded-For, so one test can be many clients.
+      TRUST_PROXY: '1',
+      // The defaults, which the harness lifts for other tests.
+      WAIVER_COPY_LIMIT: '3/24h',
+    },
+  });
+});
+afterAll(async () => {
+  await studio?.stop();
+  await rm(outbox, { recursive: true, force: true });
+});
+
+/** A raw GET, exactly as written (no client normalises the path first). */
+async function rawGet(path: string, headers = '') {
+  const { text } = await rawExchange(
+    studio.port,
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${studio.port}\r\n${headers}Connection: close\r\n\r\n`,
+  );
+  const [head = '', ...rest] = text.split('\r\n\r\n');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+  const location = /\r\nlocation: ([^\r]*)/i.exec(head)?.[1];
+  return { status, location, head, body: rest.join('\r\n\r\n') };
+}
+
+/** Every mail in the outbox folder so far, parsed, oldest first. */
+async function mails(): Promise<ParsedMail[]> {
+  const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) =>
+    f.endsWith('.eml'),
+  );
+  return Promise.all(
+    files.sort().map(async (file) => simpleParser(await readFile(join(outbox, file)))),
+  );
+}
+
+const to = (mail: ParsedMail) =>
+  [mail.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address?.toLowerCase()));
+
+/** Mails to `address`, once at least `count` of them have arrived (mail goes out after the answer). */
+async function mailsTo(address: string, count: number): Promise<ParsedMail[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const found = (await mails()).filter((mail) => to(mail).includes(address));
+    if (found.length >= count || Date.now() > deadline) return found;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/** A sign-in request as the desk's page sends it, from the client `ip`. */
+async function askForLink(ip: string, cookie?: string) {
+  const response = await postJson(
+    studio.url,
+    '/api/records/sign-in',
+    { email: STAFF },
+    {
+      'x-forwarded-for': ip,
+      ...(cookie && { cookie }),
+    },
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+describe('path tricks', () => {
+  test('GET //evil.example/..%2fabout/ is a 404, never a redirect off the site', async () => {
+    for (const path of [
+      '//evil.example/..%2fabout/',
+      '//evil.example/..%2fabout',
+      '/%2fevil.example/..%2fabout/',
+      '/%5cevil.example/..%2fabout/',
+      '//evil.example/%2e%2e%2fabout/',
+    ]) {
+      const answer = await rawGet(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.location, path).toBeUndefined();
+    }
+  });
+
+  test('every redirect the static files answer points at a path on the site itself', async () => {
+    for (const path of ['/about/', '/contact/', '/events/', '/about/?a=1']) {
+      const answer = await rawGet(path);
+      expect(answer.status, path).toBe(301);
+      expect(answer.location, path).toMatch(/^\/[^/\\]/);
+    }
+  });
+
+  test('_headers and _redirects are never served, however the path is written', async () => {
+    for (const path of [
+      '/_headers',
+      '//_headers',
+      '/.%2f_headers',
+      '/%2f_headers',
+      '/./_headers',
+      '/%2e/_headers',
+      '/x/../_headers',
+      '/_HEADERS',
+      '//_redirects',
+      '/_headers/',
+    ]) {
+      const answer = await rawGet(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).not.toContain('Strict-Transport-Security:');
+    }
+  });
+
+  test("the desk's pages, however their path is written, are noindex and no-store or not found", async () => {
+    for (const path of ['/records', '/r%65cords', '/records/sign-in', '/records/sign%2Din']) {
+      const answer = await rawGet(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.head, path).toMatch(/\r\nx-robots-tag: noindex, nofollow/i);
+      expect(answer.head, path).toMatch(/\r\ncache-control: no-store/i);
+    }
+    for (const path of ['//records', '//records/sign-in', '/.%2frecords', '/records//sign-in']) {
+      const answer = await rawGet(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).not.toContain('Records desk');
+    }
+  });
+});
+
+describe('the embedded database', () => {
+  test('is not reachable without its password, which changes with every start', async () => {
+    const url = /Local database \(one session at a time\): (\S+)/.exec(studio.output())?.[1];
+    expect(url).toBeDefined();
+    const address = new URL(url!);
+    expect(address.hostname).toBe('127.0.0.1');
+    expect(address.password).toMatch(/^[\w-]{20,}$/);
+
+    const connect = async (connectionString: string) => {
+      const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        return (await client.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    expect(await connect(url!)).toBe(1);
+    for (const password of ['', 'postgres', 'x'.repeat(43)]) {
+      const guess = new URL(url!);
+      guess.password = password;
+      await expect(connect(guess.href), `password "${password}"`).rejects.toThrow();
+    }
+  });
+});
+
+describe('a forged Host header', () => {
+  test("gets a refusal, and no link in the studio's mail points anywhere but the site", async () => {
+    const before = (await mails()).length;
+    const body = JSON.stringify({ email: STAFF });
+    for (const path of ['/api/records/sign-in', '/api/send-email']) {
+      const { text } = await rawExchange(
+        studio.port,
+        [
+          `POST ${path} HTTP/1.1`,
+          'Host: evil.example',
+          'Origin: http://evil.example',
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+          '',
+          body,
+        ].join('\r\n'),
+      );
+      expect(text, path).toMatch(/^HTTP\/1\.1 403 /);
+    }
+    expect((await mails()).length).toBe(before);
+
+    expect((await askForLink('192.0.2.250')).status).toBe(200);
+    const [link] = (await mailsTo(STAFF, 1)).slice(-1);
+    expect(link!.text).toContain(`${studio.url}/records/sign-in#token=`);
+    for (const mail of await mails()) expect(String(mail.text)).not.toContain('evil.example');
+  });
+});
+
+describe("strangers asking for the instructor's links", () => {
+  test('20 requests from 20 addresses for her address do not stop her own link from arriving', async () => {
+    const before = (await mailsTo(STAFF, 0)).length;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => askForLink(`198.51.100.${i + 1}`)),
+    );
+    for (const answer of answers) {
+      expect(answer).toEqual({ status: 200, body: { success: true, message: SIGN_IN_SENT } });
+    }
+    await mailsTo(STAFF, before + 20);
+    expect(await askForLink('203.0.113.7')).toEqual({
+      status: 200,
+      body: { success: true, message: SIGN_IN_SENT },
+    });
+    const after = await mailsTo(STAFF, before + 21);
+    expect(after).toHaveLength(before + 21);
+  });
+
+  test("past the hour's limit strangers keep her new devices waiting, never a device she signed in on", async () => {
+    // She signs in on her phone: the desk remembers it.
+    const before = (await mailsTo(STAFF, 0)).length;
+    await askForLink('203.0.113.8');
+    const link = (await mailsTo(STAFF, before + 1)).at(-1)!;
+    const token = /#token=([\w-]+)/.exec(String(link.text))![1];
+    const session = await postJson(studio.url, '/api/records/session', { token });
+    expect(session.status).toBe(200);
+    const device = session.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('__Host-desk-device='))!
+      .split(';')[0]!;
+
+    // Strangers on 40 networks use up the address's allowance for the hour (30 by default)...
+    await Promise.all(Array.from({ length: 40 }, (_, i) => askForLink(`192.0.2.${i + 10}`)));
+    const spent = (await mailsTo(STAFF, 0)).length;
+    // ...a new device of hers is answered as always but waits for the next hour...
+    expect((await askForLink('203.0.113.9')).body).toEqual({
+      success: true,
+      message: SIGN_IN_SENT,
+    });
+    // ...and her phone gets its link at once.
+    expect((await askForLink('203.0.113.9', device)).status).toBe(200);
+    const arrived = await mailsTo(STAFF, spent + 1);
+    expect(arrived).toHaveLength(spent + 1);
+  });
+});
+
+describe("the waiver's copy to the participant", () => {
+  test('one address gets 3 copies a day; the studio gets every waiver', async () => {
+    const email = 'copy-probe@example.test';
+    const before = (await mailsTo(RECORDS, 0)).length;
+    for (let i = 0; i < 5; i += 1) {
+      const response = await postJson(studio.url, '/api/submit-waiver', waiverBody({ email }), {
+        'x-forwarded-for': `203.0.113.${100 + i}`,
+      });
+      expect(response.status).toBe(200);
+    }
+    expect(await mailsTo(RECORDS, before + 5)).toHaveLength(before + 5);
+    expect(await mailsTo(email, 3)).toHaveLength(3);
+    // The two held back never come: nothing sends a mail the outbox holds back.
+    await new Promise((done) => setTimeout(done, 1_500));
+    expect((await mails()).filter((mail) => to(mail).includes(email))).toHaveLength(3);
+  });
+});
+
+describe('self-hosted', () => {
+  test('on a database of its own and without SITE_URL, npm start refuses to start, saying why', async () => {
+    const database = await startHangingDatabase();
+    try {
+      await expect(
+        startStudio({
+          env: { NETLIFY_DB_URL: database.url, SITE_URL: '' },
+          startTimeoutMs: 30_000,
+        }),
+      ).rejects.toThrow(/SITE_URL is not set: self-hosted \(NETLIFY_DB_URL is set\)/);
+    } finally {
+      await database.close();
+    }
+  });
+});
