@@ -16,7 +16,7 @@ export async function undeliveredCount(): Promise<Undelivered> {
   const [row] = await query<{ owed: number; failed: number }>(
     `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS owed,
             count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
-       FROM mail_outbox WHERE sent_at IS NULL`,
+       FROM mail_outbox WHERE sent_at IS NULL AND retired_at IS NULL`,
   );
   return { owed: row?.owed ?? 0, failed: row?.failed ?? 0 };
 }
@@ -40,27 +40,35 @@ export async function undeliveredMail(): Promise<MailRow[]> {
     failed_at: Date | null;
     message_name: string | null;
     waiver_name: string | null;
+    booking_name: string | null;
   }>(
     `SELECT o.id, o.kind, o.ref, o.created_at, o.attempts, o.last_error, o.last_attempt_at,
             o.next_attempt_at, o.failed_at, c.name AS message_name,
-            w.first_name || ' ' || w.last_name AS waiver_name
+            w.first_name || ' ' || w.last_name AS waiver_name, b.name AS booking_name
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
        LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
-      WHERE o.sent_at IS NULL
+       LEFT JOIN consultation_bookings b
+         ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
+      WHERE o.sent_at IS NULL AND o.retired_at IS NULL
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
-    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT],
+    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT, kindsAbout('booking')],
   );
   return rows.map((row) => {
     const record = mailAbout(row.kind);
-    const name = record === 'waiver' ? row.waiver_name : row.message_name;
+    const name =
+      record === 'waiver'
+        ? row.waiver_name
+        : record === 'booking'
+          ? row.booking_name
+          : row.message_name;
     const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
     return {
       id: String(row.id),
       kind: row.kind,
       label: mailLabel(row.kind),
-      about: record && name ? { kind: record, id: row.ref, name } : null,
+      about: record && name ? { kind: record, id: row.ref.split(':')[0] ?? row.ref, name } : null,
       state: row.failed_at ? 'failed' : 'owed',
       createdAt: new Date(row.created_at).toISOString(),
       attempts: row.attempts,
