@@ -45,9 +45,10 @@ export function wholeDays(
   return { start: dateOf(startOfDay(first, timeZone)), end: dateOf(startOfDay(last, timeZone)) };
 }
 
-// Newer ICU writes a narrow no-break space before AM/PM; one plain space reads the same in a page,
+// Newer ICU writes a narrow no-break space before AM/PM (and thin spaces around a range's dash);
+// one plain space reads the same in a page,
 // a plain-text mail and a test.
-const tidy = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
+const tidy = (text: string) => text.replace(/[\u202f\u00a0\u2009]/g, ' ');
 
 // A formatter is costly to make and a page of slots labels hundreds of times: one per zone.
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -71,4 +72,40 @@ export function dayLabel(date: Temporal.PlainDate): string {
 /** "09:00": the wall-clock time in the zone, 24-hour. */
 export function clockTime(instant: Temporal.Instant, timeZone: string): string {
   return instant.toZonedDateTimeISO(timeZone).toPlainTime().toString({ smallestUnit: 'minute' });
+}
+
+/** "Monday, March 15, 2027": the studio's date of `instant`, with its year (for a mail). */
+export function fullDateLabel(instant: Temporal.Instant, timeZone: string): string {
+  return tidy(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+    }).format(instant.epochMilliseconds),
+  );
+}
+
+/** "9:00 – 9:15 AM PDT": a span within one day, on the studio's clock, its zone named. */
+export function timeRangeLabel(
+  start: Temporal.Instant,
+  end: Temporal.Instant,
+  timeZone: string,
+): string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  return tidy(format.formatRange(start.epochMilliseconds, end.epochMilliseconds));
+}
+
+/** "Pacific Time": the zone as people name it, whichever half of the year it is. */
+export function zoneName(timeZone: string): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
+    .formatToParts(0)
+    .find((entry) => entry.type === 'timeZoneName');
+  return part?.value ?? timeZone;
 }
