@@ -12,7 +12,6 @@ import {
   BOOKING_NOTICES,
   SLOT_CHIP,
   SLOT_FIELD,
-  SLOT_RADIO,
   bookingSchema,
   type BookedSummary,
   type OfferedSlot,
@@ -100,8 +99,8 @@ function Form({ studioEmail, zoneNote, children }: Props) {
     form: 'booking',
     action: BOOKING_ACTION,
     order: BOOKING_FIELD_ORDER,
+    // The confirmation replaces the form (`Booked`): no notice on top of it.
     notices: {
-      sent: BOOKING_NOTICES.sent,
       failed: {
         title: BOOKING_NOTICES.failed.title,
         fallback: BOOKING_NOTICES.failed.fallback(studioEmail),
@@ -182,13 +181,7 @@ function Form({ studioEmail, zoneNote, children }: Props) {
                   <div className="mt-3 flex flex-wrap gap-2">
                     {nearest.map((slot) => (
                       <label key={slot.start} className={SLOT_CHIP}>
-                        <input
-                          type="radio"
-                          name={SLOT_FIELD}
-                          value={slot.start}
-                          required
-                          className={SLOT_RADIO}
-                        />
+                        <input type="radio" name={SLOT_FIELD} value={slot.start} required />
                         {slot.day}, {slot.time}
                       </label>
                     ))}

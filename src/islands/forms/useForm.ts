@@ -9,7 +9,8 @@ import { useSubmissionId } from './useSubmissionId';
 
 /** The notices of one form, in the product's words. */
 export interface Notices {
-  sent: { title: string; text: string };
+  /** The success notice; none for a form that shows its success in place (the booking). */
+  sent?: { title: string; text: string };
   failed: {
     title: string;
     /** What to say when the server gave no words of its own. */
@@ -114,7 +115,7 @@ export function useForm({
       const answer = readAnswer(json);
       if (response.ok && answer?.success) {
         submission.done();
-        toast.success(notices.sent.title, { description: notices.sent.text });
+        if (notices.sent) toast.success(notices.sent.title, { description: notices.sent.text });
         return true;
       }
       if (answer && !answer.success) {

@@ -7,8 +7,10 @@
  * and serve it 15 more while it asks again (Netlify's CDN reads `Netlify-CDN-Cache-Control`,
  * other CDNs `CDN-Cache-Control`); browsers always ask again. The slots are so never more than a
  * minute old, and a booking is always checked against the database itself. A page about one
- * booking is personal: never stored by any cache, never indexed, and no Referer leaves it (its
- * address holds the manage token).
+ * booking is personal: never stored by any cache, never indexed, and no Referer leaves the site
+ * from it (its address holds the manage token). `same-origin` rather than `no-referrer`: with
+ * no referrer at all, browsers send `Origin: null` with the page's own form posts, which the
+ * same-origin check must refuse.
  */
 import type { OfferedSlot } from '../../shared/booking/form';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
@@ -32,7 +34,7 @@ export const SHARED_CACHE: Readonly<Record<string, string>> = {
 export const PERSONAL: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex, nofollow',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
 };
 
 /** /consultation with the slots free now. */

@@ -3,11 +3,11 @@
  * `<details>`, the first days open), a radio button per slot, all named `slot` and each posting
  * its start as an ISO instant. The booking page and the manage page both put it in their forms.
  *
- * Classes only (the site's style sheet has them: it is built from every source file, this one
- * included): no style attribute and no script, which the pages' Content-Security-Policy would
- * refuse.
+ * Classes only (`slot-day` and `slot`, named in the site's style sheet, src/styles/global.css,
+ * so that a few hundred slots do not each spell their look out): no style attribute and no
+ * script, which the pages' Content-Security-Policy would refuse.
  */
-import { SLOT_CHIP, SLOT_FIELD, SLOT_RADIO } from '../../shared/booking/form';
+import { SLOT_CHIP, SLOT_FIELD } from '../../shared/booking/form';
 import type { Slot, SlotDay } from '../../shared/booking/slots';
 import { escapeHtml } from '../platform/mail';
 
@@ -40,7 +40,7 @@ function labels(slots: readonly Slot[]): string[] {
 }
 
 export function slotRadio(slot: { start: string }, label: string, checked: boolean): string {
-  return `<label class="${SLOT_CHIP}"><input type="radio" name="${SLOT_FIELD}" value="${escapeHtml(slot.start)}" required class="${SLOT_RADIO}"${checked ? ' checked' : ''}>${escapeHtml(label)}</label>`;
+  return `<label class="${SLOT_CHIP}"><input type="radio" name="${SLOT_FIELD}" value="${escapeHtml(slot.start)}" required${checked ? ' checked' : ''}>${escapeHtml(label)}</label>`;
 }
 
 export function slotListHtml(days: readonly SlotDay[], options: SlotListOptions): string {
@@ -59,7 +59,7 @@ export function slotListHtml(days: readonly SlotDay[], options: SlotListOptions)
     const open = index < openDays || index === chosenDay ? ' open' : '';
     const count = `${day.slots.length} ${day.slots.length === 1 ? 'time' : 'times'}`;
     const legend = `${idPrefix}-${day.date}`;
-    return `<details class="group rounded-xl border border-sand-200 bg-white"${open}><summary class="flex min-h-11 cursor-pointer list-none items-center [&::-webkit-details-marker]:hidden justify-between gap-3 rounded-xl px-4 py-2 font-semibold text-ink hover:bg-sand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sage-700"><span>${escapeHtml(day.label)}</span><span class="flex items-center gap-2 text-sm font-normal text-muted">${count}<svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="size-4 transition-transform group-open:rotate-180"><path d="M6 9l6 6 6-6"/></svg></span></summary><fieldset class="px-4 pt-1 pb-4"><legend id="${legend}" class="sr-only">${escapeHtml(day.label)}</legend><div class="flex flex-wrap gap-2">${radios}</div></fieldset></details>`;
+    return `<details class="slot-day"${open}><summary>${escapeHtml(day.label)}<span>${count}<svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M6 9l6 6 6-6"/></svg></span></summary><fieldset><legend id="${legend}" class="sr-only">${escapeHtml(day.label)}</legend>${radios}</fieldset></details>`;
   });
   return `<div id="${idPrefix}" class="space-y-2">${groups.join('')}</div>`;
 }

@@ -13,12 +13,11 @@ import { z } from '../zod';
 export const SLOT_FIELD = 'slot';
 
 /**
- * The look of a slot's radio button and its label, the same whether the server wrote it (the
- * page's list) or the form's script did (the nearest free slots after one was taken).
+ * The look of a slot's radio button and its label (src/styles/global.css), the same whether the
+ * server wrote it (the page's list) or the form's script did (the nearest free slots after one
+ * was taken).
  */
-export const SLOT_CHIP =
-  'inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-full border border-sand-200 bg-white px-3.5 text-sm font-medium text-ink has-checked:border-sage-700 has-checked:bg-sage-50 has-checked:text-sage-800 has-disabled:cursor-not-allowed has-disabled:opacity-50 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-sage-700';
-export const SLOT_RADIO = 'size-4 accent-sage-700 focus:outline-none';
+export const SLOT_CHIP = 'slot';
 
 export const BOOKING_FIELDS = {
   name: {
