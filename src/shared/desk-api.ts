@@ -216,7 +216,7 @@ export interface BlockRow {
 /** The instructor's own calendar (CONSULTATION_BUSY_ICS_URL): how its last reads went. */
 export interface BusyFeedInfo {
   configured: boolean;
-  /** Which address it is (its host and the start of its path), never the secret part. */
+  /** Which address it is (its host), never the secret part. */
   hint: string | null;
   /** The last copy that could be read, and how many events it holds. */
   fetchedAt: string | null;

@@ -92,6 +92,12 @@ describe('the lists', () => {
       cancelledAt: null,
     });
 
+    // The reminders queued for the day before are not mail the desk reports undelivered.
+    const delivery = await json<{ undelivered: unknown; items: unknown[] }>(
+      desk('/api/records/delivery', { cookie }),
+    );
+    expect(delivery).toMatchObject({ undelivered: { owed: 0, failed: 0 }, items: [] });
+
     setClock(new Date('2027-03-04T12:00:00Z'));
     const later = await signIn(env.smtp); // the first session has ended by then
     const past = await json<BookingsPage>(

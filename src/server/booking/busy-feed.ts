@@ -200,7 +200,7 @@ async function failedRead(print: string, words: string): Promise<void> {
 /** What the desk shows of the calendar: never the address itself. */
 export interface BusyFeedState {
   configured: boolean;
-  /** The address's host and the first characters of its path, enough to recognise it. */
+  /** The address's host, enough to recognise it. */
   hint: string | null;
   fetchedAt: Date | null;
   checkedAt: Date | null;
@@ -209,12 +209,14 @@ export interface BusyFeedState {
   error: string | null;
 }
 
-/** "calendar.google.com/calendar/ical/…": which address it is, without the secret part. */
+/**
+ * "calendar.google.com/…": which address it is, by its host alone. Every part of the path may be
+ * the secret (Google's and Outlook's addresses carry it in the path, iCloud's in the file name).
+ */
 export function addressHint(url: string): string {
   const parsed = URL.parse(url.replace(/^webcals?:/i, 'https:'));
   if (!parsed) return 'an address that cannot be read';
-  const path = parsed.pathname.split('/').filter(Boolean);
-  return `${parsed.host}/${path.slice(0, 1).join('/')}${path.length > 1 ? '/…' : ''}`;
+  return `${parsed.host}${parsed.pathname.length > 1 ? '/…' : ''}`;
 }
 
 export async function busyFeedState(): Promise<BusyFeedState> {

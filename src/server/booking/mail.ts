@@ -127,8 +127,8 @@ function visitorLines(booking: Booking, w: When, heading: string): Line[] {
   ];
 }
 
-const FOOTER = (studio: string) =>
-  `You get this e-mail because this address was used to book a consultation with ${studio}. If that was not you, use the link above to cancel it.`;
+const FOOTER = (studio: string, cancelled = false) =>
+  `You get this e-mail because this address was used to book a consultation with ${studio}.${cancelled ? '' : ' If that was not you, use the link above to cancel it.'}`;
 
 /** The visitor's invite (REQUEST): at booking, and again with the new time after a move. */
 export async function visitorInviteMail(ref: string): Composed {
@@ -252,7 +252,7 @@ export async function visitorCancelMail(ref: string): Composed {
         },
         `${studio.instructor}, ${studio.name}`,
       ],
-      FOOTER(studio.name),
+      FOOTER(studio.name, true),
     ),
     icalEvent: visitorInvite(booking, 'CANCEL'),
   };

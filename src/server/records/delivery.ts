@@ -4,6 +4,7 @@ import { kindsAbout, mailAbout, mailLabel, outbox } from '../mail-kinds';
 import { query } from '../platform/db';
 import type { DrainSummary } from '../platform/outbox';
 import { logAccess } from './access-log';
+import { sqlNow } from '../platform/clock';
 
 /** An outbox row's state from its two timestamps. */
 export function mailState(sentAt: unknown, failedAt: unknown): MailState {
@@ -11,12 +12,21 @@ export function mailState(sentAt: unknown, failedAt: unknown): MailState {
   return failedAt ? 'failed' : 'owed';
 }
 
+/**
+ * A mail not sent that counts as undelivered: not retired, and either tried already or due. A
+ * mail queued for later (a reminder for next week) is not undelivered before its time.
+ */
+function undelivered(row = ''): string {
+  return `${row}sent_at IS NULL AND ${row}retired_at IS NULL
+    AND (${row}attempts > 0 OR ${row}failed_at IS NOT NULL OR ${row}next_attempt_at <= ${sqlNow()})`;
+}
+
 /** How much mail is not delivered: still being tried, and given up on. */
 export async function undeliveredCount(): Promise<Undelivered> {
   const [row] = await query<{ owed: number; failed: number }>(
     `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS owed,
             count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
-       FROM mail_outbox WHERE sent_at IS NULL AND retired_at IS NULL`,
+       FROM mail_outbox WHERE ${undelivered()}`,
   );
   return { owed: row?.owed ?? 0, failed: row?.failed ?? 0 };
 }
@@ -50,7 +60,7 @@ export async function undeliveredMail(): Promise<MailRow[]> {
        LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
        LEFT JOIN consultation_bookings b
          ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
-      WHERE o.sent_at IS NULL AND o.retired_at IS NULL
+      WHERE ${undelivered('o.')}
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
     [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT, kindsAbout('booking')],
