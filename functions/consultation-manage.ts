@@ -1,6 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
 import { BOOKING_LABELS, bookingProblemNotice } from '../src/shared/booking/form';
-import { refusal } from '../src/shared/form-answer';
 import { changeBooking, showManagePage } from '../src/server/booking/manage';
 import { outbox } from '../src/server/mail-kinds';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
@@ -29,7 +28,9 @@ export default async (req: Request, context?: Context): Promise<Response> => {
     const status = outage ? 503 : 500;
     const problem = {
       status,
-      error: refusal('booking', status) ?? 'Please try again.',
+      error: outage
+        ? 'Your consultation cannot be opened just now, so nothing was changed. Please try again in a minute.'
+        : 'Something went wrong on our side, so nothing was changed. Please try again.',
       headers: outage ? { 'retry-after': '30' } : undefined,
     };
     return problemPage({

@@ -258,10 +258,11 @@ test('a slot taken between loading and sending: the nearest free ones are offere
   bookedVisitors.push(`${BASE}${otherManage}`);
 });
 
-test('the manage link: a GET (a mail scanner) changes nothing; the page’s POST cancels, and both get METHOD:CANCEL with the same UID and a higher SEQUENCE', async ({
+test('the manage link: a GET (a mail scanner) changes nothing; the page moves the booking (a new REQUEST) and cancels it (METHOD:CANCEL), the same UID and a higher SEQUENCE each time', async ({
   browser,
   request,
 }) => {
+  test.slow();
   const link = bookedVisitors.shift()!;
   expect((await request.get(link)).status()).toBe(200);
   expect((await request.get(link)).status()).toBe(200);
@@ -272,7 +273,29 @@ test('the manage link: a GET (a mail scanner) changes nothing; the page’s POST
   await look(page, 'manage');
   const token = new URL(link).searchParams.get('token')!;
   const booked = smtp.mails.find((m) => m.text?.includes(token))!;
+  const visitor = booked.envelope.to[0]!;
   const original = invite(booked).event;
+
+  // Choose another time: the first free one of the second day offered.
+  const secondDay = page.locator('#move-slots details.slot-day').nth(1);
+  await secondDay.locator('summary').click();
+  const target = secondDay.locator('input[name="slot"]').first();
+  const movedTo = await target.inputValue();
+  await target.check();
+  await page.getByRole('button', { name: 'Move my consultation' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your consultation has moved');
+  await look(page, 'moved');
+  const moved = await mailWhere(
+    (m) =>
+      m.envelope.to.includes(visitor) &&
+      (m.subject ?? '').startsWith('Your consultation has moved'),
+  );
+  const update = invite(moved);
+  expect(update.method).toBe('REQUEST');
+  expect(update.event.uid).toBe(original.uid);
+  expect(update.event.start.toISOString()).toBe(new Date(movedTo).toISOString());
+  expect(Number(update.event.sequence)).toBeGreaterThan(Number(original.sequence));
+  await lookAtMail(browser, moved, 'moved');
 
   const before = smtp.mails.length;
   await page.getByRole('button', { name: 'Cancel my consultation' }).click();
@@ -286,22 +309,28 @@ test('the manage link: a GET (a mail scanner) changes nothing; the page’s POST
   const cancellations = smtp.mails
     .slice(before)
     .filter((m) => (m.subject ?? '').toLowerCase().includes('cancelled'));
-  expect(cancellations.map((m) => m.envelope.to[0]).sort()).toEqual(
-    [booked.envelope.to[0], STUDIO_INBOX].sort(),
-  );
+  expect(cancellations.map((m) => m.envelope.to[0]).sort()).toEqual([visitor, STUDIO_INBOX].sort());
   for (const mail of cancellations) {
     const { method, event } = invite(mail);
     expect(method).toBe('CANCEL');
     expect(event.uid).toBe(original.uid);
-    expect(Number(event.sequence)).toBeGreaterThan(Number(original.sequence));
+    expect(Number(event.sequence)).toBeGreaterThan(Number(update.event.sequence));
   }
   await lookAtMail(
     browser,
     cancellations.find((m) => m.envelope.to[0] !== STUDIO_INBOX)!,
     'cancellation',
   );
+  await lookAtMail(
+    browser,
+    cancellations.find((m) => m.envelope.to[0] === STUDIO_INBOX)!,
+    'studio-cancellation',
+  );
+  // Both times it held are free again.
   await page.goto('/consultation');
-  expect(await offered(page)).toContain(original.start.toISOString().replace('.000Z', 'Z'));
+  const free = await offered(page);
+  expect(free).toContain(original.start.toISOString().replace('.000Z', 'Z'));
+  expect(free).toContain(movedTo);
   await page.context().close();
 });
 

@@ -256,6 +256,26 @@ describe('booking a slot', () => {
   });
 });
 
+describe('with the database down', () => {
+  test('the page says so (503, never cached), and a booking gets 503 and stores nothing', async () => {
+    await env.whileDown(async () => {
+      const answer = await consultationPage(new Request(`${SITE}/consultation`));
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('netlify-cdn-cache-control')).toBeNull();
+      expect(await answer.text()).toContain('The free times cannot be shown just now');
+      const refused = await book(TUESDAY_9);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      const manage = await consultationManage(
+        new Request(`${SITE}/consultation/manage?token=${'x'.repeat(43)}`),
+      );
+      expect(manage.status).toBe(503);
+    });
+    expect(await env.count('consultation_bookings')).toBe(0);
+  });
+});
+
 describe('booking without JavaScript', () => {
   test('a plain form post books and is sent (303) to the booking’s own page', async () => {
     const answer = await bookConsultation(
