@@ -3,6 +3,8 @@ import { CHROMIUM_FLAGS } from './scripts/chromium.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 8899);
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
+/** The instructor's busy calendar the server reads (tests/fixtures/busy-calendar-server.ts). */
+export const E2E_ICS_PORT = Number(process.env.E2E_ICS_PORT ?? E2E_SMTP_PORT + 1);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -21,33 +23,45 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'node scripts/serve.ts --no-build',
-    url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      // The test SMTP server offers STARTTLS with a certificate of its own (tests/fixtures/smtp.ts).
-      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}/?tls.rejectUnauthorized=false`,
-      CONTACT_TO: 'studio-inbox@example.test',
-      // The local database outlives a run; the limits have their own function tests.
-      CONTACT_RATE_LIMIT: '10000/1m',
-      WAIVER_RATE_LIMIT: '10000/1m',
-      WAIVER_COPY_LIMIT: '10000/1h',
-      SIGN_IN_RATE_LIMIT: '10000/1m',
-      SIGN_IN_ADDRESS_LIMIT: '10000/1m',
-      SIGN_IN_INBOX_LIMIT: '10000/1m',
-      // Who may sign in to the records desk (tests/e2e/records.spec.ts).
-      STAFF_EMAILS: 'maya@example.test',
-      // The local mail retry runs often and waits little, so an outage test ends in seconds.
-      OUTBOX_INTERVAL_MS: '2000',
-      OUTBOX_BASE_DELAY_MS: '1000',
-      // ...and gives up after three tries (a few seconds), so the desk's "send again" can be
-      // tested; a mail server back within a second or two still gets the mail (contact.spec.ts).
-      OUTBOX_MAX_ATTEMPTS: '3',
-      OUTBOX_MAX_DELAY_MS: '2000',
+  webServer: [
+    {
+      command: `node tests/fixtures/busy-calendar-server.ts ${E2E_ICS_PORT}`,
+      url: `http://127.0.0.1:${E2E_ICS_PORT}/busy.ics`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: 'node scripts/serve.ts --no-build',
+      url: `http://127.0.0.1:${PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        // The test SMTP server offers STARTTLS with a certificate of its own (tests/fixtures/smtp.ts).
+        SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}/?tls.rejectUnauthorized=false`,
+        CONTACT_TO: 'studio-inbox@example.test',
+        // The local database outlives a run; the limits have their own function tests.
+        CONTACT_RATE_LIMIT: '10000/1m',
+        WAIVER_RATE_LIMIT: '10000/1m',
+        WAIVER_COPY_LIMIT: '10000/1h',
+        SIGN_IN_RATE_LIMIT: '10000/1m',
+        SIGN_IN_ADDRESS_LIMIT: '10000/1m',
+        SIGN_IN_INBOX_LIMIT: '10000/1m',
+        // Who may sign in to the records desk (tests/e2e/records.spec.ts).
+        STAFF_EMAILS: 'maya@example.test',
+        // The local mail retry runs often and waits little, so an outage test ends in seconds.
+        OUTBOX_INTERVAL_MS: '2000',
+        OUTBOX_BASE_DELAY_MS: '1000',
+        // ...and gives up after three tries (a few seconds), so the desk's "send again" can be
+        // tested; a mail server back within a second or two still gets the mail (contact.spec.ts).
+        OUTBOX_MAX_ATTEMPTS: '3',
+        OUTBOX_MAX_DELAY_MS: '2000',
+        CONSULTATION_RATE_LIMIT: '10000/1m',
+        CONSULTATION_EMAIL_LIMIT: '10000/1m',
+        // The instructor's own calendar: a weekly event with an exception (consultation.spec.ts).
+        CONSULTATION_BUSY_ICS_URL: `http://127.0.0.1:${E2E_ICS_PORT}/busy.ics`,
+      },
+    },
+  ],
 });

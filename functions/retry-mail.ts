@@ -13,9 +13,9 @@ export default async (): Promise<Response> => {
   try {
     // A scheduled function has 30 s: start no new round after 20 s.
     const summary = await outbox.drain({ budgetMs: 20_000 });
-    if (summary.sent + summary.retrying + summary.failed > 0) {
+    if (summary.sent + summary.retrying + summary.failed + summary.retired > 0) {
       console.info(
-        `retry-mail: sent ${summary.sent}, will retry ${summary.retrying}, gave up on ${summary.failed}`,
+        `retry-mail: sent ${summary.sent}, will retry ${summary.retrying}, gave up on ${summary.failed}, no longer owed ${summary.retired}`,
       );
     }
     return json({ success: true, ...summary });

@@ -1,11 +1,12 @@
 /**
- * `npm test`: type checks, lint and format, unit, function, bundle and server tests (on a
- * throwaway PostgreSQL server, see scripts/postgres.ts), then the browser tests against the built
- * site (Chromium, then Firefox ESR and WebKitGTK). Stops at the first failing step.
+ * `npm test`: type checks, lint and format, the build, unit, function, bundle and server tests
+ * (on a throwaway PostgreSQL server, see scripts/postgres.ts), then the browser tests against the
+ * built site (Chromium, then Firefox ESR and WebKitGTK). Stops at the first failing step. The
+ * site is built before the bundles are made, as on Netlify: a function ships built pages.
  *
  * `node scripts/test.ts <part> [args]` runs one part alone, with what it needs found (or
- * installed) first: `unit`, `functions`, `bundles`, `server`, `e2e` and `engines` (the last two
- * build the site first). These are `npm run test:<part>`; further arguments go to the part's
+ * installed) first: `unit`, `functions`, `bundles`, `server`, `e2e` and `engines` (the last
+ * three build the site first). These are `npm run test:<part>`; further arguments go to the part's
  * runner, e.g. `npm run test:e2e -- tests/e2e/contact.spec.ts`.
  */
 import { spawnSync } from 'node:child_process';
@@ -35,7 +36,8 @@ const PARTS: Record<string, { step: Step; needs: Need[] }> = {
     step: ['function tests', ...vitest('functions', 'functions:serverless', 'functions:embedded')],
     needs: ['postgres'],
   },
-  bundles: { step: ['bundle tests', ...vitest('bundles')], needs: ['postgres'] },
+  // A bundle carries built pages (included_files), so the site is built first, as on Netlify.
+  bundles: { step: ['bundle tests', ...vitest('bundles')], needs: ['postgres', 'build'] },
   server: { step: ['npm start tests', ...vitest('server')], needs: ['postgres'] },
   e2e: {
     step: ['browser tests (Chromium)', bin('playwright'), ['test']],
@@ -62,9 +64,9 @@ function plan(argv: string[]): { steps: Step[]; needs: Set<Need> } {
         ['type check', ...npmRun('check')],
         ['lint', ...npmRun('lint')],
         ['format', ...npmRun('format:check')],
+        BUILD,
         // Every vitest project in one run: unit, functions, bundles, then the server's own.
         ['unit, function, bundle and server tests', bin('vitest'), ['run']],
-        BUILD,
         PARTS.e2e!.step,
         PARTS.engines!.step,
       ],

@@ -94,7 +94,12 @@ function Form({ studioEmail }: Props) {
           <TextField spec={CONTACT_FIELDS.name} control={control('name')} error={errors.name} />
           <TextField spec={CONTACT_FIELDS.email} control={control('email')} error={errors.email} />
         </div>
-        <Field control={service} label={CONTACT_LABELS.service} error={errors.service}>
+        <Field
+          control={service}
+          label={CONTACT_LABELS.service}
+          error={errors.service}
+          className="group/service"
+        >
           {/* Drawn by the page, not the browser: WebKit's own select is grey and taller. */}
           <div className="relative">
             <select {...service} className={`${service.className} appearance-none pr-10`}>
@@ -118,6 +123,17 @@ function Form({ studioEmail }: Props) {
               <path d="M6 9l6 6 6-6" />
             </svg>
           </div>
+          {/* Shown by the style sheet whenever Consultation is chosen, with or without script. */}
+          <p className="hidden text-sm text-muted group-has-[option[value=consultation]:checked]/service:block">
+            You can also{' '}
+            <a
+              href="/consultation"
+              className="font-semibold text-sage-800 underline underline-offset-4"
+            >
+              book a time for your free consultation directly
+            </a>
+            .
+          </p>
         </Field>
         <TextField
           spec={CONTACT_FIELDS.message}

@@ -21,6 +21,13 @@ export async function getSite() {
   return entry.data;
 }
 
+/** content/consultation.yaml: when the consultation may be booked, and where it happens. */
+export async function getConsultation() {
+  const entry = await getEntry('consultation', 'consultation');
+  if (!entry) throw new Error('content/consultation.yaml is missing');
+  return entry.data;
+}
+
 /** Every published event (drafts excepted), soonest first, with its file's entry. */
 export async function getEvents(): Promise<(StudioEvent & { entry: CollectionEntry<'events'> })[]> {
   const [entries, site] = await Promise.all([getCollection('events'), getSite()]);
@@ -46,7 +53,7 @@ export async function getEventsNow() {
   };
 }
 
-type PageId = 'home' | 'about' | 'contact' | 'services' | 'events' | 'waiver';
+type PageId = 'home' | 'about' | 'contact' | 'services' | 'events' | 'waiver' | 'consultation';
 
 export async function getPage(id: PageId) {
   const entry = await getEntry('pages', id);
@@ -82,6 +89,7 @@ export const getServicesPage = () => pageWith('services', ['hero', 'programs', '
 export const getEventsPage = () =>
   pageWith('events', ['hero', 'comingSoon', 'upcoming', 'notify', 'subscribe', 'closing']);
 export const getWaiverPage = () => pageWith('waiver', ['version', 'hero', 'notes']);
+export const getConsultationPage = () => pageWith('consultation', ['hero', 'notes']);
 
 /** "Maya" from "Maya Lindqvist". */
 export function firstName(fullName: string): string {

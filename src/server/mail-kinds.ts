@@ -39,6 +39,37 @@ export const MAIL_KINDS = {
     about: 'waiver',
     label: "Participant's copy of their waiver",
   },
+  // A booking's mails are composed from `<booking id>:<sequence>`: one version of the booking.
+  /** The visitor's invite (METHOD:REQUEST): at booking, and after every move. */
+  'booking-visitor': {
+    compose: async (ref) => (await import('./booking/mail')).visitorInviteMail(ref),
+    about: 'booking',
+    label: "Visitor's consultation invite",
+  },
+  /** The instructor's invite (METHOD:REQUEST), to the studio's inbox. */
+  'booking-studio': {
+    compose: async (ref) => (await import('./booking/mail')).studioInviteMail(ref),
+    about: 'booking',
+    label: "Studio's consultation invite",
+  },
+  /** The visitor's cancellation (METHOD:CANCEL, same UID, higher SEQUENCE). */
+  'booking-cancel-visitor': {
+    compose: async (ref) => (await import('./booking/mail')).visitorCancelMail(ref),
+    about: 'booking',
+    label: "Visitor's consultation cancellation",
+  },
+  /** The instructor's cancellation (METHOD:CANCEL), to the studio's inbox. */
+  'booking-cancel-studio': {
+    compose: async (ref) => (await import('./booking/mail')).studioCancelMail(ref),
+    about: 'booking',
+    label: "Studio's consultation cancellation",
+  },
+  /** The visitor's reminder, due a day before; retired if the booking moved or was cancelled. */
+  'booking-reminder': {
+    compose: async (ref) => (await import('./booking/mail')).reminderMail(ref),
+    about: 'booking',
+    label: 'Consultation reminder',
+  },
 } as const satisfies Record<string, MailKindEntry>;
 
 export type MailKind = keyof typeof MAIL_KINDS;
@@ -50,7 +81,7 @@ export function isMailKind(kind: string): kind is MailKind {
   return Object.hasOwn(MAIL_KINDS, kind);
 }
 
-/** The kinds of mail composed from a waiver, or from a message. */
+/** The kinds of mail composed from a waiver, a message, or a booking. */
 export function kindsAbout(record: RecordKind): MailKind[] {
   return (Object.keys(MAIL_KINDS) as MailKind[]).filter(
     (kind) => MAIL_KINDS[kind].about === record,

@@ -129,8 +129,8 @@ export interface MessageRow {
   mail: MailState | null;
 }
 
-/** The two kinds of record the desk holds: signed waivers and messages to the studio. */
-export type RecordKind = 'waiver' | 'message';
+/** The kinds of record the desk holds: signed waivers, messages to the studio, consultations. */
+export type RecordKind = 'waiver' | 'message' | 'booking';
 
 export interface MailRow {
   id: string;
@@ -170,6 +170,10 @@ export const ACTION_WORDS = {
   erase: "Erased a participant's records",
   'rotate-key': 'Re-encrypted the health information with a new key',
   retention: 'Removed records past their keeping time',
+  'cancel-booking': 'Cancelled a consultation',
+  'block-time': 'Blocked time for consultations',
+  'unblock-time': 'Removed a block of time',
+  'new-feed-address': 'Made a new address for the consultations calendar',
 } as const;
 
 export type DeskAction = keyof typeof ACTION_WORDS;
@@ -205,12 +209,77 @@ export interface RetentionPreview {
 export interface ErasurePreview {
   waivers: { id: string; createdAt: string }[];
   messages: { id: string; createdAt: string }[];
+  /** Consultations booked with the address; `start` is when each is (or was). */
+  bookings: { id: string; start: string; upcoming: boolean }[];
   mails: number;
 }
 
 export interface Erased {
   waivers: number;
   messages: number;
+  bookings: number;
   mails: number;
   pdfs: number;
 }
+
+/** One consultation as the desk lists it. Times are instants; the desk shows them in `timeZone`. */
+export interface BookingRow {
+  id: string;
+  start: string;
+  end: string;
+  name: string;
+  email: string;
+  phone: string;
+  topic: string;
+  createdAt: string;
+  cancelledAt: string | null;
+  /** 'visitor' (from the link in their mail), or the staff address that cancelled it. */
+  cancelledBy: string | null;
+  cancelNote: string | null;
+  spamReason: SpamReason | null;
+  /** A waiver (not spam) is on file for this e-mail address, in any case. */
+  waiverOnFile: boolean;
+}
+
+/** Upcoming consultations soonest first, past ones latest first. */
+export type BookingsWhen = 'upcoming' | 'past';
+
+export interface BookingsPage extends Page<BookingRow> {
+  /** The studio's zone, which every time of a consultation is shown in. */
+  timeZone: string;
+}
+
+/** A span blocked on the desk: no consultation is offered inside it. */
+export interface BlockRow {
+  id: string;
+  start: string;
+  end: string;
+  note: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** The instructor's own calendar (CONSULTATION_BUSY_ICS_URL): how its last reads went. */
+export interface BusyFeedInfo {
+  configured: boolean;
+  /** Which address it is (its host), never the secret part. */
+  hint: string | null;
+  /** The last copy that could be read, and how many events it holds. */
+  fetchedAt: string | null;
+  events: number | null;
+  unreadable: number | null;
+  /** The last attempt, and what went wrong then (`null`: it went well). */
+  checkedAt: string | null;
+  error: string | null;
+}
+
+export interface ConsultationsCalendar {
+  timeZone: string;
+  busy: BusyFeedInfo;
+  /** The subscribable feed of bookings: whether an address exists, and since when. */
+  feed: { exists: boolean; createdAt: string | null };
+  blocks: BlockRow[];
+}
+
+/** The longest note the studio may send with a cancellation, and a block's note. */
+export const NOTE_MAX = 1000;

@@ -7,7 +7,7 @@
 import { waitInWords } from './anti-spam';
 import type { FieldErrors } from './fields';
 
-export type FormName = 'contact' | 'waiver';
+export type FormName = 'contact' | 'waiver' | 'booking';
 
 export type FormAnswer =
   { success: true; id: string } | { success: false; error: string; fieldErrors?: FieldErrors };
@@ -27,6 +27,13 @@ const WORDS = {
       'We could not save your waiver right now, so nothing was recorded. Please try again in a few minutes, or contact us directly.',
     failed: 'We could not save your waiver, so nothing was recorded. Please try again.',
   },
+  booking: {
+    many: 'bookings',
+    tooLarge: 'Your booking is too long to send. Please shorten what you wrote and try again.',
+    unavailable:
+      'Your consultation could not be booked just now, so nothing was reserved. Please try again shortly.',
+    failed: 'Your consultation could not be booked, so nothing was reserved. Please try again.',
+  },
 } as const satisfies Record<FormName, Record<string, string>>;
 
 /** The 422 answer's `error` when no field names its problem itself. */
@@ -34,6 +41,9 @@ export const CHECK_FIELDS = 'Please check the highlighted fields.';
 
 /** What a page says above the list of the fields that need fixing. */
 export const FIX_BELOW = 'Please fix the fields below.';
+
+/** The booking's 409: the slot was taken between loading the page and sending the form. */
+export const SLOT_TAKEN = 'That time has just been taken. Please choose another one.';
 
 export const TEXT_CHANGED =
   'The waiver text has been updated since this page was loaded. Please reload the page, read the current waiver and sign again.';
@@ -58,7 +68,7 @@ export function refusal(
     case 408:
       return 'The form took too long to arrive. Please check your connection and try again.';
     case 409:
-      return form === 'waiver' ? TEXT_CHANGED : undefined;
+      return form === 'waiver' ? TEXT_CHANGED : form === 'booking' ? SLOT_TAKEN : undefined;
     case 413:
       return words.tooLarge;
     case 415:

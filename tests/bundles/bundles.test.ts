@@ -19,7 +19,7 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstance, type Call, type Instance } from '../fixtures/instances';
 import { pdfText } from '../fixtures/pdf-text';
 import { startWsProxy, type WsProxy } from '../fixtures/ws-proxy';
-import { contactBody, waiverBody, waiverFields } from '../fixtures/submissions';
+import { bookingBody, contactBody, waiverBody, waiverFields } from '../fixtures/submissions';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // No CONTACT_TO or WAIVER_RECORDS_TO: the studio's address comes from content/site.yaml, which
@@ -235,6 +235,35 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     expect(rows[0]!.signature_kind).toBe('typed-server');
     expect(Buffer.from(rows[0]!.signature_png).length).toBeGreaterThan(2_000);
     await mails(2);
+  });
+
+  test('consultation-page answers the built page with the slots free now, under its built policy, and book-consultation books one with its invites', async () => {
+    const page = await run('consultation-page', {
+      url: 'https://studio.example.test/consultation',
+      method: 'GET',
+    });
+    expect(page.status).toBe(200);
+    // The page Astro built, from inside the bundle: its layout, its island, its policy.
+    expect(page.body).toContain('astro-island');
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
+    const built = await readFile(join(ROOT, 'dist/_headers'), 'utf8');
+    expect(built).toContain(page.headers['content-security-policy']!);
+    const slot = /name="slot" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(slot).toBeDefined();
+
+    const url = 'https://studio.example.test/api/consultation/book';
+    const booked = await run('book-consultation', {
+      url,
+      headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
+      body: JSON.stringify(bookingBody(slot!, { email: 'booker@example.test' })),
+      ip: '198.51.100.80',
+    });
+    expect(booked.status).toBe(200);
+    await mails(2);
+    const invite = env.smtp.mails
+      .find((mail) => mail.envelope.to.includes('booker@example.test'))
+      ?.attachments.find((file) => file.contentType === 'text/calendar');
+    expect(invite?.content.toString()).toContain('METHOD:REQUEST');
   });
 
   test('retry-mail sends the mail the outage left owed', async () => {

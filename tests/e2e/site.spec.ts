@@ -6,6 +6,7 @@ const ROUTES = [
   { path: '/services', heading: /./ },
   { path: '/events', heading: /./ },
   { path: '/contact', heading: 'Get In Touch' },
+  { path: '/consultation', heading: /./ },
   { path: '/waiver', heading: 'Liability Waiver' },
 ];
 
@@ -200,7 +201,7 @@ test.describe("the product's words and targets on each page", () => {
     await expect(main).toContainText(/15-minute/);
     await expect(main.getByRole('link', { name: 'Book Free Consultation' })).toHaveAttribute(
       'href',
-      '/contact?service=consultation#contact-form',
+      '/consultation',
     );
   });
 

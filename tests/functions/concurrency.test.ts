@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
-import { contactBody, waiverBody } from '../fixtures/submissions';
+import consultationPage from '../../functions/consultation-page';
+import { bookingBody, contactBody, waiverBody } from '../fixtures/submissions';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STUDIO = 'studio-inbox@example.test';
@@ -172,5 +173,46 @@ describe('the rate limit across instances', () => {
     expect(await env.count('contact_messages')).toBe(5);
     await env.smtp.waitForMails(5);
     expect(env.smtp.mails).toHaveLength(5);
+  });
+});
+
+describe('one consultation slot, booked from many instances at once', () => {
+  test('fifty requests for one slot through five instances: exactly one booking, and forty-nine answers that the slot is gone', async () => {
+    // A slot the page offers right now (the instances run on the real clock).
+    process.env.PAGES_DIR = resolve(ROOT, 'tests/fixtures/built-pages');
+    const html = await (
+      await consultationPage(new Request('http://127.0.0.1/consultation'))
+    ).text();
+    delete process.env.PAGES_DIR;
+    const slot = [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1])[5]!;
+
+    const all = await instances('book-consultation', 5);
+    const url = 'http://127.0.0.1/api/consultation/book';
+    const answers = await atOnce(all, (i) =>
+      Array.from({ length: 10 }, (_, n) => ({
+        url,
+        headers: { origin: new URL(url).origin, 'content-type': 'application/json' },
+        body: JSON.stringify(
+          bookingBody(slot, { name: `Visitor ${i}-${n}`, email: `visitor-${i}-${n}@example.test` }),
+        ),
+        ip: `198.51.100.${10 * i + n + 1}`,
+      })),
+    );
+    const counted = statuses(answers).sort();
+    expect(counted).toEqual([200, ...Array(49).fill(409)]);
+    for (const refused of answers.filter((answer) => answer.status === 409)) {
+      const body = JSON.parse(refused.body) as { error: string; nearest: { start: string }[] };
+      expect(body.error).toBe('That time has just been taken. Please choose another one.');
+      expect(body.nearest.length).toBeGreaterThan(0);
+      expect(body.nearest.map((near) => near.start)).not.toContain(slot);
+    }
+    const { rows } = await env.db.query<{ starts_at: Date }>(
+      `SELECT starts_at FROM consultation_bookings WHERE cancelled_at IS NULL`,
+    );
+    expect(rows.map((row) => new Date(row.starts_at).toISOString())).toEqual([
+      new Date(slot).toISOString(),
+    ]);
+    await env.smtp.waitForMails(2);
+    expect(env.smtp.mails).toHaveLength(2);
   });
 });

@@ -4,6 +4,9 @@
  * session, and sign-in through the mail that arrives at the test's SMTP server.
  */
 import type { Config } from '@netlify/functions';
+import recordsConsultations, {
+  config as consultationsConfig,
+} from '../../functions/records-consultations';
 import recordsDelivery, { config as deliveryConfig } from '../../functions/records-delivery';
 import recordsErasure, { config as erasureConfig } from '../../functions/records-erasure';
 import recordsExport, { config as exportConfig } from '../../functions/records-export';
@@ -35,6 +38,7 @@ export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[
   { name: 'records-erasure', handler: recordsErasure, config: erasureConfig },
   { name: 'records-log', handler: recordsLog, config: logConfig },
   { name: 'records-retention', handler: recordsRetention, config: retentionConfig },
+  { name: 'records-consultations', handler: recordsConsultations, config: consultationsConfig },
 ] as never;
 
 const paths = (config: Config) => [config.path ?? []].flat();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
+import bookConsultation from '../../functions/book-consultation';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
 import { MAIL_KINDS, isMailKind, kindsAbout } from '../../src/server/mail-kinds';
@@ -8,7 +9,11 @@ import { useFunctionEnv } from '../fixtures/function-env';
 // The composers look their rows up in this file's own database.
 useFunctionEnv();
 
-const functions = { 'send-email': sendEmail, 'submit-waiver': submitWaiver };
+const functions = {
+  'send-email': sendEmail,
+  'submit-waiver': submitWaiver,
+  'book-consultation': bookConsultation,
+};
 
 test.each(Object.entries(functions))(
   '%s queues only kinds of mail the outbox can compose',
@@ -17,7 +22,8 @@ test.each(Object.entries(functions))(
     for (const kind of handler.mails) {
       expect(isMailKind(kind)).toBe(true);
       // The composer loads its module and looks its row up: a row that is not there is no mail.
-      const ref = kind === 'contact' ? '0' : randomUUID();
+      const ref =
+        kind === 'contact' ? '0' : kind.startsWith('booking-') ? `${randomUUID()}:0` : randomUUID();
       await expect(MAIL_KINDS[kind].compose(ref)).resolves.toBeUndefined();
     }
   },
@@ -26,6 +32,13 @@ test.each(Object.entries(functions))(
 test('every kind names the record it is about and a label for the desk', () => {
   expect(kindsAbout('message')).toEqual(['contact']);
   expect(kindsAbout('waiver')).toEqual(['waiver-records', 'waiver-participant']);
+  expect(kindsAbout('booking')).toEqual([
+    'booking-visitor',
+    'booking-studio',
+    'booking-cancel-visitor',
+    'booking-cancel-studio',
+    'booking-reminder',
+  ]);
   for (const kind of Object.values(MAIL_KINDS)) expect(kind.label).toMatch(/^[A-Z]/);
 });
 

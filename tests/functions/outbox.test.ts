@@ -90,13 +90,13 @@ describe('store first, send later', () => {
     env.smtp.setFailing(false);
     await due();
     const summary = await siteOutbox.drain();
-    expect(summary).toEqual({ sent: 8, retrying: 0, failed: 0 });
+    expect(summary).toEqual({ sent: 8, retrying: 0, failed: 0, retired: 0 });
     expect(subjects()).toEqual(
       Array.from({ length: 8 }, (_, n) => `New Inquiry from Visitor ${n}`).sort(),
     );
 
     // Nothing is owed any more: another drain sends nothing.
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
     expect(env.smtp.mails).toHaveLength(8);
     expect((await outbox()).every((row) => row.sent_at instanceof Date && row.attempts === 2)).toBe(
       true,
@@ -149,9 +149,9 @@ describe('store first, send later', () => {
       `UPDATE mail_outbox SET next_attempt_at = now(), locked_until = now() + interval '1 hour'`,
     );
     env.smtp.setFailing(false);
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
     await env.db.exec(`UPDATE mail_outbox SET locked_until = now() - interval '1 second'`);
-    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0, retired: 0 });
     await env.smtp.waitForMails(1);
   });
 });
@@ -169,12 +169,12 @@ describe('backoff and giving up', () => {
     expect(firstDelay).toBeLessThan(65_000);
 
     // Not due yet: a drain leaves it alone.
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
     expect((await outbox())[0].attempts).toBe(1);
 
     await env.db.exec(`UPDATE mail_outbox SET next_attempt_at = now()`);
     const again = Date.now();
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 1, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 1, failed: 0, retired: 0 });
     const [second] = await outbox();
     expect(second.attempts).toBe(2);
     const secondDelay = second.next_attempt_at.getTime() - again;
@@ -209,7 +209,7 @@ describe('backoff and giving up', () => {
 
     // Given up means given up: the mail server coming back does not resend it by itself...
     env.smtp.setFailing(false);
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
     // ...and the instructor finds it with the query docs/running.md gives, and can queue it again.
     const { rows } = await env.db.query<{ name: string; last_error: string }>(
       `SELECT c.name, o.last_error FROM mail_outbox o
@@ -221,7 +221,7 @@ describe('backoff and giving up', () => {
       `UPDATE mail_outbox SET failed_at = NULL, attempts = 0, next_attempt_at = now()
         WHERE failed_at IS NOT NULL`,
     );
-    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0, retired: 0 });
   });
 
   test('a mail whose message was deleted is marked failed instead of retried forever', async () => {
@@ -231,7 +231,7 @@ describe('backoff and giving up', () => {
       `DELETE FROM contact_messages; UPDATE mail_outbox SET next_attempt_at = now()`,
     );
     env.smtp.setFailing(false);
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 1 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 1, retired: 0 });
     const [row] = await outbox();
     expect(row.failed_at).toBeInstanceOf(Date);
     expect(row.last_error).toBe('source row missing');
@@ -308,7 +308,13 @@ describe('the retry-mail scheduled function', () => {
     env.smtp.setFailing(false);
     await due();
     const answer = await retryMail();
-    expect(await answer.json()).toEqual({ success: true, sent: 2, retrying: 0, failed: 0 });
+    expect(await answer.json()).toEqual({
+      success: true,
+      sent: 2,
+      retrying: 0,
+      failed: 0,
+      retired: 0,
+    });
     await env.smtp.waitForMails(2);
   });
 });
@@ -334,12 +340,12 @@ describe("the studio's clock", () => {
       siteOutbox.enqueue(tx, 'contact', String(messageId), { notBefore: tomorrow }),
     );
 
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
     expect(env.smtp.mails).toHaveLength(0);
 
     advanceClock(24 * 3_600_000 + 1_000);
-    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0 });
-    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 1, retrying: 0, failed: 0, retired: 0 });
+    expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
     expect(env.smtp.mails).toHaveLength(1);
   });
 });

@@ -58,6 +58,12 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
   ],
   ['GET', '/api/records/log'],
   ['GET', '/api/records/retention'],
+  ['GET', '/api/records/consultations?when=past'],
+  ['POST', `/api/records/consultations/${WAIVER}/cancel`, { note: 'Sorry' }],
+  ['GET', '/api/records/consultations/calendar'],
+  ['POST', '/api/records/consultations/blocks', { from: '2027-03-01', to: '2027-03-02', note: '' }],
+  ['POST', '/api/records/consultations/blocks/1/remove', {}],
+  ['POST', '/api/records/consultations/feed', {}],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>

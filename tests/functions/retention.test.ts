@@ -4,7 +4,7 @@
  * what the schedule says (content/retention.yaml), nothing a kept record still needs, leaves a
  * tombstone with counts and no data, and the desk's preview said beforehand what it would remove.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,6 +59,30 @@ async function mail(
     `INSERT INTO mail_outbox (kind, ref, created_at, next_attempt_at, sent_at, failed_at, attempts)
      VALUES ($1, $2, $3, $3, $4, $5, 1) RETURNING id::text`,
     [kind, ref, at(state.created), state.sent && at(state.sent), state.failed && at(state.failed)],
+  );
+  return rows[0]!.id;
+}
+
+async function booking(
+  start: string,
+  state: { cancelled?: string; spam?: boolean; created?: string } = {},
+): Promise<string> {
+  const { rows } = await env.db.query<{ id: string }>(
+    `INSERT INTO consultation_bookings
+       (id, starts_at, ends_at, held, name, email, manage_token_sha256, origin, created_at,
+        cancelled_at, spam_reason)
+     VALUES ($1, $2::timestamptz, $2::timestamptz + interval '30 minutes',
+             tstzrange($2::timestamptz, $2::timestamptz + interval '45 minutes'), 'Booker',
+             'booker@example.test', $3, 'http://127.0.0.1:8888', $4, $5, $6)
+     RETURNING id::text`,
+    [
+      randomUUID(),
+      at(start),
+      randomBytes(32).toString('hex'),
+      at(state.created ?? start),
+      state.cancelled ? at(state.cancelled) : null,
+      state.spam ? 'honeypot' : null,
+    ],
   );
   return rows[0]!.id;
 }
@@ -128,6 +152,19 @@ describe('the retention run', () => {
         sent: '2028-03-01T10:01Z',
       }),
     ];
+    // Consultations, two years from their time or a later cancellation (cutoff 2027-06-16
+    // 09:00); spam ones 30 days from arrival; the desk's blocks two years from their end.
+    await booking('2027-05-01T17:00Z', { created: '2027-04-20T10:00Z' });
+    const b2 = await booking('2027-05-02T17:00Z', { cancelled: '2027-07-01T10:00Z' });
+    const b3 = await booking('2029-06-20T17:00Z', { created: '2029-06-10T10:00Z' });
+    await booking('2029-05-10T17:00Z', { created: '2029-05-01T10:00Z', spam: true });
+    const blocks = await env.db.query<{ id: string }>(
+      `INSERT INTO consultation_blocks (span, created_by) VALUES
+         (tstzrange('2027-01-01T00:00Z', '2027-01-02T00:00Z'), $1),
+         (tstzrange('2029-07-01T00:00Z', '2029-07-02T00:00Z'), $1)
+       RETURNING id::text`,
+      [STAFF],
+    );
     // The desk's sign-in links and sessions: a day from their end (cutoff 2029-06-15 09:00).
     await env.db.query(
       `INSERT INTO staff_sign_in_links (token_sha256, email, created_at, expires_at, used_at) VALUES
@@ -168,6 +205,9 @@ describe('the retention run', () => {
       spamWaivers: 1,
       mailRecords: 5,
       messages: 3,
+      spamBookings: 1,
+      consultations: 1,
+      consultationBlocks: 1,
       waivers: 0,
       signInLinks: 1,
       sessions: 2,
@@ -194,6 +234,12 @@ describe('the retention run', () => {
     expect(await column('SELECT id::text AS v FROM waivers')).toEqual(
       [w1!.id, w2!.id, sw2!.id].sort(),
     );
+    expect(await column('SELECT id::text AS v FROM consultation_bookings')).toEqual(
+      [b2, b3].sort(),
+    );
+    expect(await column('SELECT id::text AS v FROM consultation_blocks')).toEqual([
+      blocks.rows[1]!.id,
+    ]);
     // The kept waiver keeps its PDF; the spam one's went with it.
     expect(await column('SELECT waiver_id::text AS v FROM waiver_pdfs')).toEqual([w1!.id]);
     expect(await column('SELECT token_sha256 AS v FROM staff_sign_in_links')).not.toContain(
@@ -230,7 +276,7 @@ describe('the retention run', () => {
     // Run again at the same minute: nothing more goes, and no second tombstone.
     const again = await runRetention();
     expect(Object.values(((await again.json()) as { removed: object }).removed)).toEqual(
-      Array(9).fill(0),
+      Array(12).fill(0),
     );
     // The desk now shows that run as the last one (signed in again: the session of yesterday
     // afternoon has ended).

@@ -52,6 +52,10 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   SHUTDOWN_TIMEOUT_MS: '-5',
   BUILD_NOW: '2026-06-01 12:00',
   BUILD_HOOK_URL: 'api.netlify.com/build_hooks/abc',
+  CONSULTATION_BUSY_ICS_URL: 'calendar.google.com/calendar/ical/secret/basic.ics',
+  CONSULTATION_BUSY_TIMEOUT_MS: '5 seconds',
+  CONSULTATION_RATE_LIMIT: '10 an hour',
+  CONSULTATION_EMAIL_LIMIT: '3/1d',
 };
 
 /** Settings that take any text (a path, a host, a database address). */
@@ -59,6 +63,7 @@ const ANY_TEXT: SettingName[] = [
   'MAIL_OUTBOX_DIR',
   'NETLIFY_DB_URL',
   'CONTENT_DIR',
+  'PAGES_DIR',
   'HOST',
   'LOCAL_DB_DIR',
   'POSTGRES_BIN',

@@ -9,7 +9,8 @@ import { useSubmissionId } from './useSubmissionId';
 
 /** The notices of one form, in the product's words. */
 export interface Notices {
-  sent: { title: string; text: string };
+  /** The success notice; none for a form that shows its success in place (the booking). */
+  sent?: { title: string; text: string };
   failed: {
     title: string;
     /** What to say when the server gave no words of its own. */
@@ -30,6 +31,8 @@ export interface FormOptions {
   order: readonly string[];
   /** Puts the fields into the body the function reads (the waiver nests them in `waiver`). */
   body?: (fields: Record<string, unknown>) => Record<string, unknown>;
+  /** Reads what an answer carries beside the common shape (a booking, a taken slot's nearest). */
+  onAnswer?: (answer: Record<string, unknown>, status: number) => void;
 }
 
 // Statuses a proxy or the platform may send bare (no JSON), which still deserve an explanation.
@@ -46,7 +49,14 @@ class Refused extends Error {}
  * (from the schema in the browser or from the server's answer) wired to their controls, and the
  * server's answer turned into the product's notices.
  */
-export function useForm({ form, action, notices, order, body = (fields) => fields }: FormOptions) {
+export function useForm({
+  form,
+  action,
+  notices,
+  order,
+  body = (fields) => fields,
+  onAnswer,
+}: FormOptions) {
   const formRef = useRef<HTMLFormElement>(null);
   const submission = useSubmissionId();
   const [sending, setSending] = useState(false);
@@ -98,10 +108,14 @@ export function useForm({ form, action, notices, order, body = (fields) => field
           ...antiSpamFields(element),
         }),
       });
-      const answer = readAnswer(await response.json().catch(() => null));
+      const json: unknown = await response.json().catch(() => null);
+      if (typeof json === 'object' && json !== null) {
+        onAnswer?.(json as Record<string, unknown>, response.status);
+      }
+      const answer = readAnswer(json);
       if (response.ok && answer?.success) {
         submission.done();
-        toast.success(notices.sent.title, { description: notices.sent.text });
+        if (notices.sent) toast.success(notices.sent.title, { description: notices.sent.text });
         return true;
       }
       if (answer && !answer.success) {

@@ -17,6 +17,7 @@ function detail(row: LogRow): string | undefined {
       return [
         count(Number(d.waivers), 'waiver'),
         count(Number(d.messages), 'message'),
+        count(Number(d.bookings ?? 0), 'consultation'),
         count(Number(d.mails), 'e-mail'),
         count(Number(d.pdfs), 'signed PDF'),
       ].join(', ');
@@ -31,6 +32,8 @@ function detail(row: LogRow): string | undefined {
     }
     case 'retention':
       return removedWords(d.removed as RetentionRemoved[] | undefined);
+    case 'cancel-booking':
+      return d.note ? 'with a note' : 'without a note';
     default:
       return undefined;
   }
@@ -45,7 +48,13 @@ function record(row: LogRow) {
       </a>
     );
   }
-  return `${row.recordKind === 'message' ? 'Message' : 'E-mail'} ${row.recordId}`;
+  const kinds: Record<string, string> = {
+    message: 'Message',
+    booking: 'Consultation',
+    block: 'Blocked time',
+  };
+  const id = row.recordKind === 'booking' ? row.recordId.slice(0, 8) : row.recordId;
+  return `${kinds[row.recordKind] ?? 'E-mail'} ${id}`;
 }
 
 export default function AccessLog() {

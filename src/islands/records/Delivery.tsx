@@ -18,13 +18,16 @@ import {
 
 function aboutLink(mail: MailRow) {
   if (!mail.about) return 'A record that is no longer there';
-  const target =
-    mail.about.kind === 'waiver'
-      ? href(`waivers/${mail.about.id}`)
-      : href('messages', { q: mail.about.name });
+  const { kind, id, name } = mail.about;
+  const [target, words] =
+    kind === 'waiver'
+      ? [href(`waivers/${id}`), 'Waiver of']
+      : kind === 'booking'
+        ? [href('consultations'), 'Consultation with']
+        : [href('messages', { q: name }), 'Message from'];
   return (
     <a href={target} className={LINK}>
-      {mail.about.kind === 'waiver' ? 'Waiver of' : 'Message from'} {mail.about.name}
+      {words} {name}
     </a>
   );
 }

@@ -61,16 +61,19 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
   };
 
   const held = preview?.held;
-  const nothing = held && held.waivers.length + held.messages.length + held.mails === 0;
+  const nothing =
+    held && held.waivers.length + held.messages.length + held.bookings.length + held.mails === 0;
+  const upcoming = held?.bookings.filter((booking) => booking.upcoming) ?? [];
 
   return (
     <div className="space-y-6">
       <ScreenTitle>Erase a participant</ScreenTitle>
       <p className="text-muted">
         When someone asks the studio to delete their information, this deletes everything the site
-        holds about their e-mail address: their waivers with the signed PDFs, their messages, and
-        the e-mails queued or sent about them. It cannot be undone. Copies already delivered to an
-        inbox, or exported, have to be deleted there.
+        holds about their e-mail address: their waivers with the signed PDFs, their messages, their
+        consultations (one still to come is cancelled without an e-mail, and its time is free
+        again), and the e-mails queued or sent about them. It cannot be undone. Copies already
+        delivered to an inbox, or exported, have to be deleted there.
       </p>
 
       <form
@@ -97,9 +100,10 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
         {erased && (
           <Notice tone="good">
             Erased everything held about {erased.email}: {count(erased.counts.waivers, 'waiver')},{' '}
-            {count(erased.counts.messages, 'message')}, {count(erased.counts.mails, 'e-mail')} and{' '}
-            {count(erased.counts.pdfs, 'signed PDF')}. The access log notes when and by whom, with
-            counts and record numbers only.
+            {count(erased.counts.messages, 'message')},{' '}
+            {count(erased.counts.bookings, 'consultation')}, {count(erased.counts.mails, 'e-mail')}{' '}
+            and {count(erased.counts.pdfs, 'signed PDF')}. The access log notes when and by whom,
+            with counts and record numbers only.
           </Notice>
         )}
         {nothing && <Notice>Nothing is held about {preview.email}.</Notice>}
@@ -129,6 +133,13 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
             <li>
               {count(held.messages.length, 'message')}
               {held.messages.length > 0 && ` (sent ${list(held.messages)})`}
+            </li>
+            <li>
+              {count(held.bookings.length, 'consultation')}
+              {held.bookings.length > 0 &&
+                ` (${list(held.bookings.map((b) => ({ createdAt: b.start })))})`}
+              {upcoming.length > 0 &&
+                `: ${count(upcoming.length, 'is', 'are')} still to come and will be cancelled without an e-mail. Take ${upcoming.length === 1 ? 'it' : 'them'} out of your own calendar if you added the invite.`}
             </li>
             <li>{count(held.mails, 'e-mail')} in the outbox</li>
           </ul>

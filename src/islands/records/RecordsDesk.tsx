@@ -4,6 +4,7 @@ import ErrorBoundary from '../ErrorBoundary';
 import { useHydrated } from '../forms/useHydrated';
 import AccessLog from './AccessLog';
 import { call, DeskError, onActivity, onSignedOut } from './api';
+import Consultations from './Consultations';
 import Delivery from './Delivery';
 import Erasure from './Erasure';
 import Export from './Export';
@@ -22,6 +23,7 @@ const NAV: [Screen, string, string][] = [
   ['overview', 'Overview', ''],
   ['waivers', 'Waivers', 'waivers'],
   ['messages', 'Messages', 'messages'],
+  ['consultations', 'Consultations', 'consultations'],
   ['delivery', 'Delivery', 'delivery'],
   ['export', 'Export', 'export'],
   ['erase', 'Erase', 'erase'],
@@ -207,6 +209,8 @@ function CurrentScreen({
       return <WaiverDetail key={route.id} id={route.id!} />;
     case 'messages':
       return <Messages route={route} />;
+    case 'consultations':
+      return <Consultations route={route} />;
     case 'delivery':
       return <Delivery />;
     case 'export':

@@ -2,7 +2,15 @@ import { useEffect, useState } from 'react';
 
 /** The desk's screens, each with an address of its own after the `#` (back and forward work). */
 export type Screen =
-  'overview' | 'waivers' | 'waiver' | 'messages' | 'delivery' | 'export' | 'erase' | 'log';
+  | 'overview'
+  | 'waivers'
+  | 'waiver'
+  | 'messages'
+  | 'consultations'
+  | 'delivery'
+  | 'export'
+  | 'erase'
+  | 'log';
 
 export interface Route {
   screen: Screen;
@@ -15,6 +23,7 @@ const SCREENS: Record<string, Screen> = {
   '': 'overview',
   waivers: 'waivers',
   messages: 'messages',
+  consultations: 'consultations',
   delivery: 'delivery',
   export: 'export',
   erase: 'erase',

@@ -16,6 +16,8 @@ import { occurrences } from './occurrences';
 
 export interface BusyTimes {
   busy: Interval[];
+  /** Events (VEVENTs) in the calendar, read or not. */
+  events: number;
   /** Events skipped because they could not be read (no start, a broken RDATE). */
   unreadable: number;
 }
@@ -55,8 +57,10 @@ export async function readBusyTimes(
   });
   const spans: Interval[] = [];
   let unreadable = 0;
+  let events = 0;
   for (const event of Object.values(parsed)) {
     if (event?.type !== 'VEVENT') continue;
+    events += 1;
     try {
       if (!(event.start instanceof Date)) throw new Error('an event without a start');
       for (const occurrence of occurrences(event, range, timeZone)) {
@@ -67,5 +71,5 @@ export async function readBusyTimes(
       unreadable += 1;
     }
   }
-  return { busy: mergeIntervals(spans), unreadable };
+  return { busy: mergeIntervals(spans), events, unreadable };
 }

@@ -45,10 +45,11 @@ export function readConsultationSettings(dir: string): ConsultationSettings {
   };
 }
 
-let settings: ConsultationSettings | undefined;
+let settings: { dir: string; read: ConsultationSettings } | undefined;
 
 /** The settings of this deploy, read once per instance (content changes only with a deploy). */
 export function consultationSettings(): ConsultationSettings {
-  settings ??= readConsultationSettings(contentDir());
-  return settings;
+  const dir = contentDir();
+  if (settings?.dir !== dir) settings = { dir, read: readConsultationSettings(dir) };
+  return settings.read;
 }

@@ -18,6 +18,7 @@ import ical, {
   ICalEventStatus,
 } from 'ical-generator';
 import type { ConsultationPlace } from '../../shared/booking/place';
+import type { CalendarEvent } from '../platform/mail';
 import { bookingUid, displayName, withFinalLineBreak } from './ics-write';
 
 export interface InviteBooking {
@@ -39,12 +40,8 @@ export interface InviteContext {
   now: Date;
 }
 
-/** What nodemailer's `icalEvent` message option takes. */
-export interface CalendarAttachment {
-  method: 'REQUEST' | 'CANCEL';
-  filename: string;
-  content: string;
-}
+/** What nodemailer's `icalEvent` message option takes (the outbox's mails carry it as is). */
+export type CalendarAttachment = CalendarEvent;
 
 export function invitation(booking: InviteBooking, context: InviteContext): CalendarAttachment {
   return write('REQUEST', booking, context);

@@ -244,3 +244,14 @@ function fingerprintKey(): Buffer {
   warned = true;
   return Buffer.from('still-point-pilates/client-ip', 'utf8');
 }
+
+/**
+ * A token only this site can make for `value` and `purpose` (an HMAC under a key derived from the
+ * data key; 32 bytes as base64url, 43 characters): a link in a mail that needs no secret stored.
+ * The database keeps only the token's SHA-256 to find its row, so a copy of it opens nothing, and
+ * the mail can be composed again later (a retry) with the same link.
+ */
+export function keyedToken(purpose: string, value: string): string {
+  const key = Buffer.from(hkdfSync('sha256', encryptionKey(), '', `token:${purpose}`, 32));
+  return createHmac('sha256', key).update(value).digest('base64url');
+}

@@ -12,6 +12,17 @@ export interface Attachment {
   contentType: string;
 }
 
+/**
+ * A calendar invitation or cancellation, as nodemailer's `icalEvent` takes it: nodemailer puts it
+ * in the mail twice, as the `text/calendar; method=...` alternative calendar clients act on and as
+ * an `.ics` attachment.
+ */
+export interface CalendarEvent {
+  method: 'REQUEST' | 'CANCEL';
+  filename: string;
+  content: string;
+}
+
 export interface Mail {
   to: string;
   subject: string;
@@ -19,6 +30,7 @@ export interface Mail {
   html: string;
   replyTo?: string;
   attachments?: Attachment[];
+  icalEvent?: CalendarEvent;
   /** A stable Message-ID (the outbox sets one per mail, so a repeated send is recognisable). */
   messageId?: string;
   /** The outbox row it is sent for: it names the mail's file when mail goes to the local folder. */

@@ -14,6 +14,10 @@
  * `createOutbox(kinds)`, so a kind is queued only by a name that list knows. The outbox is the one record of
  * every mail: what was sent, what is still owed, what was given up on and why.
  *
+ * A mail can stop being owed before it is sent: a reminder for a booking cancelled since. Its
+ * composer then answers `nothingToSend(why)`, and the row is retired (`retired_at`): neither sent
+ * nor given up on, never due again, kept as the record of why no mail went.
+ *
  * Each mail is sent once: a sender claims due rows with one atomic statement (`FOR UPDATE SKIP
  * LOCKED` plus a lease in `locked_until`), so concurrent senders never hold the same row, and
  * only the claim's token can record the outcome. (If a sender dies after the mail server took a
@@ -26,9 +30,21 @@ import { mailDue } from './outbox-due';
 import { readSetting } from './settings';
 import { sqlNow } from './clock';
 
-/** How a kind of mail is made: composed from the id of its source row; `undefined` when it is gone. */
+/** A composer's answer when the mail is no longer owed; `retired` says why, for the record. */
+export interface NothingToSend {
+  retired: string;
+}
+
+export const nothingToSend = (why: string): NothingToSend => ({ retired: why });
+
+const isNothing = (value: Mail | NothingToSend): value is NothingToSend => 'retired' in value;
+
+/**
+ * How a kind of mail is made: composed from the id of its source row; `undefined` when the row
+ * is gone (the mail is given up on), `nothingToSend(why)` when it is no longer owed.
+ */
 export interface MailKindSpec {
-  compose(ref: string): Promise<Mail | undefined>;
+  compose(ref: string): Promise<Mail | NothingToSend | undefined>;
 }
 
 type Composers = Readonly<Record<string, MailKindSpec>>;
@@ -36,6 +52,8 @@ type Composers = Readonly<Record<string, MailKindSpec>>;
 export interface AttemptOutcome {
   /** The mail went out on this attempt. */
   sent: boolean;
+  /** The mail was no longer owed: retired without sending. */
+  retired?: boolean;
   /** Attempts so far, this one included. */
   attempts: number;
   /** The sender gave up on this mail: it stays stored, marked failed. */
@@ -147,6 +165,16 @@ async function attempt(row: Claimed, kinds: Composers): Promise<AttemptOutcome> 
   try {
     const known = Object.hasOwn(kinds, row.kind);
     const mail = known ? await kinds[row.kind].compose(row.ref) : undefined;
+    if (mail && isNothing(mail)) {
+      await record(row, () =>
+        query(
+          `UPDATE mail_outbox SET retired_at = ${sqlNow()}, locked_until = NULL, last_error = $3
+            WHERE id = $1 AND claim_token = $2`,
+          [row.id, row.claim_token, mail.retired.slice(0, 200)],
+        ),
+      );
+      return { sent: false, retired: true, attempts: row.attempts, failed: false, error: null };
+    }
     if (mail) {
       await sendMail({ ...mail, messageId: messageId(row.id), outboxId: row.id });
       await record(row, () =>
@@ -217,11 +245,14 @@ export interface DrainSummary {
   retrying: number;
   /** Given up on: kept in the outbox, marked failed. */
   failed: number;
+  /** No longer owed (a reminder for a booking cancelled since): retired, not sent. */
+  retired: number;
 }
 
 function summarise(outcomes: AttemptOutcome[], into: DrainSummary): DrainSummary {
   for (const outcome of outcomes) {
     if (outcome.sent) into.sent += 1;
+    else if (outcome.retired) into.retired += 1;
     else if (outcome.failed) into.failed += 1;
     else into.retrying += 1;
   }
@@ -229,7 +260,7 @@ function summarise(outcomes: AttemptOutcome[], into: DrainSummary): DrainSummary
 }
 
 async function deliverNow(ids: string[], kinds: Composers): Promise<DrainSummary> {
-  const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
+  const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0, retired: 0 };
   if (ids.length === 0) return summary;
   let rows: Claimed[];
   try {
@@ -287,7 +318,7 @@ export function createOutbox<K extends string>(
       const [row] = await query<{ id: string }>(
         `UPDATE mail_outbox
             SET failed_at = NULL, attempts = 0, next_attempt_at = ${sqlNow()}
-          WHERE id = $1 AND sent_at IS NULL AND failed_at IS NOT NULL
+          WHERE id = $1 AND sent_at IS NULL AND failed_at IS NOT NULL AND retired_at IS NULL
       RETURNING id`,
         [id],
       );
@@ -295,7 +326,7 @@ export function createOutbox<K extends string>(
     },
     async drain({ batch = 20, concurrency = 4, budgetMs = 20_000 } = {}) {
       const deadline = Date.now() + budgetMs;
-      const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0 };
+      const summary: DrainSummary = { sent: 0, retrying: 0, failed: 0, retired: 0 };
       while (Date.now() < deadline) {
         const rows = await claim(batch);
         if (rows.length === 0) break;

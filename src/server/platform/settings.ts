@@ -301,10 +301,37 @@ export const SETTINGS = {
     ),
     secret: true,
   },
+  PAGES_DIR: text(
+    'The built site (astro build) whose pages the functions fill in: /consultation and the manage page',
+    'dist',
+  ),
+  CONSULTATION_BUSY_ICS_URL: {
+    ...text(
+      "The secret iCal address of the instructor's own calendar: every event in it blocks the consultation slots it overlaps",
+      'none: only her weekly windows and the spans blocked on the desk count',
+    ),
+    read: (value) =>
+      /^(https?|webcals?):\/\//i.test(value) && URL.canParse(value.replace(/^webcals?:/i, 'https:'))
+        ? value
+        : must('an https:// or webcal:// address'),
+    secret: true,
+  },
+  CONSULTATION_BUSY_TIMEOUT_MS: milliseconds(
+    "How long reading the instructor's calendar may take before the last copy is used",
+    5_000,
+  ),
   CONTACT_RATE_LIMIT: rateLimit('Contact messages one address may send', '5/10m'),
   WAIVER_RATE_LIMIT: rateLimit(
     'Waivers one address may send (a studio tablet signs a class in)',
     '20/1h',
+  ),
+  CONSULTATION_RATE_LIMIT: rateLimit(
+    'Consultation bookings (and changes on the manage page) one IP address may send',
+    '10/1h',
+  ),
+  CONSULTATION_EMAIL_LIMIT: rateLimit(
+    'Consultations that may be booked for one e-mail address',
+    '3/24h',
   ),
   SIGN_IN_RATE_LIMIT: rateLimit(
     'Sign-in links one client may ask for; and one device the desk was signed in on',

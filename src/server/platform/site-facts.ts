@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { contentPath } from './paths';
 
-/** What the functions need to know of the studio: its name and its e-mail address. */
+/** What the functions need to know of the studio: its name, its e-mail address, its instructor. */
 export interface SiteFacts {
   name: string;
   email: string;
+  instructor: string;
 }
 
 let facts: SiteFacts | undefined;
@@ -30,7 +31,8 @@ export function siteFacts(): SiteFacts {
     if (typeof data?.name !== 'string' || typeof data.email !== 'string') {
       throw new Error('content/site.yaml needs a name and an email');
     }
-    facts = { name: data.name, email: data.email };
+    const instructor = typeof data.instructor === 'string' ? data.instructor : data.name;
+    facts = { name: data.name, email: data.email, instructor };
   }
   return facts;
 }

@@ -5,7 +5,7 @@ import { pageOf, Where, type Cursor } from './filters';
 
 export interface AccessEntry {
   action: DeskAction;
-  recordKind?: 'waiver' | 'message' | 'mail';
+  recordKind?: 'waiver' | 'message' | 'mail' | 'booking' | 'block';
   recordId?: string;
   /** Counts, ids, ranges, choices: never what a record holds. */
   detail?: Record<string, unknown>;

@@ -4,6 +4,7 @@ import { kindsAbout, mailAbout, mailLabel, outbox } from '../mail-kinds';
 import { query } from '../platform/db';
 import type { DrainSummary } from '../platform/outbox';
 import { logAccess } from './access-log';
+import { sqlNow } from '../platform/clock';
 
 /** An outbox row's state from its two timestamps, and whether it was held back. */
 export function mailState(sentAt: unknown, failedAt: unknown, skipped?: unknown): MailState {
@@ -12,12 +13,22 @@ export function mailState(sentAt: unknown, failedAt: unknown, skipped?: unknown)
   return failedAt ? 'failed' : 'owed';
 }
 
-/** How much mail is not delivered: still being tried, and given up on (held back is neither). */
+/**
+ * A mail not sent that counts as undelivered: not held back, not retired, and either tried
+ * already or due. A mail queued for later (a reminder for next week) is not undelivered before
+ * its time.
+ */
+function undelivered(row = ''): string {
+  return `${row}sent_at IS NULL AND ${row}skipped IS NULL AND ${row}retired_at IS NULL
+    AND (${row}attempts > 0 OR ${row}failed_at IS NOT NULL OR ${row}next_attempt_at <= ${sqlNow()})`;
+}
+
+/** How much mail is not delivered: still being tried, and given up on. */
 export async function undeliveredCount(): Promise<Undelivered> {
   const [row] = await query<{ owed: number; failed: number }>(
     `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS owed,
             count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
-       FROM mail_outbox WHERE sent_at IS NULL AND skipped IS NULL`,
+       FROM mail_outbox WHERE ${undelivered()}`,
   );
   return { owed: row?.owed ?? 0, failed: row?.failed ?? 0 };
 }
@@ -41,27 +52,35 @@ export async function undeliveredMail(): Promise<MailRow[]> {
     failed_at: Date | null;
     message_name: string | null;
     waiver_name: string | null;
+    booking_name: string | null;
   }>(
     `SELECT o.id, o.kind, o.ref, o.created_at, o.attempts, o.last_error, o.last_attempt_at,
             o.next_attempt_at, o.failed_at, c.name AS message_name,
-            w.first_name || ' ' || w.last_name AS waiver_name
+            w.first_name || ' ' || w.last_name AS waiver_name, b.name AS booking_name
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
        LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
-      WHERE o.sent_at IS NULL AND o.skipped IS NULL
+       LEFT JOIN consultation_bookings b
+         ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
+      WHERE ${undelivered('o.')}
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
-    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT],
+    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT, kindsAbout('booking')],
   );
   return rows.map((row) => {
     const record = mailAbout(row.kind);
-    const name = record === 'waiver' ? row.waiver_name : row.message_name;
+    const name =
+      record === 'waiver'
+        ? row.waiver_name
+        : record === 'booking'
+          ? row.booking_name
+          : row.message_name;
     const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
     return {
       id: String(row.id),
       kind: row.kind,
       label: mailLabel(row.kind),
-      about: record && name ? { kind: record, id: row.ref, name } : null,
+      about: record && name ? { kind: record, id: row.ref.split(':')[0] ?? row.ref, name } : null,
       state: row.failed_at ? 'failed' : 'owed',
       createdAt: new Date(row.created_at).toISOString(),
       attempts: row.attempts,

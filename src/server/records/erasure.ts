@@ -2,18 +2,24 @@ import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { normalEmail } from '../auth/staff';
 import type { Staff } from '../auth/sessions';
 import { query, transaction } from '../platform/db';
+import { sqlNow } from '../platform/clock';
 import { removeMailFiles } from '../platform/mail';
 import { logAccess } from './access-log';
 import { kindsAbout } from '../mail-kinds';
 
 /**
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
- * with their stored PDFs, its messages, the mails queued or sent about them in mail_outbox) is
- * deleted in one transaction, together with one access-log line that says what went (counts and
+ * with their stored PDFs, its messages, its consultation bookings, the mails queued or sent about
+ * them in mail_outbox) is deleted in one transaction, together with one access-log line that says what went (counts and
  * record ids), when and by whom, and nothing of what it held. Waiver texts stay: they are the
  * studio's, not the participant's. The files of those mails in the local mail folder (when the
  * site runs without a mail server) go once the deletion has committed. Mail already delivered to
  * an inbox is beyond the site's reach.
+ *
+ * An upcoming consultation goes with the rest: its row is deleted, so its time is free again and
+ * it leaves the instructor's subscribed calendar; no cancellation is mailed (there is nothing left
+ * to compose it from, and the person asked to hear no more). The preview lists those to come, so
+ * the instructor knows which to take out of her own calendar if she added the invite.
  */
 
 /** What an erasure of `email` would delete, for the instructor to check first. */
@@ -27,22 +33,39 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
     `SELECT id, created_at FROM contact_messages WHERE lower(email) = $1 ORDER BY created_at DESC`,
     [address],
   );
+  const bookings = await query<{ id: string; starts_at: Date; upcoming: boolean }>(
+    `SELECT id, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
+       FROM consultation_bookings WHERE lower(email) = $1 ORDER BY starts_at DESC`,
+    [address],
+  );
   const [mails] = await query<{ n: number }>(
     `SELECT count(*)::int AS n FROM mail_outbox
       WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
-         OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))`,
+         OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
+         OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))`,
     [
       kindsAbout('waiver'),
       waivers.map((row) => row.id),
       kindsAbout('message'),
       messages.map((row) => String(row.id)),
+      kindsAbout('booking'),
+      bookings.map((row) => row.id),
     ],
   );
   const listed = (row: { id: string | number; created_at: Date }) => ({
     id: String(row.id),
     createdAt: new Date(row.created_at).toISOString(),
   });
-  return { waivers: waivers.map(listed), messages: messages.map(listed), mails: mails?.n ?? 0 };
+  return {
+    waivers: waivers.map(listed),
+    messages: messages.map(listed),
+    bookings: bookings.map((row) => ({
+      id: row.id,
+      start: new Date(row.starts_at).toISOString(),
+      upcoming: row.upcoming,
+    })),
+    mails: mails?.n ?? 0,
+  };
 }
 
 /** Deletes everything held about `email`; what was deleted, in counts. */
@@ -57,12 +80,23 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const messages = await ids(
       `SELECT id FROM contact_messages WHERE lower(email) = $1 FOR UPDATE`,
     );
+    const bookings = await ids(
+      `SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`,
+    );
     const mails = await tx.query(
       `DELETE FROM mail_outbox
         WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
            OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
+           OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
     RETURNING id`,
-      [kindsAbout('waiver'), waivers, kindsAbout('message'), messages],
+      [
+        kindsAbout('waiver'),
+        waivers,
+        kindsAbout('message'),
+        messages,
+        kindsAbout('booking'),
+        bookings,
+      ],
     );
     const pdfs = await tx.query(
       `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,
@@ -70,9 +104,11 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     );
     await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [waivers]);
     await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [messages]);
+    await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [bookings]);
     const erased: Erased = {
       waivers: waivers.length,
       messages: messages.length,
+      bookings: bookings.length,
       mails: mails.rows.length,
       pdfs: pdfs.rows.length,
     };
@@ -84,6 +120,7 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
           ...erased,
           waiverIds: waivers,
           messageIds: messages,
+          bookingIds: bookings,
           mailIds: (mails.rows as { id: string | number }[]).map((row) => String(row.id)),
         },
       },

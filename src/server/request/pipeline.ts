@@ -8,7 +8,10 @@
  * one: the same guards, caps, checks, spam verdict, idempotency and storage; only the answer
  * differs (a `303` to a page with the product's words, or a page saying what to fix).
  *
- * A form says only what is particular to it (`FormFunction`); everything else is here, once.
+ * A form says only what is particular to it (`FormFunction`); everything else is here, once. A
+ * form may also say which mails a stored row owes (some due later: a reminder), what its answer
+ * carries besides the id (a booking's time), how a refusal of its own reads without script (a
+ * taken slot's nearest free ones), and what a failed insert means (a slot taken meanwhile).
  * Stored means it reaches the studio: the answer goes out as soon as the transaction commits,
  * and the mails are sent after it (Netlify's `context.waitUntil`), or later by the outbox's
  * retry if this instance stops first. Spam is stored, marked, answered like anything else and
@@ -22,7 +25,8 @@ import { describeProblems, fieldErrors } from '../../shared/fields';
 import { ok, type Result } from '../../shared/result';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
 import { readSetting, type RateLimitSetting } from '../platform/settings';
-import type { Outbox } from '../platform/outbox';
+import type { EnqueueOptions, Outbox } from '../platform/outbox';
+import { siteOrigin } from '../platform/hosting';
 import { refused, stored, type Problem } from './responses';
 import {
   afterAnswer,
@@ -43,6 +47,22 @@ export interface Received {
   timed: boolean;
   client: Client;
   format: PostFormat;
+  /** The site's address the links in the submission's mail point to (siteOrigin(), platform/hosting.ts). */
+  origin: string;
+  /** Runs work after the answer where the platform allows it (Netlify's waitUntil), else now. */
+  later: (work: Promise<unknown>) => Promise<void>;
+}
+
+/** One mail a stored submission owes: its kind, the row it is composed from, and when it is due. */
+export interface QueuedMail<K extends string> extends EnqueueOptions {
+  kind: K;
+  ref: string;
+}
+
+/** What a stored submission's answer carries besides its id, and where a post without script goes. */
+export interface StoredAnswer {
+  details?: Record<string, unknown>;
+  location?: string;
 }
 
 export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K extends string, E> {
@@ -67,11 +87,18 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K 
     labels: Record<string, string>;
     /** What the page says for a refusal. */
     words: (problem: Problem) => ProblemWords;
+    /** A page of the form's own for some refusals (with what was typed); else the problem page. */
+    page?: (
+      problem: Problem,
+      input: Record<string, unknown>,
+      req: Request,
+    ) => Promise<Response | undefined> | undefined;
   };
   /** Checks the schema cannot make; what they find out is handed on to `insert`. */
   check?: (
     data: z.output<S>,
     format: PostFormat,
+    received: Received,
   ) => Result<E, Problem> | Promise<Result<E, Problem>>;
   /** Stores the row in the open transaction: its id, or `undefined` for a known submission id. */
   insert: (
@@ -89,6 +116,26 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K 
   holdBack?: (tx: Queryable, kind: K, data: z.output<S>) => Promise<string | undefined>;
   /** ...by the outbox they are queued in (the site's: src/server/mail-kinds.ts). */
   outbox: Pick<Outbox<K>, 'enqueue' | 'deliverNow'>;
+  /**
+   * Each mail of `mails` with its own ref and due time (a booking's reminder, due a day before),
+   * instead of every kind composed from the row's id and due at once.
+   */
+  queue?: (ref: string, data: z.output<S>, checked: E) => QueuedMail<K>[];
+  /**
+   * What a failed transaction means, when it is not an outage (a constraint the insert ran into):
+   * the problem to answer, or `undefined` for a fault (500).
+   */
+  conflict?: (error: unknown, data: z.output<S>) => Promise<Problem | undefined>;
+  /**
+   * The answer to a stored submission (`ref`, or `undefined` for a repeated submission id):
+   * fields beside `{ success: true, id }`, and the page a post without script is sent to.
+   */
+  answer?: (
+    ref: string | undefined,
+    data: z.output<S>,
+    received: Received,
+    checked: E,
+  ) => Promise<StoredAnswer>;
 }
 
 export function formFunction<
@@ -103,18 +150,26 @@ export function formFunction<
     } catch (error) {
       // Whatever broke (a content file missing from the bundle, a bug), the visitor gets an
       // answer in kind, and the log its name and nothing of the form.
-      console.error(`${form}: the request failed (${(error as Error)?.name ?? 'unknown error'})`);
+      const outage = error instanceof DatabaseUnavailableError;
+      console.error(
+        `${form}: the request failed (${outage ? 'the database is unavailable' : ((error as Error)?.name ?? 'unknown error')})`,
+      );
       const format = postFormat(req) ?? 'json';
-      return answer(format, { status: 500, error: refusal(form, 500) ?? 'Please try again.' });
+      const status = outage ? 503 : 500;
+      return answer(req, format, {
+        status,
+        error: refusal(form, status) ?? 'Please try again.',
+        headers: outage ? { 'retry-after': '30' } : undefined,
+      });
     }
   };
 
   const handle = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const rateLimit = readSetting(spec.rateLimit);
     const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
-    if (!guarded.ok) return answer(postFormat(req) ?? 'json', guarded.problem);
+    if (!guarded.ok) return answer(req, postFormat(req) ?? 'json', guarded.problem);
     const { body, client, format } = guarded.value;
-    const fail = (problem: Problem) => answer(format, problem);
+    const fail = (problem: Problem) => answer(req, format, problem, body);
 
     const input =
       format === 'form' ? (spec.fromForm?.(body) ?? body) : (spec.fields?.(body) ?? body);
@@ -125,8 +180,6 @@ export function formFunction<
       return fail({ status: 422, error, fieldErrors: errors });
     }
     const data = parsed.data;
-    const checked = spec.check ? await spec.check(data, format) : ok(undefined as E);
-    if (!checked.ok) return fail(checked.problem);
 
     // A browser without script keeps no time: its post is not taken for a bot for that alone.
     const received: Received = {
@@ -135,27 +188,39 @@ export function formFunction<
       timed: typeof body[TIMER_FIELD] === 'number',
       client,
       format,
+      origin: siteOrigin(),
+      later: (work) => afterAnswer(context, work),
     };
+    const checked = spec.check ? await spec.check(data, format, received) : ok(undefined as E);
+    if (!checked.ok) return fail(checked.problem);
     let queued: string[];
+    let storedRef: string | undefined;
     try {
       queued = await transaction(async (tx) => {
         const ref = await spec.insert(tx, data, received, checked.value);
+        storedRef = ref;
         if (ref === undefined || received.spam) {
           if (ref !== undefined) {
             console.info(`${form} ${ref} kept as spam (${received.spam}) for review, not e-mailed`);
           }
           return [];
         }
+        const mails: QueuedMail<K>[] = spec.queue
+          ? spec.queue(ref, data, checked.value)
+          : spec.mails.map((kind) => ({ kind, ref }));
         const ids: string[] = [];
-        for (const kind of spec.mails) {
+        for (const { kind, ref: about, ...options } of mails) {
           const skipped = await spec.holdBack?.(tx, kind, data);
-          const id = await spec.outbox.enqueue(tx, kind, ref, { skipped });
-          if (id && !skipped) ids.push(id);
+          const id = await spec.outbox.enqueue(tx, kind, about, { ...options, skipped });
+          // A mail held back is never sent; one due later goes when its time comes.
+          if (id && !skipped && !options.notBefore) ids.push(id);
         }
         return ids;
       });
     } catch (error) {
       const outage = error instanceof DatabaseUnavailableError;
+      const conflict = outage ? undefined : await spec.conflict?.(error, data);
+      if (conflict) return fail(conflict);
       console.error(
         `${form}: nothing stored (${outage ? 'the database is unavailable' : (error as Error)?.name})`,
       );
@@ -169,13 +234,22 @@ export function formFunction<
 
     // After the answer where the platform allows it; the outbox retries what this misses.
     if (queued.length > 0) await afterAnswer(context, spec.outbox.deliverNow(queued));
-    return format === 'form' ? seeOther(spec.noScript.sentPage) : stored(received.submissionId);
+    const extra = spec.answer ? await spec.answer(storedRef, data, received, checked.value) : {};
+    if (format === 'form') return seeOther(extra.location ?? spec.noScript.sentPage);
+    return stored(received.submissionId, extra.details);
   };
 
   /** A refusal as JSON for the form's script, or as a page for a browser without one. */
-  function answer(format: PostFormat, problem: Problem): Response {
+  async function answer(
+    req: Request,
+    format: PostFormat,
+    problem: Problem,
+    input: Record<string, unknown> = {},
+  ): Promise<Response> {
     if (format === 'json') return refused(problem);
     const { noScript } = spec;
+    const own = await noScript.page?.(problem, input, req);
+    if (own) return own;
     return problemPage({
       problem,
       words: noScript.words(problem),

@@ -22,6 +22,8 @@ export interface Problem {
   error: string;
   fieldErrors?: FieldErrors;
   headers?: Record<string, string>;
+  /** More for the form's script beside `error` (a taken slot's nearest free ones). */
+  details?: Record<string, unknown>;
 }
 
 /** JSON answers for the functions: never an HTML error page, never a stack trace. */
@@ -36,12 +38,16 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   });
 }
 
-/** `{ success: true, id }`: the submission is stored under `id`. */
-export function stored(id: string): Response {
-  return json({ success: true, id });
+/** `{ success: true, id }`: the submission is stored under `id` (with a form's `details`). */
+export function stored(id: string, details: Record<string, unknown> = {}): Response {
+  return json({ ...details, success: true, id });
 }
 
 /** `{ success: false, error, fieldErrors? }` with the problem's status and headers. */
-export function refused({ status, error, fieldErrors, headers }: Problem): Response {
-  return json({ success: false, error, ...(fieldErrors && { fieldErrors }) }, status, headers);
+export function refused({ status, error, fieldErrors, headers, details }: Problem): Response {
+  return json(
+    { ...details, success: false, error, ...(fieldErrors && { fieldErrors }) },
+    status,
+    headers,
+  );
 }

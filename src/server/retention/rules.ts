@@ -1,7 +1,7 @@
 /**
  * The retention rules: what the daily retention run removes, and after how long. One entry per
- * kind of record; a feature that stores a new kind of record (a booking, a mailing list, a
- * re-sign request) adds one entry here, with its keeping time in content/retention.yaml.
+ * kind of record; a feature that stores a new kind of record (a mailing list, a re-sign
+ * request) adds one entry here, with its keeping time in content/retention.yaml.
  *
  * An entry says what it removes in words (the desk's preview, the tombstone), which keeping time
  * of content/retention.yaml applies and its default, and which rows are past it at a cutoff: one
@@ -72,8 +72,10 @@ function rowsOf(
       );
       const keys = (rows as { key: string }[]).map((row) => row.key);
       if (spec.mailsOf && keys.length > 0) {
+        // A mail's ref is its record's id, or `<id>:<sequence>` for a booking's.
         await tx.query(
-          `DELETE FROM mail_outbox WHERE kind = ANY($1::text[]) AND ref = ANY($2::text[])`,
+          `DELETE FROM mail_outbox
+            WHERE kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[])`,
           [kindsAbout(spec.mailsOf), keys],
         );
       }
@@ -111,8 +113,10 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     what: ['record of an e-mail', 'records of e-mails'],
     from: 'from sending (or giving up)',
     table: 'mail_outbox',
-    // Mail still owed stays; so do the records of a kept waiver's mails.
-    where: `COALESCE(t.sent_at, t.failed_at) < $1
+    // Mail still owed stays; so do the records of a kept waiver's mails. A mail held back or
+    // retired (no longer owed) counts from then.
+    where: `COALESCE(t.sent_at, t.failed_at, t.retired_at,
+                     CASE WHEN t.skipped IS NOT NULL THEN t.created_at END) < $1
             AND NOT (t.kind = ANY($2::text[])
                      AND EXISTS (SELECT 1 FROM waivers w WHERE w.id::text = t.ref))`,
     params: () => [kindsAbout('waiver')],
@@ -126,6 +130,36 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     table: 'contact_messages',
     where: 't.spam_reason IS NULL AND t.created_at < $1',
     mailsOf: 'message',
+  }),
+  rowsOf({
+    name: 'spamBookings',
+    period: 'spam',
+    keep: '30 days',
+    what: ['consultation booking taken for spam', 'consultation bookings taken for spam'],
+    from: 'from arrival',
+    table: 'consultation_bookings',
+    where: 't.spam_reason IS NOT NULL AND t.created_at < $1',
+    mailsOf: 'booking',
+  }),
+  rowsOf({
+    name: 'consultations',
+    period: 'consultations',
+    keep: '2 years',
+    what: ['consultation', 'consultations'],
+    from: 'from its time (or its cancellation, if later)',
+    table: 'consultation_bookings',
+    // GREATEST skips a NULL: a booking never cancelled counts from its end.
+    where: 't.spam_reason IS NULL AND GREATEST(t.ends_at, t.cancelled_at) < $1',
+    mailsOf: 'booking',
+  }),
+  rowsOf({
+    name: 'consultationBlocks',
+    period: 'consultations',
+    keep: '2 years',
+    what: ['block of consultation time', 'blocks of consultation time'],
+    from: 'from its end',
+    table: 'consultation_blocks',
+    where: 'upper(t.span) < $1',
   }),
   rowsOf({
     name: 'waivers',

@@ -44,6 +44,9 @@ export interface SlotQuery {
 
 const MINUTE = 60_000;
 
+/** "2027-03-15T16:00:00Z", as Temporal writes a whole-second instant (what a form posts back). */
+const instantText = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+
 /** What a booking holds once made: itself and the buffer after it. */
 export function heldSpan(booking: Interval, availability: Availability): Interval {
   const end = booking.end.getTime() + availability.bufferMinutes * MINUTE;
@@ -63,12 +66,12 @@ export function freeSlots(query: SlotQuery): SlotDay[] {
   const { availability, timeZone } = query;
   const range = slotRange(query);
   const taken = [...query.bookings.map((b) => heldSpan(b, availability)), ...(query.blocked ?? [])];
-  const hold = { minutes: availability.lengthMinutes + availability.bufferMinutes };
+  // In milliseconds: a few hundred candidates, each checked against everything taken.
+  const holdMs = (availability.lengthMinutes + availability.bufferMinutes) * MINUTE;
   const isFree = (start: Temporal.Instant) => {
-    const span = { start: zoned.dateOf(start), end: zoned.dateOf(start.add(hold)) };
-    return (
-      span.start.getTime() >= range.start.getTime() && !taken.some((other) => overlaps(span, other))
-    );
+    const from = start.epochMilliseconds;
+    const span = { start: new Date(from), end: new Date(from + holdMs) };
+    return from >= range.start.getTime() && !taken.some((other) => overlaps(span, other));
   };
   const days: SlotDay[] = [];
   const first = zoned.localDate(zoned.instantOf(query.now), timeZone);
@@ -80,8 +83,9 @@ export function freeSlots(query: SlotQuery): SlotDay[] {
   return days;
 
   function toSlot(start: Temporal.Instant): Slot {
-    const end = start.add({ minutes: availability.lengthMinutes });
+    const from = start.epochMilliseconds;
+    const end = from + availability.lengthMinutes * MINUTE;
     const [time, label] = [zoned.clockTime(start, timeZone), zoned.timeLabel(start, timeZone)];
-    return { start: start.toString(), end: end.toString(), time, label };
+    return { start: instantText(from), end: instantText(end), time, label };
   }
 }

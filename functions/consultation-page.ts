@@ -1,0 +1,23 @@
+import type { Config, Context } from '@netlify/functions';
+import { BOOKING_PAGE, bookingPage, unavailablePage } from '../src/server/booking/pages';
+
+export const config: Config = { path: '/consultation' };
+
+/**
+ * /consultation: the page Astro built, with the slots free right now filled in. A shared cache
+ * may keep it for up to a minute; a booking is checked against the database whatever the page
+ * showed. If the database cannot be read, the page says so (503) rather than offer stale times.
+ */
+export default async (req: Request, context?: Context): Promise<Response> => {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD' } });
+  }
+  try {
+    return await bookingPage(req, {
+      later: (work) => (context?.waitUntil ? context.waitUntil(work) : work.then(() => undefined)),
+    });
+  } catch (error) {
+    console.error(`${BOOKING_PAGE}: the free times could not be read (${(error as Error)?.name})`);
+    return unavailablePage(req);
+  }
+};

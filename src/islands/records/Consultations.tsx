@@ -1,0 +1,511 @@
+import { useState, type SubmitEvent } from 'react';
+import {
+  NOTE_MAX,
+  SPAM_WORDS,
+  type BookingRow,
+  type BookingsWhen,
+  type ConsultationsCalendar,
+} from '../../shared/desk-api';
+import { call, DeskError } from './api';
+import { count } from './format';
+import { href, type Route } from './route';
+import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
+import {
+  Badge,
+  BUTTON,
+  BUTTON_DANGER,
+  BUTTON_QUIET,
+  CARD,
+  Failed,
+  Field,
+  INPUT,
+  LINK,
+  Loading,
+  Notice,
+  PagedList,
+  ScreenTitle,
+  Status,
+  formValues,
+} from './ui';
+
+/** Times of consultations, always in the studio's zone (which the screen names). */
+function formats(timeZone: string) {
+  const at = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  const day = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+  const zone =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
+      .formatToParts(0)
+      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+  return {
+    at: (iso: string) => at.format(new Date(iso)),
+    span: (start: string, end: string) => at.formatRange(new Date(start), new Date(end)),
+    day: (iso: string) => day.format(new Date(iso)),
+    zone,
+  };
+}
+
+type Formats = ReturnType<typeof formats>;
+
+const WHEN: [BookingsWhen, string][] = [
+  ['upcoming', 'Upcoming'],
+  ['past', 'Past'],
+];
+
+function Booking({
+  booking,
+  format,
+  upcoming,
+  busy,
+  onCancel,
+}: {
+  booking: BookingRow;
+  format: Formats;
+  upcoming: boolean;
+  busy: boolean;
+  onCancel: (booking: BookingRow, note: string) => Promise<boolean>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const title = `booking-${booking.id}`;
+  const live = !booking.cancelledAt && !booking.spamReason;
+  const cancel = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const note = String(new FormData(event.currentTarget).get('note') ?? '');
+    if (await onCancel(booking, note)) setAsking(false);
+  };
+  return (
+    <article className={`${CARD} space-y-2`} aria-labelledby={title}>
+      <header className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h3 id={title} className="font-sans text-base font-semibold">
+          {format.span(booking.start, booking.end)}
+        </h3>
+        <span className="flex flex-wrap gap-2">
+          {booking.cancelledAt && <Badge tone="warn">Cancelled</Badge>}
+          {booking.spamReason && <Badge tone="spam">Spam: {SPAM_WORDS[booking.spamReason]}</Badge>}
+          {booking.waiverOnFile ? (
+            <Badge tone="good">Waiver on file</Badge>
+          ) : (
+            <Badge tone="warn">No waiver yet</Badge>
+          )}
+        </span>
+      </header>
+      <p className="break-words">
+        <strong className="font-semibold">{booking.name}</strong>
+        {' · '}
+        <a href={`mailto:${booking.email}`} className={LINK}>
+          {booking.email}
+        </a>
+        {booking.phone && (
+          <>
+            {' · '}
+            <a href={`tel:${booking.phone}`} className={LINK}>
+              {booking.phone}
+            </a>
+          </>
+        )}
+      </p>
+      {booking.topic && <p className="break-words whitespace-pre-wrap text-ink">{booking.topic}</p>}
+      <p className="text-sm text-muted">Booked {format.at(booking.createdAt)}</p>
+      {booking.cancelledAt && (
+        <p className="text-sm text-muted">
+          Cancelled {format.at(booking.cancelledAt)}{' '}
+          {booking.cancelledBy === 'visitor' ? 'by the visitor' : `by ${booking.cancelledBy}`}
+          {booking.cancelNote && (
+            <span className="block whitespace-pre-wrap">Note: {booking.cancelNote}</span>
+          )}
+        </p>
+      )}
+      {upcoming && live && !asking && (
+        <div className="pt-1">
+          <button
+            type="button"
+            className={BUTTON_QUIET}
+            onClick={() => setAsking(true)}
+            aria-describedby={title}
+          >
+            Cancel…
+          </button>
+        </div>
+      )}
+      {upcoming && live && asking && (
+        <form onSubmit={(event) => void cancel(event)} className="space-y-3 pt-1" noValidate>
+          <div>
+            <label htmlFor={`${title}-note`} className="mb-1 block text-sm font-semibold">
+              A note to {booking.name} (optional)
+            </label>
+            <textarea
+              id={`${title}-note`}
+              name="note"
+              rows={3}
+              maxLength={NOTE_MAX}
+              className={INPUT}
+            />
+            <p className="mt-1 text-sm text-muted">
+              They get it with the cancellation, which also takes the consultation out of their
+              calendar.
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className={BUTTON_DANGER} disabled={busy}>
+              Cancel this consultation
+            </button>
+            <button type="button" className={BUTTON_QUIET} onClick={() => setAsking(false)}>
+              Keep it
+            </button>
+          </div>
+        </form>
+      )}
+    </article>
+  );
+}
+
+function Bookings({ when, format }: { when: BookingsWhen; format: Formats }) {
+  const list = usePages<BookingRow>(`/consultations?when=${when}`);
+  const [changed, setChanged] = useState<Record<string, BookingRow>>({});
+  const action = useRowAction();
+  const upcoming = when === 'upcoming';
+
+  const cancel = async (booking: BookingRow, note: string) => {
+    let done = false;
+    await action.run(booking.id, async (): Promise<Outcome> => {
+      await call(`/consultations/${booking.id}/cancel`, { body: { note } });
+      done = true;
+      setChanged((current) => ({
+        ...current,
+        [booking.id]: {
+          ...booking,
+          cancelledAt: new Date().toISOString(),
+          cancelledBy: 'you',
+          cancelNote: note || null,
+        },
+      }));
+      return {
+        tone: 'good',
+        words: `Cancelled the consultation with ${booking.name}. They and your inbox get the cancellation.`,
+      };
+    });
+    return done;
+  };
+
+  return (
+    <section aria-labelledby="bookings-title" className="space-y-4">
+      <h3 id="bookings-title" className="sr-only">
+        {upcoming ? 'Upcoming consultations' : 'Past consultations'}
+      </h3>
+      <Status>
+        {action.outcome && <Notice tone={action.outcome.tone}>{action.outcome.words}</Notice>}
+        {list.data && (
+          <p className="text-sm text-muted">
+            {list.items.length === 0
+              ? upcoming
+                ? 'No consultation is booked yet.'
+                : 'No consultation has taken place yet.'
+              : `${count(list.items.length, 'consultation')} shown, ${upcoming ? 'soonest' : 'latest'} first.`}
+          </p>
+        )}
+      </Status>
+      {list.loading && <Loading what="consultations" />}
+      {list.error && <Failed error={list.error} retry={list.reload} />}
+      <PagedList list={list} className="space-y-3" what="consultations">
+        {(booking) => (
+          <li key={booking.id}>
+            <Booking
+              booking={changed[booking.id] ?? booking}
+              format={format}
+              upcoming={upcoming}
+              busy={action.busy === booking.id}
+              onCancel={cancel}
+            />
+          </li>
+        )}
+      </PagedList>
+    </section>
+  );
+}
+
+function BlockTime({ onBlocked }: { onBlocked: () => void }) {
+  const [error, setError] = useState<DeskError>();
+  const [done, setDone] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [round, setRound] = useState(0);
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = formValues(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const answer = await call<{ bookingsInside: number }>('/consultations/blocks', {
+        body: { note: '', ...values, to: values.to ?? values.from },
+      });
+      setDone(
+        answer.bookingsInside > 0
+          ? `Blocked. ${count(answer.bookingsInside, 'consultation')} already booked inside it ${answer.bookingsInside === 1 ? 'stays' : 'stay'}: cancel ${answer.bookingsInside === 1 ? 'it' : 'them'} above if you cannot take ${answer.bookingsInside === 1 ? 'it' : 'them'}.`
+          : 'Blocked: no consultation can be booked in that time.',
+      );
+      setRound((n) => n + 1);
+      onBlocked();
+    } catch (caught) {
+      setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const errors = error?.fieldErrors ?? {};
+  return (
+    <form
+      key={round}
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      className={`${CARD} space-y-4`}
+      aria-labelledby="block-title"
+    >
+      <h3 id="block-title" className="font-serif text-xl font-semibold">
+        Block time
+      </h3>
+      <p className="text-sm text-muted">
+        A holiday, a day off, an afternoon: no consultation is offered inside it. Leave the times
+        empty to block whole days.
+      </p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="First day" name="from" type="date" required error={errors.from} />
+        <Field
+          label="Last day"
+          name="to"
+          type="date"
+          error={errors.to}
+          hint="Empty: the first day only."
+        />
+        <Field label="From (optional)" name="fromTime" type="time" error={errors.fromTime} />
+        <Field label="Until (optional)" name="toTime" type="time" error={errors.toTime} />
+        <Field
+          label="Note for yourself (optional)"
+          name="note"
+          maxLength={NOTE_MAX}
+          className="sm:col-span-2"
+          error={errors.note}
+        />
+      </div>
+      <Status>
+        {done && <Notice tone="good">{done}</Notice>}
+        {error && Object.keys(errors).length === 0 && <Notice tone="bad">{error.message}</Notice>}
+      </Status>
+      <button type="submit" className={BUTTON} disabled={busy}>
+        Block this time
+      </button>
+    </form>
+  );
+}
+
+function Calendar({
+  format,
+  calendar,
+}: {
+  format: Formats;
+  calendar: Loaded<ConsultationsCalendar>;
+}) {
+  const unblock = useRowAction();
+  const [feedUrl, setFeedUrl] = useState<string>();
+  const [feedError, setFeedError] = useState<DeskError>();
+  const [copied, setCopied] = useState(false);
+
+  const newFeed = async () => {
+    setFeedError(undefined);
+    setCopied(false);
+    try {
+      const answer = await call<{ url: string }>('/consultations/feed', { body: {} });
+      setFeedUrl(answer.url);
+      calendar.reload();
+    } catch (caught) {
+      setFeedError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
+    }
+  };
+
+  if (!calendar.data) return null;
+  const { busy, feed, blocks } = calendar.data;
+
+  return (
+    <>
+      <BlockTime onBlocked={calendar.reload} />
+
+      <section className={`${CARD} space-y-3`} aria-labelledby="blocks-title">
+        <h3 id="blocks-title" className="font-serif text-xl font-semibold">
+          Blocked time
+        </h3>
+        <Status>
+          {unblock.outcome && <Notice tone={unblock.outcome.tone}>{unblock.outcome.words}</Notice>}
+        </Status>
+        {blocks.length === 0 ? (
+          <p className="text-muted">Nothing is blocked.</p>
+        ) : (
+          <ul className="divide-y divide-sand-100">
+            {blocks.map((block) => (
+              <li key={block.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                <span className="min-w-0 break-words">
+                  {format.span(block.start, block.end)}
+                  {block.note && <span className="block text-sm text-muted">{block.note}</span>}
+                </span>
+                <button
+                  type="button"
+                  className={BUTTON_QUIET}
+                  disabled={unblock.busy === block.id}
+                  onClick={() =>
+                    void unblock.run(block.id, async () => {
+                      await call(`/consultations/blocks/${block.id}/remove`, { body: {} });
+                      calendar.reload();
+                      return { tone: 'good', words: 'Removed: those times can be booked again.' };
+                    })
+                  }
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className={`${CARD} space-y-3`} aria-labelledby="busy-title">
+        <h3 id="busy-title" className="font-serif text-xl font-semibold">
+          Your own calendar
+        </h3>
+        {!busy.configured ? (
+          <p className="text-muted">
+            Not connected: only your weekly hours and the blocked time decide what is free. To have
+            your own calendar's events block consultations, give whoever runs the site its secret
+            iCal address (the guide says where to find it).
+          </p>
+        ) : (
+          <>
+            <p>
+              Connected to <strong className="break-all">{busy.hint}</strong>: every event in it
+              blocks the consultations it overlaps.
+            </p>
+            {busy.fetchedAt ? (
+              <p className="text-muted">
+                Last read {format.at(busy.fetchedAt)}: {count(busy.events ?? 0, 'event')}
+                {busy.unreadable ? `, ${busy.unreadable} of them could not be read` : ''}.
+              </p>
+            ) : (
+              <p className="text-muted">Not read yet.</p>
+            )}
+            {busy.error && (
+              <Notice tone="bad">
+                The last attempt{busy.checkedAt ? ` (${format.at(busy.checkedAt)})` : ''} failed:{' '}
+                {busy.error}{' '}
+                {busy.fetchedAt
+                  ? 'The copy read before is still used.'
+                  : 'Until it can be read, only your weekly hours and the blocked time count.'}
+              </Notice>
+            )}
+          </>
+        )}
+      </section>
+
+      <section className={`${CARD} space-y-3`} aria-labelledby="feed-title">
+        <h3 id="feed-title" className="font-serif text-xl font-semibold">
+          Your consultations in your calendar
+        </h3>
+        <p className="text-muted">
+          Subscribe to this address in your phone's calendar to see every booking there. It is
+          secret: anyone who has it sees the bookings. It is shown once; making a new one stops the
+          old one.
+        </p>
+        {feed.exists && feed.createdAt && !feedUrl && (
+          <p className="text-sm text-muted">
+            The current address was made {format.day(feed.createdAt)}.
+          </p>
+        )}
+        {feedUrl && (
+          <div className="space-y-2">
+            <label htmlFor="feed-url" className="block text-sm font-semibold">
+              Your calendar's address (copy it now)
+            </label>
+            <input
+              id="feed-url"
+              readOnly
+              value={feedUrl}
+              className={INPUT}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <button
+              type="button"
+              className={BUTTON_QUIET}
+              onClick={() =>
+                void navigator.clipboard?.writeText(feedUrl).then(() => setCopied(true))
+              }
+            >
+              {copied ? 'Copied' : 'Copy the address'}
+            </button>
+            <p className="text-sm text-muted">
+              Google Calendar: Other calendars, +, From URL. iPhone: Settings, Calendar, Accounts,
+              Add Account, Other, Add Subscribed Calendar. Outlook: Add calendar, Subscribe from
+              web.
+            </p>
+          </div>
+        )}
+        {feedError && <Notice tone="bad">{feedError.message}</Notice>}
+        <button
+          type="button"
+          className={feed.exists ? BUTTON_QUIET : BUTTON}
+          onClick={() => void newFeed()}
+        >
+          {feed.exists ? 'Make a new address' : 'Make the address'}
+        </button>
+      </section>
+    </>
+  );
+}
+
+/** The Consultations screen: who is coming, cancelling, blocking time, the calendars. */
+export default function Consultations({ route }: { route: Route }) {
+  const when: BookingsWhen = route.query.get('when') === 'past' ? 'past' : 'upcoming';
+  // The calendar's answer names the studio's zone, which every time here is shown in.
+  const calendar = useLoad<ConsultationsCalendar>('/consultations/calendar');
+  const format = formats(calendar.data?.timeZone ?? 'UTC');
+  return (
+    <div className="space-y-6">
+      <ScreenTitle>Consultations</ScreenTitle>
+      <p className="text-muted">
+        Times are the studio's: {format.zone}. A consultation booked on the site is here at once;
+        the visitor and your inbox got its invite.
+      </p>
+      <nav aria-label="Which consultations">
+        <ul className="flex flex-wrap gap-2">
+          {WHEN.map(([value, label]) => (
+            <li key={value}>
+              <a
+                href={href('consultations', { when: value === 'upcoming' ? undefined : value })}
+                aria-current={when === value ? 'page' : undefined}
+                className={`inline-flex min-h-11 items-center rounded-full border px-4 text-sm font-semibold ${
+                  when === value
+                    ? 'border-sage-700 bg-sage-700 text-white'
+                    : 'border-sand-200 bg-white text-sage-800 hover:border-sage-600'
+                }`}
+              >
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {calendar.loading && <Loading what="consultations" />}
+      {calendar.error && <Failed error={calendar.error} retry={calendar.reload} />}
+      {calendar.data && <Bookings key={when} when={when} format={format} />}
+      <Calendar format={format} calendar={calendar} />
+    </div>
+  );
+}

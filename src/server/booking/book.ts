@@ -1,0 +1,144 @@
+/**
+ * What is particular to the booking form in the one form pipeline (request/pipeline.ts): the
+ * slot must be offered right now (else 409 with the nearest free ones), an e-mail address books
+ * only so often (429), the row's insert may meet the database's refusal of a taken slot (409
+ * again, the race lost), the mails it owes (the invites now, the reminder a day before), and an
+ * answer that says when and where, with the link to change or cancel.
+ */
+import {
+  SLOT_TAKEN,
+  type BookedSummary,
+  type BookingRequest,
+  type OfferedSlot,
+} from '../../shared/booking/form';
+import { waitInWords } from '../../shared/anti-spam';
+import { failed, ok, type Result } from '../../shared/result';
+import * as zoned from '../../shared/booking/zoned';
+import { normalEmail } from '../auth/staff';
+import { now } from '../platform/clock';
+import { readSetting } from '../platform/settings';
+import type { QueuedMail, Received } from '../request/pipeline';
+import { countRequest } from '../request/rate-limit';
+import type { Problem } from '../request/responses';
+import { consultationSettings } from './consultation';
+import { checkSlot, nearestTo } from './offer';
+import {
+  bookingBySubmission,
+  isSlotTaken,
+  mailRef,
+  manageToken,
+  type BookedSlot,
+  type Booking,
+} from './store';
+
+const DAY_MS = 24 * 3_600_000;
+
+/** The kinds of mail about a booking (their composers: mail.ts, listed in mail-kinds.ts). */
+export type BookingMailKind =
+  | 'booking-visitor'
+  | 'booking-studio'
+  | 'booking-cancel-visitor'
+  | 'booking-cancel-studio'
+  | 'booking-reminder';
+
+export type Checked = { slot: BookedSlot } | { repeat: true };
+
+/** The 409 of a slot no longer free, with the nearest free ones for the form to offer. */
+export function slotTaken(nearest: OfferedSlot[]): Problem {
+  return { status: 409, error: SLOT_TAKEN, details: { nearest } };
+}
+
+const CHOOSE = 'Please choose one of the times offered.';
+
+/**
+ * The checks of a booking before it is stored: a repeated submission passes at once (it stores
+ * nothing more and is answered like the first); otherwise the slot must be free now, and the
+ * address within its limit.
+ */
+export async function checkBooking(
+  request: BookingRequest,
+  _format: unknown,
+  received: Received,
+): Promise<Result<Checked, Problem>> {
+  if (await bookingBySubmission(received.submissionId)) return ok({ repeat: true });
+  const slot = await checkSlot(request.slot, { later: received.later });
+  if (!slot.ok) {
+    return failed(
+      slot.taken
+        ? slotTaken(slot.nearest)
+        : { status: 422, error: CHOOSE, fieldErrors: { slot: CHOOSE } },
+    );
+  }
+  const rule = readSetting('CONSULTATION_EMAIL_LIMIT');
+  const verdict = await countRequest('booking-email', normalEmail(request.email), rule);
+  if (!verdict.allowed) {
+    const wait = verdict.retryAfterSeconds;
+    return failed({
+      status: 429,
+      error: `Too many consultations have been booked for this e-mail address. Please try again in ${waitInWords(wait)}, or write to the studio.`,
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+  return ok({ slot: slot.slot });
+}
+
+/** The mails of a new booking: both invites now, and the reminder a day before if there is one. */
+export function bookingMails(
+  id: string,
+  start: Date,
+  sequence: number,
+): QueuedMail<BookingMailKind>[] {
+  const ref = mailRef(id, sequence);
+  const remindAt = new Date(start.getTime() - DAY_MS);
+  return [
+    { kind: 'booking-visitor', ref },
+    { kind: 'booking-studio', ref },
+    // Booked less than a day ahead: the confirmation is reminder enough.
+    ...(remindAt.getTime() > now().getTime()
+      ? [{ kind: 'booking-reminder' as const, ref, notBefore: remindAt }]
+      : []),
+  ];
+}
+
+/** A lost race for the slot (the database refused it): 409 with the nearest free slots now. */
+export async function bookingConflict(
+  error: unknown,
+  request: BookingRequest,
+): Promise<Problem | undefined> {
+  if (!isSlotTaken(error)) return undefined;
+  return slotTaken(await nearestTo(request.slot));
+}
+
+/** The page of a booking, relative to the site (the answer's link, and the 303's target). */
+export const managePath = (id: string) => `/consultation/manage?token=${manageToken(id)}`;
+
+export function summary(start: Date, end: Date, id: string): BookedSummary {
+  const { timeZone, place } = consultationSettings();
+  const from = zoned.instantOf(start);
+  return {
+    start: start.toISOString(),
+    end: end.toISOString(),
+    day: zoned.fullDateLabel(from, timeZone),
+    time: zoned.timeRangeLabel(from, zoned.instantOf(end), timeZone),
+    place:
+      place.kind === 'studio'
+        ? `${place.label}: ${place.address}`
+        : `${place.label}: ${place.link}`,
+    manage: managePath(id),
+  };
+}
+
+/** What the answer to a stored booking carries: the booking, and the page to manage it. */
+export async function bookingAnswer(
+  ref: string | undefined,
+  _request: BookingRequest,
+  received: Received,
+  checked: Checked,
+) {
+  let booking: Pick<Booking, 'id' | 'start' | 'end'> | undefined;
+  if (ref && 'slot' in checked) booking = { id: ref, ...checked.slot };
+  else booking = await bookingBySubmission(received.submissionId);
+  if (!booking) return {};
+  const booked = summary(booking.start, booking.end, booking.id);
+  return { details: { booking: booked }, location: `${booked.manage}&booked=1` };
+}

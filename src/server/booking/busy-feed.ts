@@ -1,0 +1,248 @@
+/**
+ * The instructor's own calendar as busy times (CONSULTATION_BUSY_ICS_URL), shared by every
+ * function instance through one row of `consultation_busy_feed`:
+ *
+ * - It is read at most once a minute across instances: whoever finds the copy older than that
+ *   claims the row for the read (an atomic update), reads the address with a time limit and a
+ *   size cap (fetch-feed.ts), and stores the text, its busy spans and what went wrong, if anything.
+ * - A page never waits for a calendar it already has a copy of: a stale copy is used as it is and
+ *   read again after the answer (`context.waitUntil`). Only when there is no copy of this address
+ *   at all is it read before answering, within CONSULTATION_BUSY_TIMEOUT_MS.
+ * - When the calendar cannot be read (down, too slow, too large, not a calendar, unparseable), the
+ *   last good copy stays in use and the desk says what went wrong and since when. Nothing here
+ *   ever fails the booking page: without any copy, her weekly windows and the desk's blocks decide.
+ *
+ * The address is a secret (whoever holds it reads her whole calendar): it is never stored, logged
+ * or shown. The row keeps its SHA-256, to tell a copy of a replaced address from this one's.
+ */
+import { createHash } from 'node:crypto';
+import type { Interval } from '../../shared/booking/intervals';
+import { clip } from '../../shared/booking/intervals';
+import { now, sqlNow } from '../platform/clock';
+import { query } from '../platform/db';
+import { readSetting } from '../platform/settings';
+import { readBusyTimes, UnreadableCalendarError } from './busy-times';
+import { fetchBusyFeed } from './fetch-feed';
+
+/** How old a copy may be before it is read again. */
+export const BUSY_FEED_MAX_AGE_MS = 60_000;
+/** How long one instance may hold the row while it reads the calendar. */
+const CLAIM_MS = 60_000;
+/** The busy spans stored with a copy reach this far past the slots' horizon, for a copy that ages. */
+const MARGIN_MS = 7 * 24 * 3_600_000;
+const MAX_BYTES = 5 * 1024 * 1024;
+
+interface FeedRow {
+  address_sha256: string;
+  busy: [string, string][] | string | null;
+  busy_from: Date | null;
+  busy_to: Date | null;
+  fetched_at: Date | null;
+  stale: boolean;
+}
+
+/** Where the busy times of a copy are needed, and in which zone all-day and floating times are. */
+export interface BusyWindow {
+  /** The span the slots may lie in (slotRange). */
+  range: Interval;
+  timeZone: string;
+}
+
+const fingerprint = (address: string) => createHash('sha256').update(address).digest('hex');
+
+function address(): string | undefined {
+  try {
+    return readSetting('CONSULTATION_BUSY_ICS_URL');
+  } catch {
+    // Said once in the log by readSetting (without the secret); the page goes on without it.
+    return undefined;
+  }
+}
+
+/**
+ * The instructor's busy spans within `window.range`, from the freshest copy there is. `later`
+ * runs work after the answer (Netlify's waitUntil); without it the work is done before.
+ */
+export async function busyTimes(
+  window: BusyWindow,
+  later: (work: Promise<unknown>) => Promise<void> | void = (work) => work.then(() => undefined),
+): Promise<Interval[]> {
+  const url = address();
+  if (!url) return [];
+  const print = fingerprint(url);
+  try {
+    let row = await readRow();
+    const usable = row && row.address_sha256 === print && row.fetched_at !== null;
+    if (!usable) {
+      // No copy of this address yet: read it now, within the time limit.
+      await refresh(url, print, window);
+      row = await readRow();
+    } else if (row!.stale) {
+      await later(refresh(url, print, window).catch(() => undefined));
+    }
+    if (!row || row.address_sha256 !== print || row.fetched_at === null) return [];
+    return await spansOf(row, window);
+  } catch (error) {
+    console.error(`busy feed: the calendar's copy could not be used (${(error as Error)?.name})`);
+    return [];
+  }
+}
+
+async function readRow(): Promise<FeedRow | undefined> {
+  const [row] = await query<FeedRow>(
+    `SELECT address_sha256, busy, busy_from, busy_to, fetched_at,
+            (checked_at IS NULL OR checked_at <= ${sqlNow()} - $1::double precision * interval '1 millisecond')
+              AS stale
+       FROM consultation_busy_feed`,
+    [BUSY_FEED_MAX_AGE_MS],
+  );
+  return row;
+}
+
+/** The copy's busy spans within the range: as stored, or parsed again when they do not reach. */
+async function spansOf(row: FeedRow, window: BusyWindow): Promise<Interval[]> {
+  const { range } = window;
+  const covers =
+    row.busy !== null &&
+    row.busy_from !== null &&
+    row.busy_to !== null &&
+    new Date(row.busy_from).getTime() <= range.start.getTime() &&
+    new Date(row.busy_to).getTime() >= range.end.getTime();
+  if (covers) {
+    // jsonb arrives parsed from `pg`, and as text from some drivers.
+    const stored = (typeof row.busy === 'string' ? JSON.parse(row.busy) : row.busy) as [
+      string,
+      string,
+    ][];
+    return stored
+      .map(([start, end]) =>
+        clip({ start: new Date(start), end: new Date(end) }, range.start, range.end),
+      )
+      .filter((span): span is Interval => span !== undefined);
+  }
+  // An old copy (the calendar has been unreadable for a week): read its text for today's range.
+  const [text] = await query<{ calendar: string | null }>(
+    `SELECT calendar FROM consultation_busy_feed`,
+  );
+  if (!text?.calendar) return [];
+  return (await readBusyTimes(text.calendar, range, window.timeZone)).busy;
+}
+
+/**
+ * Reads the calendar if this instance gets the claim (nobody read it within the last minute and
+ * nobody is reading it now), and stores the outcome. Never throws for the calendar's own faults.
+ */
+export async function refresh(url: string, print: string, window: BusyWindow): Promise<void> {
+  const claimed = await query<{ id: boolean }>(
+    `INSERT INTO consultation_busy_feed AS f (id, address_sha256, refreshing_until)
+     VALUES (true, $1, ${sqlNow()} + $2::double precision * interval '1 millisecond')
+     ON CONFLICT (id) DO UPDATE
+        SET address_sha256 = EXCLUDED.address_sha256,
+            refreshing_until = EXCLUDED.refreshing_until,
+            calendar = CASE WHEN f.address_sha256 = EXCLUDED.address_sha256 THEN f.calendar END,
+            fetched_at = CASE WHEN f.address_sha256 = EXCLUDED.address_sha256 THEN f.fetched_at END,
+            busy = CASE WHEN f.address_sha256 = EXCLUDED.address_sha256 THEN f.busy END,
+            checked_at = CASE WHEN f.address_sha256 = EXCLUDED.address_sha256 THEN f.checked_at END
+      WHERE f.address_sha256 <> EXCLUDED.address_sha256
+         OR ((f.checked_at IS NULL
+              OR f.checked_at <= ${sqlNow()} - $3::double precision * interval '1 millisecond')
+             AND (f.refreshing_until IS NULL OR f.refreshing_until <= ${sqlNow()}))
+  RETURNING f.id`,
+    [print, CLAIM_MS, BUSY_FEED_MAX_AGE_MS],
+  );
+  if (claimed.length === 0) return;
+
+  const fetched = await fetchBusyFeed(url, {
+    timeoutMs: readSetting('CONSULTATION_BUSY_TIMEOUT_MS'),
+    maxBytes: MAX_BYTES,
+  });
+  if (!fetched.ok) return failedRead(print, fetched.message);
+  const from = now();
+  const to = new Date(window.range.end.getTime() + MARGIN_MS);
+  let read;
+  try {
+    read = await readBusyTimes(fetched.text, { start: from, end: to }, window.timeZone);
+  } catch (error) {
+    const words =
+      error instanceof UnreadableCalendarError
+        ? `The calendar could not be read: ${error.message}`
+        : 'The calendar could not be read.';
+    return failedRead(print, words);
+  }
+  await query(
+    `UPDATE consultation_busy_feed
+        SET calendar = $2, fetched_at = ${sqlNow()}, busy = $3::jsonb, busy_from = $4, busy_to = $5,
+            events = $6, unreadable = $7, checked_at = ${sqlNow()}, error = NULL,
+            refreshing_until = NULL
+      WHERE address_sha256 = $1`,
+    [
+      print,
+      fetched.text,
+      JSON.stringify(read.busy.map((span) => [span.start.toISOString(), span.end.toISOString()])),
+      from.toISOString(),
+      to.toISOString(),
+      read.events,
+      read.unreadable,
+    ],
+  );
+}
+
+async function failedRead(print: string, words: string): Promise<void> {
+  console.error(`busy feed: ${words} The last good copy stays in use.`);
+  await query(
+    `UPDATE consultation_busy_feed
+        SET checked_at = ${sqlNow()}, error = $2, refreshing_until = NULL
+      WHERE address_sha256 = $1`,
+    [print, words],
+  );
+}
+
+/** What the desk shows of the calendar: never the address itself. */
+export interface BusyFeedState {
+  configured: boolean;
+  /** The address's host, enough to recognise it. */
+  hint: string | null;
+  fetchedAt: Date | null;
+  checkedAt: Date | null;
+  events: number | null;
+  unreadable: number | null;
+  error: string | null;
+}
+
+/**
+ * "calendar.google.com/…": which address it is, by its host alone. Every part of the path may be
+ * the secret (Google's and Outlook's addresses carry it in the path, iCloud's in the file name).
+ */
+export function addressHint(url: string): string {
+  const parsed = URL.parse(url.replace(/^webcals?:/i, 'https:'));
+  if (!parsed) return 'an address that cannot be read';
+  return `${parsed.host}${parsed.pathname.length > 1 ? '/…' : ''}`;
+}
+
+export async function busyFeedState(): Promise<BusyFeedState> {
+  const url = address();
+  const none = { fetchedAt: null, checkedAt: null, events: null, unreadable: null, error: null };
+  if (!url) return { configured: false, hint: null, ...none };
+  const [row] = await query<{
+    address_sha256: string;
+    fetched_at: Date | null;
+    checked_at: Date | null;
+    events: number | null;
+    unreadable: number | null;
+    error: string | null;
+  }>(
+    `SELECT address_sha256, fetched_at, checked_at, events, unreadable, error FROM consultation_busy_feed`,
+  );
+  const hint = addressHint(url);
+  if (!row || row.address_sha256 !== fingerprint(url)) return { configured: true, hint, ...none };
+  const at = (value: Date | null) => value && new Date(value);
+  return {
+    configured: true,
+    hint,
+    fetchedAt: at(row.fetched_at),
+    checkedAt: at(row.checked_at),
+    events: row.events,
+    unreadable: row.unreadable,
+    error: row.error,
+  };
+}

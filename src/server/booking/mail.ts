@@ -1,0 +1,315 @@
+/**
+ * The mails about a booking, each composed by the outbox from its ref, `<booking id>:<sequence>`
+ * (store.ts): the invite to the visitor and the instructor's copy (METHOD:REQUEST, for the
+ * booking and again after every move), the cancellation to both (METHOD:CANCEL, the same UID, a
+ * higher SEQUENCE), and the visitor's reminder a day before.
+ *
+ * A mail is about one version of the booking. When the booking has changed since it was queued
+ * (moved or cancelled: a higher sequence), a REQUEST or a reminder is no longer owed, and its
+ * composer answers `nothingToSend`, so an old time is never mailed after a new one.
+ *
+ * The visitor's address was typed by whoever booked and nobody verified it: what goes to it is
+ * the studio's own words, the time, the place and the links, and of what was typed only the first
+ * name. Everything the visitor wrote goes to the studio alone.
+ */
+import type { ConsultationPlace } from '../../shared/booking/place';
+import * as zoned from '../../shared/booking/zoned';
+import { now } from '../platform/clock';
+import { contactRecipient, escapeHtml, type CalendarEvent, type Mail } from '../platform/mail';
+import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { siteFacts } from '../platform/site-facts';
+import { consultationSettings } from './consultation';
+import { cancellation, invitation, type InviteContext } from './invite';
+import { loadBooking, manageUrl, readMailRef, type Booking } from './store';
+
+type Composed = Promise<Mail | NothingToSend | undefined>;
+
+/** The first word of the name typed, as a greeting: the one piece of it the visitor's mail holds. */
+export function firstName(name: string): string {
+  return (name.trim().split(/\s+/)[0] ?? '').slice(0, 40);
+}
+
+/** The booking a ref names, at the version it names; or why there is nothing to send. */
+async function about(
+  ref: string,
+  wanted: 'live' | 'cancelled',
+): Promise<Booking | NothingToSend | undefined> {
+  const read = readMailRef(ref);
+  const booking = read && (await loadBooking(read.id));
+  if (!read || !booking) return undefined;
+  if (booking.sequence !== read.sequence) {
+    return nothingToSend(`booking changed since (now version ${booking.sequence})`);
+  }
+  if (wanted === 'live' && booking.cancelledAt) return nothingToSend('booking cancelled');
+  if (wanted === 'cancelled' && !booking.cancelledAt) return nothingToSend('booking not cancelled');
+  return booking;
+}
+
+const isBooking = (value: Booking | NothingToSend | undefined): value is Booking =>
+  value !== undefined && 'id' in value;
+
+interface When {
+  date: string;
+  time: string;
+  short: string;
+  zone: string;
+}
+
+function when(booking: Booking, timeZone: string): When {
+  const start = zoned.instantOf(booking.start);
+  const end = zoned.instantOf(booking.end);
+  const time = zoned.timeLabel(start, timeZone);
+  return {
+    date: zoned.fullDateLabel(start, timeZone),
+    time: zoned.timeRangeLabel(start, end, timeZone),
+    short: `${zoned.dayLabel(zoned.localDate(start, timeZone))} at ${time}`,
+    zone: zoned.zoneName(timeZone),
+  };
+}
+
+const placeLine = (place: ConsultationPlace) =>
+  place.kind === 'studio' ? `${place.label}: ${place.address}` : `${place.label}: ${place.link}`;
+
+function context(booking: Booking): InviteContext {
+  const { place } = consultationSettings();
+  const studio = siteFacts();
+  return {
+    studio: { ...studio, host: new URL(booking.origin).hostname },
+    place,
+    manageUrl: manageUrl(booking.origin, booking.id),
+    now: now(),
+  };
+}
+
+/** A line of text, or a link: written as text and as HTML, every value escaped. */
+type Line = string | { text: string; link: string; label: string };
+
+function body(lines: Line[], footer?: string): { text: string; html: string } {
+  const text = lines.map((line) =>
+    typeof line === 'string' ? line : `${line.text}\n${line.link}`,
+  );
+  const html = lines.map((line) =>
+    typeof line === 'string'
+      ? `<p>${escapeHtml(line).replace(/\n/g, '<br>')}</p>`
+      : `<p>${escapeHtml(line.text)}<br><a href="${escapeHtml(line.link)}">${escapeHtml(line.label)}</a></p>`,
+  );
+  return {
+    text: [...text, ...(footer ? ['--', footer] : []), ''].join('\n\n'),
+    html: `<!doctype html>
+<html>
+<body style="font-family: Arial, sans-serif; color: #1e2a23; line-height: 1.5;">
+${html.join('\n')}${footer ? `\n<hr>\n<p style="color: #4a5650; font-size: 14px;">${escapeHtml(footer)}</p>` : ''}
+</body>
+</html>
+`,
+  };
+}
+
+function visitorLines(booking: Booking, w: When, heading: string): Line[] {
+  const { place } = consultationSettings();
+  const studio = siteFacts();
+  return [
+    `Hello ${firstName(booking.name)},`,
+    heading,
+    `When: ${w.date}, ${w.time} (${w.zone})\nWhere: ${placeLine(place)}`,
+    'The calendar invite is attached: open it to add the consultation to your calendar.',
+    {
+      text: 'To choose another time, or to cancel:',
+      link: manageUrl(booking.origin, booking.id),
+      label: 'Change or cancel your consultation',
+    },
+    {
+      text: 'Before your first session, please complete the liability waiver (it takes about 5 minutes):',
+      link: `${booking.origin}/waiver`,
+      label: 'Complete the waiver',
+    },
+    `See you soon,\n${studio.instructor}, ${studio.name}`,
+  ];
+}
+
+const FOOTER = (studio: string, cancelled = false) =>
+  `You get this e-mail because this address was used to book a consultation with ${studio}.${cancelled ? '' : ' If that was not you, use the link above to cancel it.'}`;
+
+/** The visitor's invite (REQUEST): at booking, and again with the new time after a move. */
+export async function visitorInviteMail(ref: string): Composed {
+  const booking = await about(ref, 'live');
+  if (!isBooking(booking)) return booking;
+  const { timeZone } = consultationSettings();
+  const studio = siteFacts();
+  const w = when(booking, timeZone);
+  const moved = booking.sequence > 0;
+  const minutes = Math.round((booking.end.getTime() - booking.start.getTime()) / 60_000);
+  return {
+    to: booking.email,
+    subject: moved
+      ? `Your consultation has moved to ${w.short}`
+      : `Your consultation on ${w.short}`,
+    ...body(
+      visitorLines(
+        booking,
+        w,
+        moved
+          ? `Your consultation with ${studio.instructor} has moved. The new time:`
+          : `Your complimentary ${minutes}-minute consultation with ${studio.instructor} is booked.`,
+      ),
+      FOOTER(studio.name),
+    ),
+    icalEvent: visitorInvite(booking, 'REQUEST'),
+  };
+}
+
+/** The visitor's copy of the invite: the attendee named by the first name only. */
+function visitorInvite(booking: Booking, method: 'REQUEST' | 'CANCEL'): CalendarEvent {
+  const details = {
+    id: booking.id,
+    sequence: booking.sequence,
+    start: booking.start,
+    end: booking.end,
+    visitor: { name: firstName(booking.name), email: booking.email },
+  };
+  return method === 'REQUEST'
+    ? invitation(details, context(booking))
+    : cancellation(details, context(booking));
+}
+
+function studioInvite(booking: Booking, method: 'REQUEST' | 'CANCEL'): CalendarEvent {
+  const details = {
+    id: booking.id,
+    sequence: booking.sequence,
+    start: booking.start,
+    end: booking.end,
+    visitor: { name: booking.name, email: booking.email },
+  };
+  return method === 'REQUEST'
+    ? invitation(details, context(booking))
+    : cancellation(details, context(booking));
+}
+
+function visitorDetails(booking: Booking): string[] {
+  return [
+    `Name: ${booking.name}\nEmail: ${booking.email}\nPhone: ${booking.phone || 'not given'}`,
+    ...(booking.topic ? [`What they would like to talk about:\n${booking.topic}`] : []),
+    ...(booking.timed
+      ? []
+      : [
+          'Booked from a browser without JavaScript, so the form could not time it; the hidden spam field and the rate limits still checked it.',
+        ]),
+  ];
+}
+
+/** The instructor's invite (REQUEST), to the studio's inbox: who booked, and what they wrote. */
+export async function studioInviteMail(ref: string): Composed {
+  const booking = await about(ref, 'live');
+  if (!isBooking(booking)) return booking;
+  const { timeZone, place } = consultationSettings();
+  const w = when(booking, timeZone);
+  const moved = booking.sequence > 0;
+  return {
+    to: contactRecipient(),
+    replyTo: booking.email,
+    // sendMail keeps the subject one line with no encoded word in it (headerText).
+    subject: `Consultation ${moved ? 'moved' : 'booked'}: ${booking.name}, ${w.short}`,
+    ...body(
+      [
+        moved
+          ? `${booking.name} moved their consultation to:`
+          : `${booking.name} booked a consultation:`,
+        `When: ${w.date}, ${w.time} (${w.zone})\nWhere: ${placeLine(place)}`,
+        ...visitorDetails(booking),
+        'The calendar invite is attached. Every booking is also on the records desk (Consultations), and in your consultations calendar if you subscribed to it.',
+      ],
+      `Reply to this e-mail to answer ${booking.name} directly: replies go to ${booking.email}.`,
+    ),
+    icalEvent: studioInvite(booking, 'REQUEST'),
+  };
+}
+
+/** The visitor's cancellation (CANCEL): whoever cancelled, with the studio's note if it wrote one. */
+export async function visitorCancelMail(ref: string): Composed {
+  const booking = await about(ref, 'cancelled');
+  if (!isBooking(booking)) return booking;
+  const { timeZone } = consultationSettings();
+  const studio = siteFacts();
+  const w = when(booking, timeZone);
+  const byStudio = booking.cancelledBy !== 'visitor';
+  return {
+    to: booking.email,
+    subject: `Cancelled: your consultation on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(booking.name)},`,
+        byStudio
+          ? `${studio.instructor} has had to cancel your consultation on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
+          : `Your consultation on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked.`,
+        ...(byStudio && booking.cancelNote
+          ? [`A note from the studio:\n${booking.cancelNote}`]
+          : []),
+        'The cancellation is attached: your calendar removes the consultation when you open it.',
+        {
+          text: 'To book another time:',
+          link: `${booking.origin}/consultation`,
+          label: 'Book a free consultation',
+        },
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name, true),
+    ),
+    icalEvent: visitorInvite(booking, 'CANCEL'),
+  };
+}
+
+/** The instructor's cancellation (CANCEL), so her calendar drops it too. */
+export async function studioCancelMail(ref: string): Composed {
+  const booking = await about(ref, 'cancelled');
+  if (!isBooking(booking)) return booking;
+  const { timeZone } = consultationSettings();
+  const w = when(booking, timeZone);
+  const by =
+    booking.cancelledBy === 'visitor'
+      ? `${booking.name} cancelled it from the link in their confirmation.`
+      : `It was cancelled on the records desk by ${booking.cancelledBy ?? 'the studio'}.`;
+  return {
+    to: contactRecipient(),
+    replyTo: booking.email,
+    subject: `Consultation cancelled: ${booking.name}, ${w.short}`,
+    ...body(
+      [
+        `The consultation with ${booking.name} on ${w.date}, ${w.time} (${w.zone}) is cancelled. ${by}`,
+        ...(booking.cancelNote ? [`Your note to them:\n${booking.cancelNote}`] : []),
+        'The cancellation is attached: your calendar removes the consultation when you open it. The time is free to book again.',
+      ],
+      `Reply to this e-mail to write to ${booking.name}: replies go to ${booking.email}.`,
+    ),
+    icalEvent: studioInvite(booking, 'CANCEL'),
+  };
+}
+
+/** The visitor's reminder, due a day before; nothing once the booking was moved or cancelled. */
+export async function reminderMail(ref: string): Composed {
+  const booking = await about(ref, 'live');
+  if (!isBooking(booking)) return booking;
+  if (booking.start.getTime() <= now().getTime()) {
+    return nothingToSend('the consultation has begun');
+  }
+  const { timeZone } = consultationSettings();
+  const studio = siteFacts();
+  const w = when(booking, timeZone);
+  return {
+    to: booking.email,
+    subject: `Reminder: your consultation on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(booking.name)},`,
+        `A reminder: your consultation with ${studio.instructor} is coming up.`,
+        ...visitorLines(booking, w, '')
+          .slice(2, -1)
+          .filter((line) => !isInviteLine(line)),
+        `See you soon,\n${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+  };
+}
+
+const isInviteLine = (line: Line) =>
+  typeof line === 'string' && line.startsWith('The calendar invite');

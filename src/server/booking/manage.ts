@@ -1,0 +1,187 @@
+/**
+ * The manage page of a booking (the link in every mail about it): a GET shows it and changes
+ * nothing, since mail scanners open every link; a POST moves it ("choose another time") or
+ * cancels it, and a POST repeated changes nothing more. Each change is one transaction that also
+ * queues its mails (the new invite and reminder after a move; the cancellations after a cancel),
+ * and the answer is a 303 back to the page, which then shows the booking as it now is.
+ */
+import { slotSchema } from '../../shared/booking/form';
+import { isToken } from '../auth/tokens';
+import type { Outbox } from '../platform/outbox';
+import { now } from '../platform/clock';
+import { transaction, type Queryable } from '../platform/db';
+import type { QueuedMail } from '../request/pipeline';
+import { afterAnswer, guardPost, type FunctionContext } from '../request/guard';
+import { problemPage, seeOther } from '../request/pages';
+import { readSetting } from '../platform/settings';
+import { siteFacts } from '../platform/site-facts';
+import { bookingMails, managePath, type BookingMailKind } from './book';
+import { checkSlot, nearestTo, offeredSlots } from './offer';
+import { personalPage } from './pages';
+import {
+  bookingByToken,
+  cancelBooking,
+  isSlotTaken,
+  mailRef,
+  moveBooking,
+  type Booking,
+} from './store';
+import { manageView, unknownLinkView, type ManageDone } from './views';
+import { BOOKING_LABELS, bookingProblemNotice, type OfferedSlot } from '../../shared/booking/form';
+
+const DONE = new Set<ManageDone>(['booked', 'moved', 'cancelled']);
+
+async function found(token: unknown): Promise<Booking | undefined> {
+  return isToken(token) ? bookingByToken(token) : undefined;
+}
+
+/** The page of the booking, as it is now. */
+async function show(
+  req: Request,
+  booking: Booking,
+  token: string,
+  options: {
+    done?: ManageDone;
+    problem?: { text: string; nearest?: OfferedSlot[] };
+    status?: number;
+    context?: FunctionContext;
+  } = {},
+): Promise<Response> {
+  const at = now();
+  const live = !booking.cancelledAt && booking.start.getTime() > at.getTime();
+  const days = live
+    ? await offeredSlots({
+        except: booking.id,
+        later: (work) => afterAnswer(options.context, work),
+      })
+    : [];
+  const view = manageView(booking, token, { now: at, days, ...options });
+  return personalPage(req, view, options.status);
+}
+
+/** GET: the booking, its time and place, and the forms to move or cancel it. */
+export async function showManagePage(req: Request, context?: FunctionContext): Promise<Response> {
+  const url = new URL(req.url);
+  const token = url.searchParams.get('token');
+  const booking = await found(token);
+  if (!booking || !token) return personalPage(req, unknownLinkView(), 404);
+  const done = url.searchParams.get('booked') !== null ? 'booked' : url.searchParams.get('done');
+  return show(req, booking, token, {
+    done: DONE.has(done as ManageDone) ? (done as ManageDone) : undefined,
+    context,
+  });
+}
+
+/** The site's outbox, as far as a booking's mails go (the function passes it in). */
+export type BookingOutbox = Pick<Outbox<BookingMailKind>, 'enqueue' | 'deliverNow'>;
+
+async function queue(
+  outbox: BookingOutbox,
+  tx: Queryable,
+  mails: QueuedMail<BookingMailKind>[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const { kind, ref, ...options } of mails) {
+    const id = await outbox.enqueue(tx, kind, ref, options);
+    if (id && !options.notBefore) ids.push(id);
+  }
+  return ids;
+}
+
+/** POST: `action=cancel`, or `action=move` with a `slot`; then back to the page (303). */
+export async function changeBooking(
+  req: Request,
+  context: FunctionContext | undefined,
+  outbox: BookingOutbox,
+): Promise<Response> {
+  const guarded = await guardPost(req, context, {
+    form: 'booking',
+    maxBytes: 8 * 1024,
+    rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+  });
+  if (!guarded.ok) {
+    return problemPage({
+      problem: guarded.problem,
+      words: bookingProblemNotice(guarded.problem, siteFacts().email),
+      labels: BOOKING_LABELS,
+      formPage: { href: '/consultation', label: 'Return to the free times' },
+    });
+  }
+  const { body } = guarded.value;
+  const token = body.token;
+  const booking = await found(token);
+  if (!booking || typeof token !== 'string') return personalPage(req, unknownLinkView(), 404);
+  const back = (done?: ManageDone) =>
+    seeOther(`${managePath(booking.id)}${done ? `&done=${done}` : ''}`);
+
+  if (body.action === 'cancel') {
+    const ids = await transaction(async (tx) => {
+      const sequence = await cancelBooking(tx, booking.id, 'visitor');
+      if (sequence === undefined) return [];
+      const ref = mailRef(booking.id, sequence);
+      return queue(outbox, tx, [
+        { kind: 'booking-cancel-visitor', ref },
+        { kind: 'booking-cancel-studio', ref },
+      ]);
+    });
+    if (ids.length > 0) await afterAnswer(context, outbox.deliverNow(ids));
+    return back('cancelled');
+  }
+
+  if (body.action !== 'move') {
+    return show(req, booking, token, {
+      status: 400,
+      problem: { text: 'The form could not be read. Please reload the page and try again.' },
+      context,
+    });
+  }
+  const slot = slotSchema.safeParse(body.slot);
+  if (!slot.success) {
+    return show(req, booking, token, {
+      status: 422,
+      problem: { text: slot.error.issues[0]?.message ?? 'Please choose a time.' },
+      context,
+    });
+  }
+  if (booking.cancelledAt || booking.start.getTime() <= now().getTime()) {
+    return show(req, booking, token, {
+      status: 409,
+      problem: { text: 'This consultation can no longer be moved.' },
+      context,
+    });
+  }
+  const later = (work: Promise<unknown>) => afterAnswer(context, work);
+  const checked = await checkSlot(slot.data, { except: booking.id, later });
+  if (!checked.ok) {
+    return show(req, booking, token, {
+      status: checked.taken ? 409 : 422,
+      problem: checked.taken
+        ? {
+            text: 'That time has just been taken. Please choose another one.',
+            nearest: checked.nearest,
+          }
+        : { text: 'Please choose one of the times offered.' },
+      context,
+    });
+  }
+  let ids: string[];
+  try {
+    ids = await transaction(async (tx) => {
+      const sequence = await moveBooking(tx, booking.id, checked.slot);
+      if (sequence === undefined) return [];
+      return queue(outbox, tx, bookingMails(booking.id, checked.slot.start, sequence));
+    });
+  } catch (error) {
+    if (!isSlotTaken(error)) throw error;
+    return show(req, booking, token, {
+      status: 409,
+      problem: {
+        text: 'That time has just been taken. Please choose another one.',
+        nearest: await nearestTo(slot.data, { except: booking.id }),
+      },
+      context,
+    });
+  }
+  if (ids.length > 0) await afterAnswer(context, outbox.deliverNow(ids));
+  return back(ids.length > 0 ? 'moved' : undefined);
+}

@@ -1,0 +1,258 @@
+/**
+ * The bookings table (consultation_bookings): store a booking, move it, cancel it, read it back.
+ *
+ * What a booking holds of the instructor's time is its `held` range, [start, end + buffer), and
+ * Postgres refuses two live bookings whose held ranges overlap (an exclusion constraint), on any
+ * instance, at any moment: a slot booked twice at once fails on insert for the second request, a
+ * move onto a taken slot fails on update. This module lets that error through; the function that
+ * called it turns it into "that time has just been taken" (`isSlotTaken`).
+ *
+ * Every change the visitor's calendar must hear of (a move, a cancellation) raises `sequence`,
+ * and every mail about the booking is queued with the ref `<id>:<sequence>` (`mailRef`), so each
+ * change has mails of its own and an older mail can tell it was overtaken.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BookingRequest } from '../../shared/booking/form';
+import type { Interval } from '../../shared/booking/intervals';
+import { tokenHash } from '../auth/tokens';
+import { sqlNow } from '../platform/clock';
+import { keyedToken } from '../platform/crypto';
+import { query, type Queryable } from '../platform/db';
+import type { Received } from '../request/pipeline';
+
+export interface Booking {
+  id: string;
+  start: Date;
+  end: Date;
+  name: string;
+  email: string;
+  phone: string;
+  topic: string;
+  sequence: number;
+  origin: string;
+  createdAt: Date;
+  cancelledAt: Date | null;
+  /** 'visitor', or the staff address that cancelled it. */
+  cancelledBy: string | null;
+  cancelNote: string | null;
+  spamReason: string | null;
+  timed: boolean;
+  submissionId: string | null;
+}
+
+interface Row {
+  id: string;
+  starts_at: Date;
+  ends_at: Date;
+  name: string;
+  email: string;
+  phone: string;
+  topic: string;
+  sequence: number;
+  origin: string;
+  created_at: Date;
+  cancelled_at: Date | null;
+  cancelled_by: string | null;
+  cancel_note: string | null;
+  spam_reason: string | null;
+  timed: boolean;
+  submission_id: string | null;
+}
+
+const COLUMNS = `id, starts_at, ends_at, name, email, phone, topic, sequence, origin, created_at,
+  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id`;
+
+const date = (value: Date | string) => new Date(value);
+
+function booking(row: Row): Booking {
+  return {
+    id: row.id,
+    start: date(row.starts_at),
+    end: date(row.ends_at),
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    topic: row.topic,
+    sequence: Number(row.sequence),
+    origin: row.origin,
+    createdAt: date(row.created_at),
+    cancelledAt: row.cancelled_at && date(row.cancelled_at),
+    cancelledBy: row.cancelled_by,
+    cancelNote: row.cancel_note,
+    spamReason: row.spam_reason,
+    timed: row.timed,
+    submissionId: row.submission_id,
+  };
+}
+
+/** The ref of the outbox mails about one version of a booking. */
+export const mailRef = (id: string, sequence: number) => `${id}:${sequence}`;
+
+/** A mail's ref read back: the booking and the version it was queued for. */
+export function readMailRef(ref: string): { id: string; sequence: number } | undefined {
+  const match = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(ref);
+  return match ? { id: match[1].toLowerCase(), sequence: Number(match[2]) } : undefined;
+}
+
+/** The manage link's token of a booking: made from its id by the site's key, never stored. */
+export const manageToken = (id: string) => keyedToken('booking-manage', id);
+
+/** The page that shows one booking and offers to move or cancel it. */
+export function manageUrl(origin: string, id: string): string {
+  return `${origin}/consultation/manage?token=${manageToken(id)}`;
+}
+
+/** Postgres refused the held range: it overlaps a live booking (SQLSTATE 23P01). */
+export function isSlotTaken(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return (
+    code === '23P01' &&
+    (constraint === undefined || constraint === 'consultation_bookings_no_overlap')
+  );
+}
+
+/** What the function has made of a posted slot: the consultation and what it holds. */
+export interface BookedSlot {
+  start: Date;
+  end: Date;
+  /** The end of the held range: the consultation's end plus the buffer. */
+  heldEnd: Date;
+}
+
+const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
+
+/**
+ * Stores a booking in the caller's transaction: its id, or `undefined` when its submission id is
+ * already stored (a retry, a double click). A slot that another booking holds throws (23P01).
+ * A booking taken for spam is kept for the desk but holds nothing.
+ */
+export async function insertBooking(
+  tx: Queryable,
+  request: BookingRequest,
+  { submissionId, spam, timed, origin }: Received,
+  slot: BookedSlot,
+): Promise<string | undefined> {
+  const id = randomUUID();
+  // Two sends of one submission at once take turns here, so the second finds the first's row
+  // (ON CONFLICT below) instead of running into its slot.
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [submissionId]);
+  const { rows } = await tx.query(
+    `INSERT INTO consultation_bookings
+       (id, starts_at, ends_at, held, name, email, phone, topic, manage_token_sha256, origin,
+        submission_id, spam_reason, timed, created_at, updated_at)
+     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${sqlNow()}, ${sqlNow()})
+     ON CONFLICT (submission_id) DO NOTHING
+     RETURNING id`,
+    [
+      id,
+      slot.start.toISOString(),
+      slot.end.toISOString(),
+      range(slot.start, slot.heldEnd),
+      request.name,
+      request.email,
+      request.phone,
+      request.topic,
+      tokenHash(manageToken(id)),
+      origin,
+      submissionId,
+      spam,
+      timed,
+    ],
+  );
+  return (rows[0] as { id: string } | undefined)?.id;
+}
+
+export async function loadBooking(id: string, tx?: Queryable): Promise<Booking | undefined> {
+  const sql = `SELECT ${COLUMNS} FROM consultation_bookings WHERE id = $1`;
+  const rows = tx ? ((await tx.query(sql, [id])).rows as Row[]) : await query<Row>(sql, [id]);
+  return rows[0] && booking(rows[0]);
+}
+
+/** The booking a manage link's token opens, if any. */
+export async function bookingByToken(token: string): Promise<Booking | undefined> {
+  const [row] = await query<Row>(
+    `SELECT ${COLUMNS} FROM consultation_bookings WHERE manage_token_sha256 = $1`,
+    [tokenHash(token)],
+  );
+  return row && booking(row);
+}
+
+export async function bookingBySubmission(submissionId: string): Promise<Booking | undefined> {
+  const [row] = await query<Row>(
+    `SELECT ${COLUMNS} FROM consultation_bookings WHERE submission_id = $1`,
+    [submissionId],
+  );
+  return row && booking(row);
+}
+
+/**
+ * Moves a live, upcoming booking to `slot` in the caller's transaction and raises its sequence:
+ * the new sequence, or `undefined` when it cannot be moved (cancelled, begun, or already there).
+ * A slot another booking holds throws (23P01); the booking's own old time never stands in the way.
+ */
+export async function moveBooking(
+  tx: Queryable,
+  id: string,
+  slot: BookedSlot,
+): Promise<number | undefined> {
+  const { rows } = await tx.query(
+    `UPDATE consultation_bookings
+        SET starts_at = $2, ends_at = $3, held = $4::tstzrange, sequence = sequence + 1,
+            updated_at = ${sqlNow()}
+      WHERE id = $1 AND cancelled_at IS NULL AND starts_at > ${sqlNow()} AND starts_at <> $2
+  RETURNING sequence`,
+    [id, slot.start.toISOString(), slot.end.toISOString(), range(slot.start, slot.heldEnd)],
+  );
+  const row = rows[0] as { sequence: number } | undefined;
+  return row && Number(row.sequence);
+}
+
+/**
+ * Cancels a live booking in the caller's transaction, raising its sequence: the new sequence, or
+ * `undefined` when it was cancelled already (so a repeated cancel changes nothing more). A past
+ * booking can be cancelled only on the desk (`past: true`), to record that it did not happen.
+ */
+export async function cancelBooking(
+  tx: Queryable,
+  id: string,
+  by: string,
+  { note = null, past = false }: { note?: string | null; past?: boolean } = {},
+): Promise<number | undefined> {
+  const { rows } = await tx.query(
+    `UPDATE consultation_bookings
+        SET cancelled_at = ${sqlNow()}, cancelled_by = $2, cancel_note = $3,
+            sequence = sequence + 1, updated_at = ${sqlNow()}
+      WHERE id = $1 AND cancelled_at IS NULL AND ($4::boolean OR ends_at > ${sqlNow()})
+  RETURNING sequence`,
+    [id, by, note, past],
+  );
+  const row = rows[0] as { sequence: number } | undefined;
+  return row && Number(row.sequence);
+}
+
+/**
+ * What live bookings hold of `span` (each [start, end + buffer) as it was booked), except the
+ * booking `except` (the one being moved). Spam holds nothing.
+ */
+export async function heldSpans(span: Interval, except?: string): Promise<Interval[]> {
+  const rows = await query<{ held_from: Date; held_to: Date }>(
+    `SELECT lower(held) AS held_from, upper(held) AS held_to FROM consultation_bookings
+      WHERE cancelled_at IS NULL AND spam_reason IS NULL
+        AND held && tstzrange($1::timestamptz, $2::timestamptz)
+        AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+    [span.start.toISOString(), span.end.toISOString(), except ?? null],
+  );
+  return rows.map((row) => ({ start: date(row.held_from), end: date(row.held_to) }));
+}
+
+/** Live bookings starting in [from, to), or everything live from `from` on. */
+export async function bookingsBetween(from: Date, to?: Date): Promise<Booking[]> {
+  const rows = await query<Row>(
+    `SELECT ${COLUMNS} FROM consultation_bookings
+      WHERE cancelled_at IS NULL AND spam_reason IS NULL
+        AND starts_at >= $1 AND ($2::timestamptz IS NULL OR starts_at < $2)
+      ORDER BY starts_at`,
+    [from.toISOString(), to?.toISOString() ?? null],
+  );
+  return rows.map(booking);
+}

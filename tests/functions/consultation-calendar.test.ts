@@ -1,0 +1,258 @@
+/**
+ * The instructor's own calendar as busy times (CONSULTATION_BUSY_ICS_URL), served by a real HTTP
+ * server the test controls: what it blocks, how often it is read, and what happens when it cannot
+ * be read. The studio's clock is the test's; nothing sleeps.
+ */
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import consultationPage from '../../functions/consultation-page';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { desk, signIn, STAFF } from './desk';
+
+const env = useFunctionEnv();
+const SITE = 'http://127.0.0.1:8888';
+const NOW = new Date('2027-03-01T11:59:00Z');
+
+/**
+ * Every Tuesday 9:00-9:30 in Portland, but not on 9 March (EXDATE), and on 16 March moved to
+ * 10:00-10:30 (RECURRENCE-ID); plus a one-off on Wednesday 3 March, 15:00-15:30 UTC-8 written
+ * in UTC, and an event shown as free (TRANSP:TRANSPARENT) that blocks nothing.
+ */
+const CALENDAR = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//Test//Busy//EN',
+  'BEGIN:VEVENT',
+  'UID:weekly@test',
+  'DTSTAMP:20270201T000000Z',
+  'DTSTART;TZID=America/Los_Angeles:20270302T090000',
+  'DTEND;TZID=America/Los_Angeles:20270302T093000',
+  'RRULE:FREQ=WEEKLY;BYDAY=TU',
+  'EXDATE;TZID=America/Los_Angeles:20270309T090000',
+  'SUMMARY:Private client',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'UID:weekly@test',
+  'DTSTAMP:20270201T000000Z',
+  'RECURRENCE-ID;TZID=America/Los_Angeles:20270316T090000',
+  'DTSTART;TZID=America/Los_Angeles:20270316T100000',
+  'DTEND;TZID=America/Los_Angeles:20270316T103000',
+  'SUMMARY:Private client (moved)',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'UID:once@test',
+  'DTSTAMP:20270201T000000Z',
+  'DTSTART:20270303T230000Z',
+  'DTEND:20270303T233000Z',
+  'SUMMARY:Dentist',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'UID:free@test',
+  'DTSTAMP:20270201T000000Z',
+  'DTSTART:20270304T170000Z',
+  'DTEND:20270304T190000Z',
+  'TRANSP:TRANSPARENT',
+  'SUMMARY:Reading (free)',
+  'END:VEVENT',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');
+
+interface Served {
+  status: number;
+  body: string;
+  /** Never answer at all (a server that hangs). */
+  hang?: boolean;
+}
+
+let server: Server;
+let served: Served;
+let requests = 0;
+let address = '';
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    requests += 1;
+    if (served.hang) return;
+    res.writeHead(served.status, { 'content-type': 'text/calendar' });
+    res.end(served.body);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  address = `http://127.0.0.1:${port}/calendar/ical/secret-token-9f8e7d/basic.ics`;
+  process.env.PAGES_DIR = resolve(import.meta.dirname, '../fixtures/built-pages');
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((done) => server.close(done));
+  delete process.env.PAGES_DIR;
+});
+beforeEach(() => {
+  setClock(NOW);
+  served = { status: 200, body: CALENDAR };
+  requests = 0;
+  vi.stubEnv('CONSULTATION_BUSY_ICS_URL', address);
+  vi.stubEnv('CONSULTATION_BUSY_TIMEOUT_MS', '500');
+  vi.stubEnv('STAFF_EMAILS', STAFF);
+  vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
+});
+afterEach(() => {
+  setClock(undefined);
+  vi.unstubAllEnvs();
+});
+
+async function slots(): Promise<string[]> {
+  const answer = await consultationPage(new Request(`${SITE}/consultation`));
+  expect(answer.status).toBe(200);
+  return [...(await answer.text()).matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]);
+}
+
+/** The slots of one Portland day, as "09:00"-style times, from ISO instants in UTC. */
+function on(all: string[], date: string): string[] {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Los_Angeles',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return all
+    .map((slot) => format.format(new Date(slot)).replace(',', ''))
+    .filter((local) => local.startsWith(date))
+    .map((local) => local.slice(11));
+}
+
+const morning = [
+  '09:00',
+  '09:15',
+  '09:30',
+  '09:45',
+  '10:00',
+  '10:15',
+  '10:30',
+  '10:45',
+  '11:00',
+  '11:15',
+];
+const without = (times: string[], gone: string[]) => times.filter((time) => !gone.includes(time));
+/** The slots from Tuesday on: the clock moving a minute or two takes Monday's first ones away. */
+const fromTuesday = (all: string[]) => all.filter((slot) => slot >= '2027-03-02T08:00');
+
+describe('busy times from the instructor’s calendar', () => {
+  test('a weekly event with an exception and a moved occurrence removes exactly the slots it overlaps', async () => {
+    const all = await slots();
+    // A slot holds itself and the 15-minute buffer after it: 9:00 and 9:15 reach into 9:00-9:30.
+    expect(on(all, '2027-03-02').filter((t) => t < '12:00')).toEqual(
+      without(morning, ['09:00', '09:15']),
+    );
+    // 9 March is excepted (EXDATE): the whole morning is free.
+    expect(on(all, '2027-03-09').filter((t) => t < '12:00')).toEqual(morning);
+    // 16 March's occurrence moved to 10:00-10:30: 9:45, 10:00 and 10:15 reach into it.
+    expect(on(all, '2027-03-16').filter((t) => t < '12:00')).toEqual(
+      without(morning, ['09:45', '10:00', '10:15']),
+    );
+    // The one-off, written in UTC: 15:00-15:30 Portland on Wednesday 3 March.
+    expect(on(all, '2027-03-03').filter((t) => t > '12:00')).toEqual([
+      '15:30',
+      '15:45',
+      '16:00',
+      '16:15',
+      '16:30',
+      '16:45',
+    ]);
+    // Shown as free: blocks nothing on Thursday morning.
+    expect(on(all, '2027-03-04').filter((t) => t < '12:00')).toEqual(morning);
+  });
+
+  test('is read at most once a minute, whatever the number of pages; a stale copy is served and read again', async () => {
+    await slots();
+    await slots();
+    await slots();
+    expect(requests).toBe(1);
+    advanceClock(30_000);
+    await slots();
+    expect(requests).toBe(1);
+    advanceClock(31_000);
+    await slots(); // served from the copy, read again after the answer
+    expect(requests).toBe(2);
+  });
+
+  test('when it cannot be read, the last good copy stays in use and the desk says what went wrong, never the address', async () => {
+    const before = fromTuesday(await slots());
+    served = { status: 500, body: 'Internal error' };
+    advanceClock(61_000);
+    expect(fromTuesday(await slots())).toEqual(before);
+    expect(requests).toBe(2);
+
+    const cookie = await signIn(env.smtp);
+    const answer = await desk('/api/records/consultations/calendar', { cookie });
+    const text = await answer.text();
+    expect(text).not.toContain('secret-token');
+    const { busy } = JSON.parse(text) as { busy: Record<string, unknown> };
+    expect(busy).toMatchObject({
+      configured: true,
+      hint: expect.stringMatching(/^127\.0\.0\.1:\d+\/…$/),
+      events: 3,
+      unreadable: 0,
+      error: 'The calendar address answered HTTP 500.',
+    });
+    expect(Date.parse(busy.checkedAt as string)).toBeGreaterThan(
+      Date.parse(busy.fetchedAt as string),
+    );
+
+    // Back to normal: the error is gone at the next read.
+    served = { status: 200, body: CALENDAR };
+    advanceClock(61_000);
+    await slots();
+    await slots();
+    const again = (await (
+      await desk('/api/records/consultations/calendar', { cookie })
+    ).json()) as {
+      busy: Record<string, unknown>;
+    };
+    expect(again.busy.error).toBeNull();
+  });
+
+  test('a calendar never read and not answering: the page still comes within the time limit, from the weekly windows', async () => {
+    served = { status: 200, body: CALENDAR, hang: true };
+    const started = performance.now();
+    const all = await slots();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(on(all, '2027-03-02').filter((t) => t < '12:00')).toEqual(morning);
+    const { rows } = await env.db.query<{ error: string; fetched_at: Date | null }>(
+      `SELECT error, fetched_at FROM consultation_busy_feed`,
+    );
+    expect(rows[0]).toEqual({
+      error: 'The calendar address did not answer within 500 ms.',
+      fetched_at: null,
+    });
+  });
+
+  test('what answers is not a calendar (a sign-in page after the address was reset): the last copy stays', async () => {
+    const before = fromTuesday(await slots());
+    served = { status: 200, body: '<!doctype html><title>Sign in</title>' };
+    advanceClock(61_000);
+    await slots();
+    advanceClock(1_000);
+    expect(fromTuesday(await slots())).toEqual(before);
+    const { rows } = await env.db.query<{ error: string }>(
+      `SELECT error FROM consultation_busy_feed`,
+    );
+    expect(rows[0].error).toMatch(/something other than a calendar/);
+  });
+
+  test('a new address starts afresh: the old address’s copy is not used for it', async () => {
+    await slots();
+    vi.stubEnv('CONSULTATION_BUSY_ICS_URL', address.replace('secret-token', 'other-token'));
+    served = { status: 200, body: CALENDAR.replace(/RRULE:[^\r]*\r\n/, '') };
+    const all = await slots();
+    expect(requests).toBe(2);
+    // Only the first Tuesday now, without the weekly rule.
+    expect(on(all, '2027-03-09').filter((t) => t < '12:00')).toEqual(morning);
+  });
+});

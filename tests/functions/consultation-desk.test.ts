@@ -1,0 +1,301 @@
+/**
+ * The records desk's Consultations screen through its function, as the desk's island calls it:
+ * the lists, cancelling with a note, blocking time, the feed's secret address and the feed
+ * itself, and a participant's erasure reaching their bookings. Real PostgreSQL, real SMTP.
+ */
+import { resolve } from 'node:path';
+import ical, { type VEvent } from 'node-ical';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import bookConsultation from '../../functions/book-consultation';
+import consultationFeed from '../../functions/consultation-feed';
+import consultationPage from '../../functions/consultation-page';
+import { setClock } from '../../src/server/platform/clock';
+import type { BookingsPage, ConsultationsCalendar, LogRow } from '../../src/shared/desk-api';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { bookingBody } from '../fixtures/submissions';
+import { desk, ORIGIN, signIn, signWaiver, STAFF } from './desk';
+import { jsonPost } from './harness';
+
+const env = useFunctionEnv();
+const STUDIO = 'studio-inbox@example.test';
+const NOW = new Date('2027-03-01T11:59:00Z');
+const TUESDAY_9 = '2027-03-02T17:00:00Z';
+const WEDNESDAY_9 = '2027-03-03T17:00:00Z';
+
+beforeAll(() => {
+  process.env.PAGES_DIR = resolve(import.meta.dirname, '../fixtures/built-pages');
+});
+afterAll(() => {
+  delete process.env.PAGES_DIR;
+});
+beforeEach(() => {
+  setClock(NOW);
+  vi.stubEnv('STAFF_EMAILS', STAFF);
+  vi.stubEnv('CONTACT_TO', STUDIO);
+  vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
+  vi.stubEnv('WAIVER_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('CONSULTATION_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('CONSULTATION_EMAIL_LIMIT', '1000/1m');
+});
+afterEach(() => {
+  setClock(undefined);
+  vi.unstubAllEnvs();
+});
+
+async function book(slot: string, overrides: Record<string, unknown> = {}): Promise<string> {
+  const answer = await bookConsultation(
+    jsonPost(`${ORIGIN}/api/consultation/book`, bookingBody(slot, overrides)),
+  );
+  expect(answer.status).toBe(200);
+  const { rows } = await env.db.query<{ id: string }>(
+    `SELECT id FROM consultation_bookings WHERE starts_at = $1`,
+    [slot],
+  );
+  return rows[0].id;
+}
+
+async function json<T>(response: Promise<Response>): Promise<T> {
+  const answer = await response;
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as T;
+}
+
+async function slots(): Promise<string[]> {
+  const answer = await consultationPage(new Request(`${ORIGIN}/consultation`));
+  return [...(await answer.text()).matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]);
+}
+
+async function lastLog(cookie: string): Promise<LogRow> {
+  const log = await json<{ items: LogRow[] }>(desk('/api/records/log', { cookie }));
+  return log.items[0];
+}
+
+describe('the lists', () => {
+  test('upcoming soonest first and past latest first, each saying whether that address has a waiver on file', async () => {
+    await signWaiver({ email: 'Grace@Example.test' });
+    const tuesday = await book(TUESDAY_9);
+    const wednesday = await book(WEDNESDAY_9, { email: 'alan@example.test', name: 'Alan Turing' });
+    const cookie = await signIn(env.smtp);
+
+    const upcoming = await json<BookingsPage>(desk('/api/records/consultations', { cookie }));
+    expect(upcoming.timeZone).toBe('America/Los_Angeles');
+    expect(upcoming.items.map((row) => [row.id, row.name, row.waiverOnFile])).toEqual([
+      [tuesday, 'Grace Hopper', true],
+      [wednesday, 'Alan Turing', false],
+    ]);
+    expect(upcoming.items[0]).toMatchObject({
+      start: '2027-03-02T17:00:00.000Z',
+      email: 'grace@example.test',
+      phone: '+1 503 555 0123',
+      topic: 'My lower back after long days at the desk.',
+      cancelledAt: null,
+    });
+
+    // The reminders queued for the day before are not mail the desk reports undelivered.
+    const delivery = await json<{ undelivered: unknown; items: unknown[] }>(
+      desk('/api/records/delivery', { cookie }),
+    );
+    expect(delivery).toMatchObject({ undelivered: { owed: 0, failed: 0 }, items: [] });
+
+    setClock(new Date('2027-03-04T12:00:00Z'));
+    const later = await signIn(env.smtp); // the first session has ended by then
+    const past = await json<BookingsPage>(
+      desk('/api/records/consultations?when=past', { cookie: later }),
+    );
+    expect(past.items.map((row) => row.id)).toEqual([wednesday, tuesday]);
+    const none = await json<BookingsPage>(desk('/api/records/consultations', { cookie: later }));
+    expect(none.items).toEqual([]);
+  });
+});
+
+describe('cancelling on the desk', () => {
+  test('cancels with a note: the visitor and the studio get the CANCEL, the note reaches the visitor, and the log says so', async () => {
+    const id = await book(TUESDAY_9);
+    const cookie = await signIn(env.smtp);
+    const before = env.smtp.mails.length;
+    const answer = await desk(`/api/records/consultations/${id}/cancel`, {
+      cookie,
+      body: { note: 'I am unwell that day: could we find another time?' },
+    });
+    expect(answer.status).toBe(200);
+    await env.smtp.waitForMails(before + 2);
+    const [visitor] = env.smtp.mails
+      .slice(before)
+      .filter((m) => m.envelope.to[0] === 'grace@example.test');
+    expect(visitor.text).toContain('Maya Lindqvist has had to cancel your consultation');
+    expect(visitor.text).toContain('I am unwell that day: could we find another time?');
+    const part = visitor.attachments.find((a) => a.contentType === 'text/calendar')!;
+    expect(part.headers.get('content-type')).toMatchObject({ params: { method: 'CANCEL' } });
+    const event = Object.values(ical.sync.parseICS(part.content.toString())).find(
+      (c): c is VEvent => c?.type === 'VEVENT',
+    )!;
+    expect(event.uid).toBe(`booking-${id}@127.0.0.1`);
+    expect(Number(event.sequence)).toBe(1);
+    expect(
+      env.smtp.mails
+        .slice(before)
+        .map((m) => m.envelope.to[0])
+        .sort(),
+    ).toEqual(['grace@example.test', STUDIO]);
+
+    expect(await lastLog(cookie)).toMatchObject({
+      actor: STAFF,
+      action: 'cancel-booking',
+      recordKind: 'booking',
+      recordId: id,
+      detail: { note: true },
+    });
+    const again = await desk(`/api/records/consultations/${id}/cancel`, { cookie, body: {} });
+    expect(again.status).toBe(409);
+    expect(await env.count("mail_outbox WHERE kind LIKE 'booking-cancel%'")).toBe(2);
+    expect(await slots()).toContain(TUESDAY_9);
+  });
+});
+
+describe('blocking time', () => {
+  test('a blocked day offers no slot and says how many bookings it holds; removing it brings them back; both are logged', async () => {
+    await book(TUESDAY_9);
+    const cookie = await signIn(env.smtp);
+    const added = await json<{ id: string; bookingsInside: number }>(
+      desk('/api/records/consultations/blocks', {
+        cookie,
+        body: { from: '2027-03-02', to: '2027-03-03', note: 'Workshop in Seattle' },
+      }),
+    );
+    expect(added.bookingsInside).toBe(1);
+    const blocked = await slots();
+    expect(
+      blocked.filter((slot) => slot >= '2027-03-02T08:00Z' && slot < '2027-03-04T08:00Z'),
+    ).toEqual([]);
+    expect(blocked).toContain('2027-03-04T17:00:00Z');
+    expect(await lastLog(cookie)).toMatchObject({ action: 'block-time', recordKind: 'block' });
+
+    const calendar = await json<ConsultationsCalendar>(
+      desk('/api/records/consultations/calendar', { cookie }),
+    );
+    expect(calendar.blocks).toEqual([
+      expect.objectContaining({
+        id: added.id,
+        // Midnight to midnight in Portland (PST, UTC-8).
+        start: '2027-03-02T08:00:00.000Z',
+        end: '2027-03-04T08:00:00.000Z',
+        note: 'Workshop in Seattle',
+        createdBy: STAFF,
+      }),
+    ]);
+
+    const removed = await desk(`/api/records/consultations/blocks/${added.id}/remove`, {
+      cookie,
+      body: {},
+    });
+    expect(removed.status).toBe(200);
+    expect(await slots()).toContain(WEDNESDAY_9);
+    expect(await lastLog(cookie)).toMatchObject({ action: 'unblock-time', recordId: added.id });
+  });
+
+  test('part of a day, and a block that ends before it starts is refused naming the field', async () => {
+    const cookie = await signIn(env.smtp);
+    await json(
+      desk('/api/records/consultations/blocks', {
+        cookie,
+        body: {
+          from: '2027-03-02',
+          to: '2027-03-02',
+          fromTime: '10:00',
+          toTime: '11:30',
+          note: '',
+        },
+      }),
+    );
+    const tuesday = (await slots()).filter((s) => s.startsWith('2027-03-02T1'));
+    // 9:00 to 9:30 still end (with their buffer) by 10:00; nothing from 9:45 to 11:15.
+    expect(tuesday).toEqual([
+      '2027-03-02T17:00:00Z',
+      '2027-03-02T17:15:00Z',
+      '2027-03-02T17:30:00Z',
+    ]);
+    const backwards = await desk('/api/records/consultations/blocks', {
+      cookie,
+      body: { from: '2027-03-03', to: '2027-03-02', note: '' },
+    });
+    expect(backwards.status).toBe(422);
+    expect((await backwards.json()).fieldErrors).toEqual({
+      to: 'The last day must not be before the first day.',
+    });
+  });
+});
+
+describe('the instructor’s subscribable feed', () => {
+  test('a new secret address is shown once; it serves the live bookings as a calendar; a newer one replaces it', async () => {
+    const id = await book(TUESDAY_9);
+    const cancelled = await book(WEDNESDAY_9, { email: 'alan@example.test', name: 'Alan Turing' });
+    const cookie = await signIn(env.smtp);
+    await desk(`/api/records/consultations/${cancelled}/cancel`, { cookie, body: {} });
+    const { url } = await json<{ url: string }>(
+      desk('/api/records/consultations/feed', { cookie, body: {} }),
+    );
+    expect(url).toMatch(
+      /^http:\/\/127\.0\.0\.1:9400\/api\/consultation\/feed\/[A-Za-z0-9_-]{43}\.ics$/,
+    );
+    expect(await lastLog(cookie)).toMatchObject({ action: 'new-feed-address' });
+    const stored = (
+      await env.db.query<{ token_sha256: string }>(
+        `SELECT token_sha256 FROM consultation_feed_tokens`,
+      )
+    ).rows;
+    expect(stored[0].token_sha256).not.toContain(url.split('/').pop()!.replace('.ics', ''));
+
+    const feed = await consultationFeed(new Request(url));
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(feed.headers.get('cache-control')).toBe('no-store');
+    const events = Object.values(ical.sync.parseICS(await feed.text())).filter(
+      (c): c is VEvent => c?.type === 'VEVENT',
+    );
+    expect(events.map((event) => [event.uid, event.start.toISOString()])).toEqual([
+      [`booking-${id}@127.0.0.1`, '2027-03-02T17:00:00.000Z'],
+    ]);
+    expect(String(events[0].summary)).toBe('Consultation: Grace Hopper');
+
+    const newer = await json<{ url: string }>(
+      desk('/api/records/consultations/feed', { cookie, body: {} }),
+    );
+    expect((await consultationFeed(new Request(url))).status).toBe(404);
+    expect((await consultationFeed(new Request(newer.url))).status).toBe(200);
+    const calendar = await json<ConsultationsCalendar>(
+      desk('/api/records/consultations/calendar', { cookie }),
+    );
+    expect(calendar.feed.exists).toBe(true);
+  });
+});
+
+describe('erasure', () => {
+  test('reaches a participant’s bookings: the preview counts them, the erasure deletes them and their mails, and frees the time', async () => {
+    const upcoming = await book(TUESDAY_9, {
+      email: 'Ingrid@Example.test',
+      name: 'Ingrid Okonkwo',
+    });
+    await book(WEDNESDAY_9);
+    const cookie = await signIn(env.smtp);
+    const { preview } = await json<{
+      preview: { bookings: { id: string; start: string; upcoming: boolean }[]; mails: number };
+    }>(desk('/api/records/erasure/preview', { cookie, body: { email: 'ingrid@example.test' } }));
+    expect(preview.bookings).toEqual([
+      { id: upcoming, start: '2027-03-02T17:00:00.000Z', upcoming: true },
+    ]);
+    expect(preview.mails).toBe(3);
+
+    const { erased } = await json<{ erased: Record<string, number> }>(
+      desk('/api/records/erasure', {
+        cookie,
+        body: { email: 'ingrid@example.test', confirm: 'ingrid@example.test' },
+      }),
+    );
+    expect(erased).toMatchObject({ bookings: 1, mails: 3 });
+    expect(await env.count('consultation_bookings')).toBe(1);
+    expect(await env.count(`mail_outbox WHERE split_part(ref, ':', 1) = '${upcoming}'`)).toBe(0);
+    expect(await slots()).toContain(TUESDAY_9);
+    expect((await lastLog(cookie)).detail).toMatchObject({ bookings: 1, bookingIds: [upcoming] });
+  });
+});
