@@ -39,7 +39,8 @@ const netlifyDev = {
 const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? LOCAL_SITE_URL;
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
-const UNLISTED = /\/(404|contact\/sent|waiver\/signed|consultation\/manage)\/?$/;
+const UNLISTED =
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|notify\/sent|notify\/link)\/?$/;
 
 export default defineConfig({
   site,

@@ -130,7 +130,7 @@ export interface MessageRow {
 }
 
 /** The kinds of record the desk holds: signed waivers, messages to the studio, consultations. */
-export type RecordKind = 'waiver' | 'message' | 'booking';
+export type RecordKind = 'waiver' | 'message' | 'booking' | 'subscriber';
 
 export interface MailRow {
   id: string;
@@ -174,6 +174,9 @@ export const ACTION_WORDS = {
   'block-time': 'Blocked time for consultations',
   'unblock-time': 'Removed a block of time',
   'new-feed-address': 'Made a new address for the consultations calendar',
+  'export-list': 'Exported the Get Notified list',
+  'remove-from-list': 'Removed an address from the Get Notified list',
+  announce: 'Sent an event announcement to the list',
 } as const;
 
 export type DeskAction = keyof typeof ACTION_WORDS;
@@ -211,6 +214,8 @@ export interface ErasurePreview {
   messages: { id: string; createdAt: string }[];
   /** Consultations booked with the address; `start` is when each is (or was). */
   bookings: { id: string; start: string; upcoming: boolean }[];
+  /** The address is on the Get Notified list (in any state). */
+  listed: boolean;
   mails: number;
 }
 
@@ -218,6 +223,8 @@ export interface Erased {
   waivers: number;
   messages: number;
   bookings: number;
+  /** Its row on the Get Notified list (0 or 1), with its confirmations. */
+  subscriptions: number;
   mails: number;
   pdfs: number;
 }
@@ -283,3 +290,25 @@ export interface ConsultationsCalendar {
 
 /** The longest note the studio may send with a cancellation, and a block's note. */
 export const NOTE_MAX = 1000;
+
+/** The Get Notified list's counts: confirmed (mailed), pending (never confirmed), unsubscribed. */
+export interface ListCounts {
+  confirmed: number;
+  pending: number;
+  unsubscribed: number;
+}
+
+/** An event the build lists as still to come, and whether it was announced. */
+export interface ListEvent {
+  id: string;
+  title: string;
+  when: string;
+  place: string;
+  announced: { at: string; recipients: number; sent: number } | null;
+}
+
+/** The desk's List screen. */
+export interface ListOverview {
+  counts: ListCounts;
+  events: ListEvent[];
+}

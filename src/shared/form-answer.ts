@@ -7,7 +7,7 @@
 import { waitInWords } from './anti-spam';
 import type { FieldErrors } from './fields';
 
-export type FormName = 'contact' | 'waiver' | 'booking';
+export type FormName = 'contact' | 'waiver' | 'booking' | 'notify';
 
 export type FormAnswer =
   { success: true; id: string } | { success: false; error: string; fieldErrors?: FieldErrors };
@@ -33,6 +33,13 @@ const WORDS = {
     unavailable:
       'Your consultation could not be booked just now, so nothing was reserved. Please try again shortly.',
     failed: 'Your consultation could not be booked, so nothing was reserved. Please try again.',
+  },
+  notify: {
+    many: 'sign-ups',
+    tooLarge: 'That is too long to be an e-mail address. Please check it and try again.',
+    unavailable:
+      'You could not be signed up just now, so nothing was saved. Please try again shortly.',
+    failed: 'You could not be signed up, so nothing was saved. Please try again.',
   },
 } as const satisfies Record<FormName, Record<string, string>>;
 

@@ -10,6 +10,7 @@ import recordsConsultations, {
 import recordsDelivery, { config as deliveryConfig } from '../../functions/records-delivery';
 import recordsErasure, { config as erasureConfig } from '../../functions/records-erasure';
 import recordsExport, { config as exportConfig } from '../../functions/records-export';
+import recordsList, { config as listConfig } from '../../functions/records-list';
 import recordsLog, { config as logConfig } from '../../functions/records-log';
 import recordsMessages, { config as messagesConfig } from '../../functions/records-messages';
 import recordsRetention, { config as retentionConfig } from '../../functions/records-retention';
@@ -39,6 +40,7 @@ export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[
   { name: 'records-log', handler: recordsLog, config: logConfig },
   { name: 'records-retention', handler: recordsRetention, config: retentionConfig },
   { name: 'records-consultations', handler: recordsConsultations, config: consultationsConfig },
+  { name: 'records-list', handler: recordsList, config: listConfig },
 ] as never;
 
 const paths = (config: Config) => [config.path ?? []].flat();

@@ -460,7 +460,14 @@ describe('erasure', () => {
         confirm: ' INGRID@EXAMPLE.TEST ',
       }),
     );
-    expect(erased.erased).toEqual({ waivers: 2, messages: 1, bookings: 0, mails: 3, pdfs: 2 });
+    expect(erased.erased).toEqual({
+      waivers: 2,
+      messages: 1,
+      bookings: 0,
+      subscriptions: 0,
+      mails: 3,
+      pdfs: 2,
+    });
 
     const everything = async (sql: string, params: unknown[] = []) =>
       (await env.db.query(sql, params)).rows;

@@ -56,6 +56,9 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   CONSULTATION_BUSY_TIMEOUT_MS: '5 seconds',
   CONSULTATION_RATE_LIMIT: '10 an hour',
   CONSULTATION_EMAIL_LIMIT: '3/1d',
+  NOTIFY_RATE_LIMIT: 'ten an hour',
+  NOTIFY_CONFIRM_LIMIT: '3/0h',
+  LIST_SEND_RATE: '100 a minute',
 };
 
 /** Settings that take any text (a path, a host, a database address). */
@@ -134,9 +137,15 @@ describe('the list of settings', () => {
   );
 
   test('the longest rate-limit window is what a count must be kept for', () => {
-    // A day: WAIVER_COPY_LIMIT counts the participant's copies to one address per day.
+    // A day: WAIVER_COPY_LIMIT, CONSULTATION_EMAIL_LIMIT and NOTIFY_CONFIRM_LIMIT count per address per day.
     expect(longestRateLimitWindow({})).toBe(86_400);
-    expect(longestRateLimitWindow({ WAIVER_COPY_LIMIT: '3/2h' })).toBe(7_200);
+    expect(
+      longestRateLimitWindow({
+        WAIVER_COPY_LIMIT: '3/2h',
+        CONSULTATION_EMAIL_LIMIT: '3/2h',
+        NOTIFY_CONFIRM_LIMIT: '3/1h',
+      }),
+    ).toBe(7_200);
     expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/48h' })).toBe(172_800);
   });
 

@@ -24,7 +24,9 @@ function aboutLink(mail: MailRow) {
       ? [href(`waivers/${id}`), 'Waiver of']
       : kind === 'booking'
         ? [href('consultations'), 'Consultation with']
-        : [href('messages', { q: name }), 'Message from'];
+        : kind === 'subscriber'
+          ? [href('list'), 'Get Notified list:']
+          : [href('messages', { q: name }), 'Message from'];
   return (
     <a href={target} className={LINK}>
       {words} {name}

@@ -62,7 +62,9 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
 
   const held = preview?.held;
   const nothing =
-    held && held.waivers.length + held.messages.length + held.bookings.length + held.mails === 0;
+    held &&
+    held.waivers.length + held.messages.length + held.bookings.length + held.mails === 0 &&
+    !held.listed;
   const upcoming = held?.bookings.filter((booking) => booking.upcoming) ?? [];
 
   return (
@@ -101,9 +103,10 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
           <Notice tone="good">
             Erased everything held about {erased.email}: {count(erased.counts.waivers, 'waiver')},{' '}
             {count(erased.counts.messages, 'message')},{' '}
-            {count(erased.counts.bookings, 'consultation')}, {count(erased.counts.mails, 'e-mail')}{' '}
-            and {count(erased.counts.pdfs, 'signed PDF')}. The access log notes when and by whom,
-            with counts and record numbers only.
+            {count(erased.counts.bookings, 'consultation')},{' '}
+            {erased.counts.subscriptions > 0 && 'their place on the Get Notified list, '}
+            {count(erased.counts.mails, 'e-mail')} and {count(erased.counts.pdfs, 'signed PDF')}.
+            The access log notes when and by whom, with counts and record numbers only.
           </Notice>
         )}
         {nothing && <Notice>Nothing is held about {preview.email}.</Notice>}
@@ -141,6 +144,7 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
               {upcoming.length > 0 &&
                 `: ${count(upcoming.length, 'is', 'are')} still to come and will be cancelled without an e-mail. Take ${upcoming.length === 1 ? 'it' : 'them'} out of your own calendar if you added the invite.`}
             </li>
+            {held.listed && <li>Their address on the Get Notified list</li>}
             <li>{count(held.mails, 'e-mail')} in the outbox</li>
           </ul>
           <Field

@@ -31,6 +31,15 @@ export interface Mail {
   replyTo?: string;
   attachments?: Attachment[];
   icalEvent?: CalendarEvent;
+  /**
+   * A list mail's List-Id (RFC 2919) and List-Unsubscribe (RFC 2369), written by nodemailer; the
+   * RFC 8058 one-click header goes in `headers`.
+   */
+  list?: {
+    id: { url: string; comment: string };
+    unsubscribe: { url: string; comment?: string };
+  };
+  headers?: Record<string, string>;
   /** A stable Message-ID (the outbox sets one per mail, so a repeated send is recognisable). */
   messageId?: string;
   /** The outbox row it is sent for: it names the mail's file when mail goes to the local folder. */

@@ -119,6 +119,32 @@ async function enqueue(
   return row ? String(row.id) : undefined;
 }
 
+/**
+ * Queues many mails of one kind inside the caller's transaction, in one statement (a list of a
+ * few thousand); each may be due later (`notBefore`, for pacing). Returns how many were queued:
+ * one already queued (the same kind and ref) is not queued again.
+ */
+async function enqueueMany(
+  tx: Queryable,
+  kind: string,
+  mails: readonly { ref: string; notBefore?: Date }[],
+): Promise<number> {
+  if (mails.length === 0) return 0;
+  const { rows } = await tx.query(
+    `INSERT INTO mail_outbox (kind, ref, next_attempt_at)
+     SELECT $1, m.ref, COALESCE(m.at, ${sqlNow()})
+       FROM unnest($2::text[], $3::timestamptz[]) AS m(ref, at)
+     ON CONFLICT ON CONSTRAINT mail_outbox_once DO NOTHING
+     RETURNING id`,
+    [
+      kind,
+      mails.map((mail) => mail.ref),
+      mails.map((mail) => mail.notBefore?.toISOString() ?? null),
+    ],
+  );
+  return rows.length;
+}
+
 interface Claimed {
   id: string;
   kind: string;
@@ -293,6 +319,12 @@ export interface Outbox<K extends string> {
     ref: string,
     options?: EnqueueOptions,
   ): Promise<string | undefined>;
+  /** Queues many mails of one kind in one statement (a list's announcement); how many were new. */
+  enqueueMany(
+    tx: Queryable,
+    kind: K,
+    mails: readonly { ref: string; notBefore?: Date }[],
+  ): Promise<number>;
   /**
    * Sends the given freshly queued rows right away (best effort, after the submission is
    * committed). A failure leaves them due again after the backoff. Never throws.
@@ -313,6 +345,7 @@ export function createOutbox<K extends string>(
 ): Outbox<K> {
   return {
     enqueue,
+    enqueueMany,
     deliverNow: (ids) => deliverNow(ids, kinds),
     async sendAgain(id) {
       const [row] = await query<{ id: string }>(

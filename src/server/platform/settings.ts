@@ -349,6 +349,18 @@ export const SETTINGS = {
     "Participant's copies of a waiver mailed to one address (typed by anyone, verified by no one)",
     '3/24h',
   ),
+  NOTIFY_RATE_LIMIT: rateLimit(
+    'Get Notified sign-ups (and confirmations) one client may send',
+    '10/1h',
+  ),
+  NOTIFY_CONFIRM_LIMIT: rateLimit(
+    'Confirmation mails sent to one address (typed by anyone until it is confirmed)',
+    '3/24h',
+  ),
+  LIST_SEND_RATE: rateLimit(
+    'Announcement mails queued per time, so a long list goes at a pace the mail server accepts',
+    '100/1m',
+  ),
   OUTBOX_MAX_ATTEMPTS: number('Attempts at a mail before it is marked failed', 12, { whole: true }),
   OUTBOX_BASE_DELAY_MS: milliseconds(
     'Wait after a mail’s first failed attempt; doubles with each further one',

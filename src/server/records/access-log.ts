@@ -5,7 +5,7 @@ import { pageOf, Where, type Cursor } from './filters';
 
 export interface AccessEntry {
   action: DeskAction;
-  recordKind?: 'waiver' | 'message' | 'mail' | 'booking' | 'block';
+  recordKind?: 'waiver' | 'message' | 'mail' | 'booking' | 'block' | 'subscriber';
   recordId?: string;
   /** Counts, ids, ranges, choices: never what a record holds. */
   detail?: Record<string, unknown>;

@@ -53,19 +53,29 @@ export async function undeliveredMail(): Promise<MailRow[]> {
     message_name: string | null;
     waiver_name: string | null;
     booking_name: string | null;
+    subscriber_email: string | null;
   }>(
     `SELECT o.id, o.kind, o.ref, o.created_at, o.attempts, o.last_error, o.last_attempt_at,
             o.next_attempt_at, o.failed_at, c.name AS message_name,
-            w.first_name || ' ' || w.last_name AS waiver_name, b.name AS booking_name
+            w.first_name || ' ' || w.last_name AS waiver_name, b.name AS booking_name,
+            s.email AS subscriber_email
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
        LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
        LEFT JOIN consultation_bookings b
          ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
+       LEFT JOIN list_subscribers s
+         ON o.kind = ANY($5::text[]) AND s.id::text = split_part(o.ref, ':', 1)
       WHERE ${undelivered('o.')}
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
-    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT, kindsAbout('booking')],
+    [
+      kindsAbout('message'),
+      kindsAbout('waiver'),
+      LIST_LIMIT,
+      kindsAbout('booking'),
+      kindsAbout('subscriber'),
+    ],
   );
   return rows.map((row) => {
     const record = mailAbout(row.kind);
@@ -74,7 +84,9 @@ export async function undeliveredMail(): Promise<MailRow[]> {
         ? row.waiver_name
         : record === 'booking'
           ? row.booking_name
-          : row.message_name;
+          : record === 'subscriber'
+            ? row.subscriber_email
+            : row.message_name;
     const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
     return {
       id: String(row.id),

@@ -9,8 +9,8 @@ import { kindsAbout } from '../mail-kinds';
 
 /**
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
- * with their stored PDFs, its messages, its consultation bookings, the mails queued or sent about
- * them in mail_outbox) is deleted in one transaction, together with one access-log line that says what went (counts and
+ * with their stored PDFs, its messages, its consultation bookings, its row on the Get Notified
+ * list with its confirmations, the mails queued or sent about them in mail_outbox) is deleted in one transaction, together with one access-log line that says what went (counts and
  * record ids), when and by whom, and nothing of what it held. Waiver texts stay: they are the
  * studio's, not the participant's. The files of those mails in the local mail folder (when the
  * site runs without a mail server) go once the deletion has committed. Mail already delivered to
@@ -38,11 +38,16 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
        FROM consultation_bookings WHERE lower(email) = $1 ORDER BY starts_at DESC`,
     [address],
   );
+  const subscribers = await query<{ id: string | number }>(
+    `SELECT id FROM list_subscribers WHERE lower(email) = $1`,
+    [address],
+  );
   const [mails] = await query<{ n: number }>(
     `SELECT count(*)::int AS n FROM mail_outbox
       WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
          OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
-         OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))`,
+         OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
+         OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))`,
     [
       kindsAbout('waiver'),
       waivers.map((row) => row.id),
@@ -50,6 +55,8 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
       messages.map((row) => String(row.id)),
       kindsAbout('booking'),
       bookings.map((row) => row.id),
+      kindsAbout('subscriber'),
+      subscribers.map((row) => String(row.id)),
     ],
   );
   const listed = (row: { id: string | number; created_at: Date }) => ({
@@ -64,6 +71,7 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
       start: new Date(row.starts_at).toISOString(),
       upcoming: row.upcoming,
     })),
+    listed: subscribers.length > 0,
     mails: mails?.n ?? 0,
   };
 }
@@ -83,11 +91,15 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const bookings = await ids(
       `SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`,
     );
+    const subscribers = await ids(
+      `SELECT id FROM list_subscribers WHERE lower(email) = $1 FOR UPDATE`,
+    );
     const mails = await tx.query(
       `DELETE FROM mail_outbox
         WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
            OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
            OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
+           OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))
     RETURNING id`,
       [
         kindsAbout('waiver'),
@@ -96,6 +108,8 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
         messages,
         kindsAbout('booking'),
         bookings,
+        kindsAbout('subscriber'),
+        subscribers,
       ],
     );
     const pdfs = await tx.query(
@@ -105,10 +119,13 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [waivers]);
     await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [messages]);
     await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [bookings]);
+    // Its confirmations go with it (ON DELETE CASCADE).
+    await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [subscribers]);
     const erased: Erased = {
       waivers: waivers.length,
       messages: messages.length,
       bookings: bookings.length,
+      subscriptions: subscribers.length,
       mails: mails.rows.length,
       pdfs: pdfs.rows.length,
     };

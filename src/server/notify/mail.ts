@@ -1,0 +1,159 @@
+/**
+ * The list's mails, composed by the outbox from their refs:
+ *
+ * - `list-confirm` (`<subscriber id>:<confirmation id>`): the link that confirms a sign-up. The
+ *   address was typed by anyone and nobody verified it, so the mail holds the studio's words and
+ *   the link, nothing else. A link used, expired, or made before the address unsubscribed is no
+ *   longer owed (`nothingToSend`).
+ * - `list-announcement` (`<subscriber id>:<announcement id>`): one event, to one confirmed
+ *   address. Checked again when it is sent: an address that unsubscribed meanwhile gets nothing.
+ *
+ * Every list mail carries `List-Id`, `List-Unsubscribe` (the https link of its address) with
+ * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), a visible unsubscribe link and
+ * the studio's postal address. Links start at the site's own address (`siteOrigin()`).
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { CONFIRM_PATH, UNSUBSCRIBE_PATH, type AnnounceableEvent } from '../../shared/notify';
+import { addressSchema, formatAddress } from '../../shared/studio';
+import { siteOrigin } from '../platform/hosting';
+import { escapeHtml, type Mail } from '../platform/mail';
+import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { contentPath } from '../platform/paths';
+import { query } from '../platform/db';
+import { siteFacts } from '../platform/site-facts';
+import { CONFIRM_HOURS, confirmationByRef, subscriberById } from './store';
+import { confirmToken, unsubscribeToken } from './tokens';
+
+type Composed = Promise<Mail | NothingToSend | undefined>;
+
+let postal: string | undefined;
+
+/** The studio's postal address from content/site.yaml, one line: every list mail carries it. */
+export function postalAddress(): string {
+  if (postal === undefined) {
+    const file = contentPath('site.yaml');
+    const data = parse(readFileSync(file, 'utf8')) as { address?: unknown };
+    const address = addressSchema.safeParse(data?.address);
+    if (!address.success) throw new Error(`${file}: address is missing or not valid`);
+    postal = formatAddress(address.data);
+  }
+  return postal;
+}
+
+export const confirmUrl = (confirmationId: string) =>
+  `${siteOrigin()}${CONFIRM_PATH}?token=${confirmToken(confirmationId)}`;
+
+export const unsubscribeUrl = (subscriberId: string) =>
+  `${siteOrigin()}${UNSUBSCRIBE_PATH}?token=${unsubscribeToken(subscriberId)}`;
+
+/** The list's id (RFC 2919): `events.` and the studio's mail domain. */
+function listHeaders(subscriberId: string): Pick<Mail, 'list' | 'headers'> {
+  const studio = siteFacts();
+  const domain = studio.email.split('@').pop() ?? 'localhost';
+  return {
+    list: {
+      id: { url: `events.${domain}`, comment: `${studio.name} events` },
+      unsubscribe: { url: unsubscribeUrl(subscriberId), comment: 'Unsubscribe' },
+    },
+    headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
+
+type Line = string | { text: string; link: string; label: string };
+
+/** Text and HTML of the same lines, every value escaped, with the footer every list mail has. */
+function body(lines: Line[], footer: Line[]): { text: string; html: string } {
+  const asText = (line: Line) => (typeof line === 'string' ? line : `${line.text}\n${line.link}`);
+  const asHtml = (line: Line, style = '') =>
+    typeof line === 'string'
+      ? `<p${style}>${escapeHtml(line).replace(/\n/g, '<br>')}</p>`
+      : `<p${style}>${escapeHtml(line.text)}<br><a href="${escapeHtml(line.link)}">${escapeHtml(line.label)}</a></p>`;
+  const small = ' style="color: #4a5650; font-size: 14px;"';
+  return {
+    text: [...lines.map(asText), '--', ...footer.map(asText), ''].join('\n\n'),
+    html: `<!doctype html>
+<html>
+<body style="font-family: Arial, sans-serif; color: #1e2a23; line-height: 1.5; max-width: 36rem;">
+${lines.map((line) => asHtml(line)).join('\n')}
+<hr>
+${footer.map((line) => asHtml(line, small)).join('\n')}
+</body>
+</html>
+`,
+  };
+}
+
+/** The confirmation of a sign-up: the link to press, valid for 48 hours. */
+export async function confirmMail(ref: string): Composed {
+  const confirmation = await confirmationByRef(ref);
+  if (!confirmation) return undefined;
+  if (confirmation.used) return nothingToSend('already confirmed');
+  if (confirmation.expired) return nothingToSend('link expired');
+  if (confirmation.superseded) return nothingToSend('address unsubscribed since');
+  const studio = siteFacts();
+  return {
+    to: confirmation.email,
+    subject: `Please confirm: ${studio.name} event announcements`,
+    ...body(
+      [
+        'Hello,',
+        `Someone, we hope you, asked ${studio.name} to e-mail this address when new event dates are announced.`,
+        {
+          text: `To join the list, open this link within ${CONFIRM_HOURS} hours and press Confirm:`,
+          link: confirmUrl(confirmation.id),
+          label: 'Confirm my address',
+        },
+        'If it was not you, ignore this e-mail: without a confirmation we send nothing more.',
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      [`${studio.name}, ${postalAddress()}`],
+    ),
+    ...listHeaders(confirmation.subscriberId),
+  };
+}
+
+/** One event's announcement to one confirmed address. */
+export async function announcementMail(ref: string): Composed {
+  const [subscriberId, announcementId] = ref.split(':');
+  if (!subscriberId || !announcementId || !/^\d+$/.test(announcementId)) return undefined;
+  const [subscriber, [announcement]] = await Promise.all([
+    subscriberById(subscriberId),
+    query<{ event: AnnounceableEvent }>(`SELECT event FROM list_announcements WHERE id = $1`, [
+      announcementId,
+    ]),
+  ]);
+  if (!subscriber || !announcement) return undefined;
+  if (!subscriber.listed) return nothingToSend('not on the list (unsubscribed or unconfirmed)');
+  const { event } = announcement;
+  const studio = siteFacts();
+  const unsubscribe = unsubscribeUrl(subscriber.id);
+  return {
+    to: subscriber.email,
+    subject: `New at ${studio.name}: ${event.title}, ${event.when.split(',').slice(0, 2).join(',')}`,
+    ...body(
+      [
+        'Hello,',
+        `Dates are announced: ${event.title}.`,
+        `When: ${event.when}\nWhere: ${event.place}\nPrice: ${event.price}`,
+        event.summary,
+        {
+          text: 'Everything about it, how to book, and a file for your calendar:',
+          link: `${siteOrigin()}${event.path}`,
+          label: `${event.title} on our website`,
+        },
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      [
+        `You get this e-mail because you asked ${studio.name} to tell you when event dates are announced, and confirmed it.`,
+        {
+          text: 'Unsubscribe: one click, and no more of them.',
+          link: unsubscribe,
+          label: 'Unsubscribe',
+        },
+        `${studio.name}, ${postalAddress()}`,
+      ],
+    ),
+    ...listHeaders(subscriber.id),
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * The Get Notified list: sign-ups, their confirmations, unsubscribes.
+ *
+ * Double opt-in. A sign-up stores (or finds) the address's row and adds a confirmation, whose
+ * mail carries a link valid for 48 hours. Whatever the address's state (new, pending, confirmed,
+ * unsubscribed), the visitor gets the same answer and the address gets a confirmation mail and
+ * nothing else: a sign-up never confirms, never re-subscribes, and tells nobody whether the
+ * address was known. Only the POST of the link's page confirms (a GET never changes anything:
+ * mail scanners open links), once; repeating it changes nothing. A confirmation made before the
+ * address last unsubscribed never counts: an old link cannot put back an address that left.
+ *
+ * Consent is recorded on the row: when it was confirmed, from which client network (keyed hash,
+ * as the rate limits key it), and the wording of the form the person signed up with.
+ */
+import type { NotifySignUp } from '../../shared/notify';
+import { NOTIFY_WORDING } from '../../shared/notify';
+import { now, sqlNow } from '../platform/clock';
+import { createHash } from 'node:crypto';
+import { clientFingerprint } from '../platform/crypto';
+import { query, transaction, type Queryable } from '../platform/db';
+import { readSetting } from '../platform/settings';
+import type { Received } from '../request/pipeline';
+import { clientNetwork, countRequest } from '../request/rate-limit';
+import { confirmToken, tokenHash, unsubscribeToken } from './tokens';
+
+/**
+ * The submission id of a sign-up posted without script (the Events page's form has none): the
+ * address and the minute. A double click or a repeated post stores and mails nothing more, while
+ * signing the same address up again later (a lost mail, an expired link) gets a new confirmation.
+ */
+export function signUpSubmissionId(email: unknown): string {
+  const minute = Math.floor(now().getTime() / 60_000);
+  const hex = createHash('sha256')
+    .update(JSON.stringify(['notify', String(email).trim().toLowerCase(), minute]))
+    .digest('hex');
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    `8${hex.slice(13, 16)}`,
+    `${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}`,
+    hex.slice(20, 32),
+  ].join('-');
+}
+
+/** How long a confirmation link works. */
+export const CONFIRM_HOURS = 48;
+
+/**
+ * Stores a sign-up in the pipeline's transaction: the address's row (made, or found whatever its
+ * state) and a new confirmation. Returns the mail ref of the confirmation
+ * (`<subscriber id>:<confirmation id>`), or `undefined` for a submission id already stored.
+ */
+export async function insertSignUp(
+  tx: Queryable,
+  { email }: NotifySignUp,
+  { submissionId, spam }: Received,
+): Promise<string | undefined> {
+  const address = email.trim();
+  const seen = await tx.query(`SELECT 1 FROM list_confirmations WHERE submission_id = $1`, [
+    submissionId,
+  ]);
+  if (seen.rows.length > 0) return undefined;
+  const { rows } = await tx.query(
+    `INSERT INTO list_subscribers (email, signed_up_at) VALUES ($1, ${sqlNow()})
+     ON CONFLICT (lower(email)) DO UPDATE SET signed_up_at = EXCLUDED.signed_up_at
+     RETURNING id, unsubscribe_hash`,
+    [address],
+  );
+  const subscriber = rows[0] as { id: string | number; unsubscribe_hash: string | null };
+  const subscriberId = String(subscriber.id);
+  if (!subscriber.unsubscribe_hash) {
+    await tx.query(`UPDATE list_subscribers SET unsubscribe_hash = $2 WHERE id = $1`, [
+      subscriberId,
+      tokenHash(unsubscribeToken(subscriberId)),
+    ]);
+  }
+  const inserted = await tx.query(
+    `INSERT INTO list_confirmations
+       (subscriber_id, submission_id, wording, spam_reason, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, ${sqlNow()}, ${sqlNow()} + make_interval(hours => $5))
+     ON CONFLICT ON CONSTRAINT list_confirmations_submission_once DO NOTHING
+     RETURNING id`,
+    [subscriberId, submissionId, NOTIFY_WORDING, spam, CONFIRM_HOURS],
+  );
+  const confirmation = inserted.rows[0] as { id: string | number } | undefined;
+  if (!confirmation) return undefined;
+  const confirmationId = String(confirmation.id);
+  await tx.query(`UPDATE list_confirmations SET token_hash = $2 WHERE id = $1`, [
+    confirmationId,
+    tokenHash(confirmToken(confirmationId)),
+  ]);
+  return `${subscriberId}:${confirmationId}`;
+}
+
+/**
+ * Whether a confirmation mail to `email` is held back: anyone can type anyone's address, so one
+ * address gets at most NOTIFY_CONFIRM_LIMIT confirmation mails, counted in the sign-up's
+ * transaction. Past it the sign-up is stored and answered as always; its mail is recorded as
+ * held back (`recipient-limit`) and never sent.
+ */
+export async function holdBackConfirmation(
+  tx: Queryable,
+  email: string,
+): Promise<string | undefined> {
+  const verdict = await countRequest(
+    'notify-confirm-mail',
+    email.trim().toLowerCase(),
+    readSetting('NOTIFY_CONFIRM_LIMIT'),
+    tx,
+  );
+  return verdict.allowed ? undefined : 'recipient-limit';
+}
+
+export interface Confirmation {
+  id: string;
+  subscriberId: string;
+  email: string;
+  createdAt: Date;
+  expired: boolean;
+  used: boolean;
+  /** Made before the address last unsubscribed: it no longer counts. */
+  superseded: boolean;
+  /** The address is on the list now (confirmed, not unsubscribed). */
+  listed: boolean;
+}
+
+interface ConfirmationRow {
+  id: string | number;
+  subscriber_id: string | number;
+  email: string;
+  created_at: Date;
+  expired: boolean;
+  used: boolean;
+  superseded: boolean;
+  listed: boolean;
+}
+
+// A function: the SQL of the clock is read when the query is made (tests move it).
+const CONFIRMATION = () => `
+  SELECT c.id, c.subscriber_id, s.email, c.created_at,
+         c.expires_at <= ${sqlNow()} AS expired, c.used_at IS NOT NULL AS used,
+         (s.unsubscribed_at IS NOT NULL AND c.created_at <= s.unsubscribed_at) AS superseded,
+         (s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL) AS listed
+    FROM list_confirmations c JOIN list_subscribers s ON s.id = c.subscriber_id`;
+
+function confirmation(row: ConfirmationRow): Confirmation {
+  return {
+    id: String(row.id),
+    subscriberId: String(row.subscriber_id),
+    email: row.email,
+    createdAt: row.created_at,
+    expired: row.expired,
+    used: row.used,
+    superseded: row.superseded,
+    listed: row.listed,
+  };
+}
+
+/** The confirmation a link's token opens (a spam sign-up's opens nothing). */
+export async function confirmationByToken(token: string): Promise<Confirmation | undefined> {
+  const [row] = await query<ConfirmationRow>(
+    `${CONFIRMATION()} WHERE c.token_hash = $1 AND c.spam_reason IS NULL`,
+    [tokenHash(token)],
+  );
+  return row && confirmation(row);
+}
+
+/** The confirmation a mail ref (`<subscriber>:<confirmation>`) names, for composing its mail. */
+export async function confirmationByRef(ref: string): Promise<Confirmation | undefined> {
+  const [subscriberId, confirmationId] = ref.split(':');
+  if (!/^\d+$/.test(subscriberId ?? '') || !/^\d+$/.test(confirmationId ?? '')) return undefined;
+  const [row] = await query<ConfirmationRow>(
+    `${CONFIRMATION()} WHERE c.id = $1 AND c.subscriber_id = $2`,
+    [confirmationId, subscriberId],
+  );
+  return row && confirmation(row);
+}
+
+export type ConfirmOutcome = 'confirmed' | 'already' | 'expired' | 'unknown';
+
+/**
+ * Confirms the address of the confirmation `token` opens, recording when, from where and the
+ * wording agreed to. Idempotent: a used link says `already`, changing nothing. An address already
+ * on the list keeps its first consent.
+ */
+export async function confirmSubscription(token: string, ip: string): Promise<ConfirmOutcome> {
+  return transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `${CONFIRMATION()} WHERE c.token_hash = $1 AND c.spam_reason IS NULL FOR UPDATE OF c, s`,
+      [tokenHash(token)],
+    );
+    const row = rows[0] as ConfirmationRow | undefined;
+    if (!row) return 'unknown';
+    const found = confirmation(row);
+    if (found.used) return 'already';
+    if (found.expired || found.superseded) return 'expired';
+    await tx.query(`UPDATE list_confirmations SET used_at = ${sqlNow()} WHERE id = $1`, [found.id]);
+    if (!found.listed) {
+      await tx.query(
+        `UPDATE list_subscribers
+            SET confirmed_at = ${sqlNow()}, confirmed_from = $2, unsubscribed_at = NULL,
+                confirmed_wording = (SELECT wording FROM list_confirmations WHERE id = $3)
+          WHERE id = $1`,
+        [found.subscriberId, clientFingerprint(clientNetwork(ip)), found.id],
+      );
+    }
+    return 'confirmed';
+  });
+}
+
+export interface Subscriber {
+  id: string;
+  email: string;
+  /** Confirmed and not unsubscribed: announcements go to it. */
+  listed: boolean;
+  unsubscribed: boolean;
+}
+
+interface SubscriberRow {
+  id: string | number;
+  email: string;
+  listed: boolean;
+  unsubscribed: boolean;
+}
+
+const SUBSCRIBER = `
+  SELECT id, email, (confirmed_at IS NOT NULL AND unsubscribed_at IS NULL) AS listed,
+         unsubscribed_at IS NOT NULL AS unsubscribed
+    FROM list_subscribers`;
+
+const subscriber = (row: SubscriberRow): Subscriber => ({
+  id: String(row.id),
+  email: row.email,
+  listed: row.listed,
+  unsubscribed: row.unsubscribed,
+});
+
+export async function subscriberById(id: string): Promise<Subscriber | undefined> {
+  if (!/^\d{1,18}$/.test(id)) return undefined;
+  const [row] = await query<SubscriberRow>(`${SUBSCRIBER} WHERE id = $1`, [id]);
+  return row && subscriber(row);
+}
+
+export async function subscriberByUnsubscribeToken(token: string): Promise<Subscriber | undefined> {
+  const [row] = await query<SubscriberRow>(`${SUBSCRIBER} WHERE unsubscribe_hash = $1`, [
+    tokenHash(token),
+  ]);
+  return row && subscriber(row);
+}
+
+/** Takes the address off the list at once (the unsubscribe link, or the desk); idempotent. */
+export async function unsubscribe(id: string, db: Queryable | undefined = undefined) {
+  const sql = `UPDATE list_subscribers SET unsubscribed_at = ${sqlNow()}
+                WHERE id = $1 AND unsubscribed_at IS NULL`;
+  if (db) await db.query(sql, [id]);
+  else await query(sql, [id]);
+}

@@ -1,0 +1,71 @@
+/**
+ * Get Notified: the one-field form on the Events page that puts an address on the list told when
+ * event dates are announced, shared by the page and the function. The words here are the form's,
+ * the answer's, and the wording a person agrees to by confirming (stored with the confirmation).
+ */
+import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
+import { z } from './zod';
+
+export const NOTIFY_ACTION = '/api/notify';
+
+/** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
+export const NOTIFY_SENT_PAGE = '/notify/sent';
+
+/** The pages of the links in the list's mails (answered by functions). */
+export const CONFIRM_PATH = '/notify/confirm';
+export const UNSUBSCRIBE_PATH = '/notify/unsubscribe';
+
+export const NOTIFY_FIELDS = {
+  email: { ...EMAIL_FIELD, placeholder: 'you@example.com' },
+} as const satisfies Record<string, FieldSpec>;
+
+export const notifySchema = z.object({
+  ...fieldsSchema(NOTIFY_FIELDS),
+  submissionId: submissionIdField('sign-up'),
+});
+
+export type NotifySignUp = z.output<typeof notifySchema>;
+
+export const NOTIFY_WORDS = {
+  button: 'Tell me when dates are announced',
+  /** What a person agrees to: shown under the form, stored with the confirmation. */
+  consent:
+    'We will e-mail you when new event dates are announced, and about nothing else. Every e-mail has a link to stop them.',
+  sent: {
+    title: 'Check your inbox',
+    text: 'A message with a link is on its way to that address. Open it within 48 hours and press Confirm to join the list; until then we send nothing else.',
+  },
+  failed: {
+    title: 'You could not be signed up',
+    fallback: (email: string) => `Please try again or write to ${email}`,
+  },
+} as const;
+
+/** The wording a confirmation records: the form's button and the line under it. */
+export const NOTIFY_WORDING = `${NOTIFY_WORDS.button}. ${NOTIFY_WORDS.consent}`;
+
+export const NOTIFY_LABELS: Record<keyof NotifySignUp, string> = {
+  email: NOTIFY_FIELDS.email.label,
+  submissionId: 'Form',
+};
+
+/**
+ * An upcoming event as the build wrote it for announcing (`/notify/events.json`): the words of
+ * its announcement, already formatted in the event's own time zone.
+ */
+export interface AnnounceableEvent {
+  id: string;
+  title: string;
+  /** "Saturday, April 17, 2027" and "9:30 AM – 12:00 PM PDT" (or one line for several days). */
+  when: string;
+  place: string;
+  price: string;
+  summary: string;
+  /** The event's page, e.g. `/events/spring-workshop`. */
+  path: string;
+  /** When it ends (ISO): an event that has ended is no longer offered. */
+  endsAt: string;
+}
+
+/** Where the build writes the events the desk can announce (read by the desk's function). */
+export const ANNOUNCEABLE_FILE = 'notify/events.json';
