@@ -11,6 +11,7 @@ import notifyConfirm from '../../functions/notify-confirm';
 import notifyUnsubscribe from '../../functions/notify-unsubscribe';
 import { outbox } from '../../src/server/mail-kinds';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
+import { applyRetention } from '../../src/server/retention/run';
 import type { ListOverview } from '../../src/shared/desk-api';
 import { NOTIFY_WORDING } from '../../src/shared/notify';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -458,5 +459,34 @@ describe("the desk's list", () => {
       `SELECT count(*)::int AS n FROM mail_outbox WHERE kind LIKE 'list-%'`,
     );
     expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('keeping', () => {
+  test('the retention run removes sign-ups never confirmed after 30 days and unsubscribed addresses after a year, keeping the list', async () => {
+    await confirmed('kept@example.test');
+    await signUp('pending@example.test');
+    await confirmed('left@example.test');
+    await oneClick(unsubscribeLink(mailsTo(env.smtp, 'left@example.test')[0]));
+
+    const day = 24 * 3_600_000;
+    await applyRetention(new Date(NOW.getTime() + 29 * day));
+    expect(await env.count('list_subscribers')).toBe(3);
+    await applyRetention(new Date(NOW.getTime() + 33 * day));
+    const { rows } = await env.db.query<{ email: string }>(
+      `SELECT email FROM list_subscribers ORDER BY email`,
+    );
+    expect(rows.map((row) => row.email)).toEqual(['kept@example.test', 'left@example.test']);
+    expect(await env.count('list_confirmations')).toBe(0);
+    const { rows: mails } = await env.db.query<{ ref: string }>(
+      `SELECT ref FROM mail_outbox WHERE kind = 'list-confirm'`,
+    );
+    expect(mails).toHaveLength(2);
+
+    await applyRetention(new Date(NOW.getTime() + 367 * day));
+    const { rows: after } = await env.db.query<{ email: string }>(
+      `SELECT email FROM list_subscribers`,
+    );
+    expect(after.map((row) => row.email)).toEqual(['kept@example.test']);
   });
 });

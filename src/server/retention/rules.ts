@@ -162,6 +162,37 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     where: 'upper(t.span) < $1',
   }),
   rowsOf({
+    name: 'listPending',
+    period: 'listPending',
+    keep: '30 days',
+    what: ['Get Notified sign-up never confirmed', 'Get Notified sign-ups never confirmed'],
+    from: 'from the last sign-up',
+    table: 'list_subscribers',
+    // Its confirmations cascade; its mails' refs start with its id.
+    where: 't.confirmed_at IS NULL AND t.unsubscribed_at IS NULL AND t.signed_up_at < $1',
+    mailsOf: 'subscriber',
+  }),
+  rowsOf({
+    name: 'listUnsubscribed',
+    period: 'listUnsubscribed',
+    keep: '1 year',
+    what: ['unsubscribed Get Notified address', 'unsubscribed Get Notified addresses'],
+    from: 'from unsubscribing (or a later sign-up)',
+    table: 'list_subscribers',
+    where: 't.unsubscribed_at IS NOT NULL AND GREATEST(t.unsubscribed_at, t.signed_up_at) < $1',
+    mailsOf: 'subscriber',
+  }),
+  rowsOf({
+    name: 'listConfirmations',
+    period: 'listPending',
+    keep: '30 days',
+    what: ['used or expired confirmation link', 'used or expired confirmation links'],
+    from: 'from its expiry',
+    table: 'list_confirmations',
+    // A confirmed address keeps the wording it agreed to on its own row.
+    where: 't.expires_at < $1',
+  }),
+  rowsOf({
     name: 'waivers',
     period: 'waivers',
     keep: '7 years',
