@@ -5,6 +5,7 @@ import { useHydrated } from '../forms/useHydrated';
 import AccessLog from './AccessLog';
 import { call, DeskError, onActivity, onSignedOut } from './api';
 import Consultations from './Consultations';
+import List from './List';
 import Delivery from './Delivery';
 import Erasure from './Erasure';
 import Export from './Export';
@@ -24,6 +25,7 @@ const NAV: [Screen, string, string][] = [
   ['waivers', 'Waivers', 'waivers'],
   ['messages', 'Messages', 'messages'],
   ['consultations', 'Consultations', 'consultations'],
+  ['list', 'List', 'list'],
   ['delivery', 'Delivery', 'delivery'],
   ['export', 'Export', 'export'],
   ['erase', 'Erase', 'erase'],
@@ -211,6 +213,8 @@ function CurrentScreen({
       return <Messages route={route} />;
     case 'consultations':
       return <Consultations route={route} />;
+    case 'list':
+      return <List />;
     case 'delivery':
       return <Delivery />;
     case 'export':

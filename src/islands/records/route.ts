@@ -7,6 +7,7 @@ export type Screen =
   | 'waiver'
   | 'messages'
   | 'consultations'
+  | 'list'
   | 'delivery'
   | 'export'
   | 'erase'
@@ -24,6 +25,7 @@ const SCREENS: Record<string, Screen> = {
   waivers: 'waivers',
   messages: 'messages',
   consultations: 'consultations',
+  list: 'list',
   delivery: 'delivery',
   export: 'export',
   erase: 'erase',
