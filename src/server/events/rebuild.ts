@@ -3,7 +3,7 @@
  * calendar feed) only when the site is built again. On Netlify the scheduled function
  * `functions/daily-rebuild.ts` asks for that build once a day through a build hook, a URL
  * Netlify makes for the site (Site configuration > Build & deploy > Build hooks) whose POST
- * starts a production build. Self-hosted, a timer runs the build instead (docs/events-notes.md).
+ * starts a production build. Self-hosted, a timer runs the build instead (docs/running.md, "The daily rebuild, self-hosted").
  */
 import { isHostedFunction } from '../platform/hosting';
 import { missingSetting, readSetting, SettingError } from '../platform/settings';
