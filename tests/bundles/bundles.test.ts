@@ -237,6 +237,39 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     await mails(2);
   });
 
+  test('notify-signup mails a confirmation whose link notify-confirm answers with the built page, and notify-unsubscribe takes a one-click POST', async () => {
+    const url = 'https://studio.example.test/api/notify';
+    const before = env.smtp.mails.length;
+    const signedUp = await run('notify-signup', {
+      url,
+      headers: { origin: new URL(url).origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `email=${driver}.reader%40example.test&website=`,
+      ip: '198.51.100.81',
+    });
+    expect(signedUp.status).toBe(303);
+    await mails(before + 1);
+    const mail = env.smtp.mails[before]!;
+    expect(mail.text).toContain('2140 SE Division St');
+    const link = /https:\/\/studio\.example\.test\/notify\/confirm\?token=[\w-]{43}/.exec(
+      mail.text ?? '',
+    )![0];
+    const page = await run('notify-confirm', { url: link, method: 'GET' });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Confirm your address');
+    const built = await readFile(join(ROOT, 'dist/_headers'), 'utf8');
+    expect(built).toContain(page.headers['content-security-policy']!);
+    const unsubscribe = /<(https:[^>]+)>/.exec(
+      mail.headerLines.find((line) => line.key === 'list-unsubscribe')!.line,
+    )![1];
+    const left = await run('notify-unsubscribe', {
+      url: unsubscribe,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(left.status).toBe(200);
+    expect(left.body).toContain('You are unsubscribed');
+  });
+
   test('consultation-page answers the built page with the slots free now, under its built policy, and book-consultation books one with its invites', async () => {
     const page = await run('consultation-page', {
       url: 'https://studio.example.test/consultation',
