@@ -134,9 +134,11 @@ describe('the list of settings', () => {
   );
 
   test('the longest rate-limit window is what a count must be kept for', () => {
-    // A day: WAIVER_COPY_LIMIT counts the participant's copies to one address per day.
+    // A day: WAIVER_COPY_LIMIT and CONSULTATION_EMAIL_LIMIT count per address per day.
     expect(longestRateLimitWindow({})).toBe(86_400);
-    expect(longestRateLimitWindow({ WAIVER_COPY_LIMIT: '3/2h' })).toBe(7_200);
+    expect(
+      longestRateLimitWindow({ WAIVER_COPY_LIMIT: '3/2h', CONSULTATION_EMAIL_LIMIT: '3/90m' }),
+    ).toBe(7_200);
     expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/48h' })).toBe(172_800);
   });
 
