@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
 import consultationManage from '../../functions/consultation-manage';
@@ -17,6 +18,7 @@ import { decryptField, keyedTokens, keyId } from '../../src/server/platform/cryp
 import { useFunctionEnv } from '../fixtures/function-env';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { bookingBody } from '../fixtures/submissions';
+import { desk, signIn, STAFF } from './desk';
 import { jsonPost } from './harness';
 
 const env = useFunctionEnv();
@@ -63,9 +65,9 @@ function useKeys(current: string, old = '') {
 }
 
 /** `npm run rotate-key`, with the new key and the old one, in a process of its own. */
-function rotate(): Promise<{ code: number | null; out: string; err: string }> {
+function rotate(args: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['scripts/rotate-key.ts'], {
+    const child = spawn(process.execPath, ['scripts/rotate-key.ts', ...args], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -110,6 +112,17 @@ function linkIn(mail: ReceivedMail): string {
   const inHtml = [...String(mail.html || '').matchAll(LINK)].map((m) => m[0]);
   expect(new Set([...inText, ...inHtml]).size, `links in "${mail.subject}"`).toBe(1);
   return inText[0]!;
+}
+
+/** The URL of the event in a mail's calendar part (the invite's, or the cancellation's). */
+function eventUrl(mail: ReceivedMail): string {
+  const part = mail.attachments.find((a) => a.contentType === 'text/calendar')!;
+  const event = Object.values(ical.sync.parseICS(part.content.toString('utf8'))).find(
+    (c): c is VEvent => c?.type === 'VEVENT',
+  )!;
+  // node-ical gives a property with parameters as { params, val }.
+  const url = event.url as unknown as string | { val: string };
+  return typeof url === 'string' ? url : url.val;
 }
 
 /** Opens a link as the visitor's browser does: the page of the booking, or the 404. */
@@ -180,6 +193,33 @@ describe('the manage link across npm run rotate-key', () => {
     expect(invite.subject).toBe('Your consultation has moved to Tuesday, March 2 at 9:45 AM PST');
     expect(linkIn(invite)).toBe(invited);
     expect((await open(invited)).html).toContain('9:45');
+  });
+
+  test('a cancellation from the desk after the rotation, the old key removed, carries the invite’s link, which shows the booking cancelled', async () => {
+    const { id } = await book(TUESDAY_9);
+    await env.smtp.waitForMails(2);
+    const invite = mailsTo(VISITOR)[0]!;
+    const invited = linkIn(invite);
+    expect(eventUrl(invite)).toBe(invited);
+    expect((await rotate()).code).toBe(0);
+
+    useKeys(NEW);
+    vi.stubEnv('STAFF_EMAILS', STAFF);
+    const cookie = await signIn(env.smtp);
+    const before = env.smtp.mails.length;
+    const answer = await desk(`/api/records/consultations/${id}/cancel`, { cookie, body: {} });
+    expect(answer.status).toBe(200);
+    await env.smtp.waitForMails(before + 2);
+    const cancelled = env.smtp.mails
+      .slice(before)
+      .find((mail) => mail.envelope.to.includes(VISITOR))!;
+    expect(cancelled.subject).toBe(
+      'Cancelled: your consultation on Tuesday, March 2 at 9:00 AM PST',
+    );
+    expect(eventUrl(cancelled)).toBe(invited);
+    const page = await open(invited);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Your consultation is cancelled');
   });
 
   test('the database holds the token only hashed and sealed; a sealed value copied to another booking’s row opens nothing there', async () => {
@@ -277,5 +317,29 @@ describe('the manage link across npm run rotate-key', () => {
     const reminder = mailsTo(VISITOR).find((mail) => mail.subject?.startsWith('Reminder'))!;
     expect(linkIn(reminder)).toBe(link);
     expect((await open(link)).status).toBe(200);
+  });
+
+  test('a booking whose link no key given opens is named and left; the rest move, and --check counts it', async () => {
+    const kept = await book(TUESDAY_9);
+    useKeys(randomBytes(32).toString('base64'));
+    const lost = await book(TUESDAY_945, { email: 'alan@example.test', name: 'Alan Turing' });
+
+    const run = await rotate();
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      '1 booking link(s) could not be opened or rebuilt with the keys given',
+    );
+    expect(run.err).toContain(lost.id);
+    expect(run.out).toContain(`1 booking link(s) re-encrypted to key ${NEW_ID}`);
+    expect(run.out).toContain('1 stored value(s) are still not sealed');
+    for (const token of [kept.token, lost.token]) {
+      expect(run.out + run.err).not.toContain(token);
+    }
+    const check = await rotate(['--check']);
+    expect(check.code).toBe(1);
+    expect(check.out).toContain(`1 stored value(s) not yet sealed with key ${NEW_ID}`);
+
+    useKeys(NEW);
+    expect((await open(`${SITE}/consultation/manage?token=${kept.token}`)).status).toBe(200);
   });
 });
