@@ -1,10 +1,11 @@
 /**
- * `npm run rotate-key`: re-encrypts every stored health field and records PDF with
- * `WAIVER_ENCRYPTION_KEY`, opening each with the key that sealed it (that one, or one of
- * `WAIVER_ENCRYPTION_OLD_KEYS`), on the database `npm start` uses (scripts/site-database.ts).
- * Batches of `--batch=N` waivers (100), each one transaction, read back and checked before it
- * commits (src/server/waiver/key-rotation.ts): stopped anywhere, it leaves every row readable
- * with the keys given, and run again it finishes the job. It prints counts and key ids only, and
+ * `npm run rotate-key`: re-encrypts every stored health field and records PDF, and every
+ * booking's manage-link token, with `WAIVER_ENCRYPTION_KEY`, opening each with the key that
+ * sealed it (that one, or one of `WAIVER_ENCRYPTION_OLD_KEYS`), on the database `npm start` uses
+ * (scripts/site-database.ts). Batches of `--batch=N` waivers, then bookings (100), each one
+ * transaction, read back and checked before it commits (src/server/waiver/key-rotation.ts,
+ * src/server/booking/key-rotation.ts): stopped anywhere, it leaves every row readable with the
+ * keys given, and run again it finishes the job. It prints counts and key ids only, and
  * leaves a line in the records desk's access log. `--check` only counts what is left to do.
  *
  * Exit status: 0 when everything is sealed with the current key; 1 otherwise (and on an error).
@@ -35,6 +36,7 @@ try {
   process.env.NETLIFY_DB_URL = database.url;
   const { keyring } = await import('../src/server/platform/crypto.ts');
   const rotation = await import('../src/server/waiver/key-rotation.ts');
+  const links = await import('../src/server/booking/key-rotation.ts');
   const { logAccess } = await import('../src/server/records/access-log.ts');
   const { currentId, byId } = keyring();
   const others = [...byId.keys()].filter((id) => id !== currentId);
@@ -42,7 +44,7 @@ try {
     `rotate-key: current key ${currentId}; ${others.length > 0 ? `older keys ${others.join(', ')}` : 'no older keys given'} (database: ${database.kind})`,
   );
   if (check) {
-    const left = await rotation.valuesNotOnCurrentKey();
+    const left = (await rotation.valuesNotOnCurrentKey()) + (await links.linksNotOnCurrentKey());
     console.log(`rotate-key: ${left} stored value(s) not yet sealed with key ${currentId}`);
     status = left === 0 ? 0 : 1;
   } else {
@@ -54,22 +56,35 @@ try {
           `rotate-key: batch ${batch} committed: ${waivers} waiver(s), ${fields} field(s), ${pdfs} PDF(s)`,
         ),
     });
+    const bookings = await links.rotateBookingLinks({
+      batchSize,
+      onBatch: ({ batch, bookings }) =>
+        console.log(`rotate-key: bookings' batch ${batch} committed: ${bookings} booking link(s)`),
+    });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const from = Object.entries(summary.from)
+    const tally = { ...summary.from };
+    for (const [key, n] of Object.entries(bookings.from)) tally[key] = (tally[key] ?? 0) + n;
+    const from = Object.entries(tally)
       .map(([key, n]) => `${n} from ${key}`)
       .join(', ');
     console.log(
-      `rotate-key: done in ${seconds} s: ${summary.waivers} waiver(s), ${summary.fields} field(s), ${summary.pdfs} PDF(s) re-encrypted to key ${summary.toKey}${from ? ` (${from})` : ''}`,
+      `rotate-key: done in ${seconds} s: ${summary.waivers} waiver(s), ${summary.fields} field(s), ${summary.pdfs} PDF(s), ${bookings.bookings} booking link(s) re-encrypted to key ${summary.toKey}${from ? ` (${from})` : ''}`,
     );
     if (summary.unreadable.length > 0) {
       console.error(
         `rotate-key: ${summary.unreadable.length} waiver(s) could not be opened with the keys given and were left as they are: ${summary.unreadable.join(', ')}`,
       );
     }
+    if (bookings.unreadable.length > 0) {
+      console.error(
+        `rotate-key: ${bookings.unreadable.length} booking link(s) could not be opened or rebuilt with the keys given and were left as they are: ${bookings.unreadable.join(', ')}`,
+      );
+    }
+    const remaining = summary.remaining + bookings.remaining;
     console.log(
-      summary.remaining === 0
+      remaining === 0
         ? `rotate-key: every stored value is sealed with key ${summary.toKey}; the older keys can go`
-        : `rotate-key: ${summary.remaining} stored value(s) are still not sealed with key ${summary.toKey}: keep the older keys`,
+        : `rotate-key: ${remaining} stored value(s) are still not sealed with key ${summary.toKey}: keep the older keys`,
     );
     await logAccess(
       { email: ACTOR },
@@ -82,11 +97,14 @@ try {
           fields: summary.fields,
           pdfs: summary.pdfs,
           unreadable: summary.unreadable,
-          remaining: summary.remaining,
+          bookings: bookings.bookings,
+          bookingsFrom: bookings.from,
+          unreadableBookings: bookings.unreadable,
+          remaining,
         },
       },
     );
-    status = summary.remaining === 0 ? 0 : 1;
+    status = remaining === 0 ? 0 : 1;
   }
 } catch (error) {
   // The error's name and message: a message here says which key or row, never what it holds.

@@ -3,7 +3,7 @@ import { island } from './ErrorBoundary';
 import type { NavItem } from '../lib/nav';
 
 interface Props {
-  items: readonly (NavItem & { current: boolean })[];
+  items: readonly (NavItem & { current: 'page' | 'true' | undefined })[];
 }
 
 const MENU_ID = 'mobile-menu';
@@ -74,7 +74,7 @@ function Menu({ items }: Props) {
               <a
                 href={href}
                 onClick={closeMenu}
-                aria-current={current ? 'page' : undefined}
+                aria-current={current}
                 className={`block rounded-lg px-4 py-3 text-base font-medium ${
                   current ? 'bg-sage-700 text-white' : 'text-ink hover:bg-sage-100'
                 }`}

@@ -24,6 +24,12 @@ export function cleanPath(pathname: string): string {
   );
 }
 
-export function isCurrent(href: string, pathname: string): boolean {
-  return cleanPath(pathname) === href;
+/**
+ * How a nav item stands to the page shown, as `aria-current` says it: the page itself ('page'),
+ * the section the page is in ('true': an event's own page is within Events), or neither.
+ */
+export function currentAs(href: string, pathname: string): 'page' | 'true' | undefined {
+  const path = cleanPath(pathname);
+  if (path === href) return 'page';
+  return href !== '/' && path.startsWith(`${href}/`) ? 'true' : undefined;
 }

@@ -1,5 +1,5 @@
 import { FIX_BELOW } from './form-answer';
-import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
+import { EMAIL_FIELD, NAME_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
 /** The services a visitor can ask about, in the form's order: each value is stored, its label shown. */
@@ -29,15 +29,7 @@ export function serviceLabel(value: string): string | undefined {
 
 /** The contact form's text fields. Generous caps for people; nobody mails the studio a novel. */
 export const CONTACT_FIELDS = {
-  name: {
-    label: 'Name',
-    kind: 'text',
-    required: true,
-    max: 100,
-    about: 'your name',
-    autoComplete: 'name',
-    placeholder: 'Your full name',
-  },
+  name: NAME_FIELD,
   email: { ...EMAIL_FIELD, placeholder: 'you@example.com' },
   message: {
     label: 'Message',

@@ -87,7 +87,18 @@ export function inputAttributes(spec: FieldSpec) {
   };
 }
 
-/** The visitor's e-mail address, asked the same way by both forms. */
+/** The visitor's full name, asked the same way by the contact and booking forms. */
+export const NAME_FIELD = {
+  label: 'Name',
+  kind: 'text',
+  required: true,
+  max: 100,
+  about: 'your name',
+  autoComplete: 'name',
+  placeholder: 'Your full name',
+} as const satisfies FieldSpec;
+
+/** The visitor's e-mail address, asked the same way by every form. */
 export const EMAIL_FIELD = {
   label: 'Email',
   kind: 'email',

@@ -138,15 +138,21 @@ test("reads 'Sending...' with the button disabled while the request is pending",
   await expect(page.getByText('Message sent successfully!')).toBeVisible();
 });
 
-test("'Book Free Consultation' opens the form with Consultation selected and the focus in it", async ({
+test("'Book Free Consultation' leads to the page where the consultation is booked", async ({
   page,
 }) => {
   await page.goto('/contact');
   await page.getByRole('link', { name: 'Book Free Consultation' }).click();
-  await expect(page).toHaveURL(/\/contact\?service=consultation#contact-form$/);
+  await expect(page).toHaveURL(/\/consultation$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book Your Free Consultation');
+});
+
+test('a link asking for the consultation opens the form with Consultation selected', async ({
+  page,
+}) => {
+  await page.goto('/contact?service=consultation#contact-form');
   const fields = contactForm(page);
   await expect(fields.service).toHaveValue('consultation');
-  await expect(fields.name).toBeFocused();
   await expect(fields.form).toBeInViewport();
 });
 

@@ -464,7 +464,14 @@ test('the first screen says what the next retention run will remove, and how lon
           { name: 'sessions', one: 'desk session', many: 'desk sessions', count: 1 },
         ],
       }),
-      JSON.stringify({ toKey: '5a1c9e03', waivers: 212, fields: 424, pdfs: 198, remaining: 0 }),
+      JSON.stringify({
+        toKey: '5a1c9e03',
+        waivers: 212,
+        fields: 424,
+        pdfs: 198,
+        bookings: 37,
+        remaining: 0,
+      }),
     ],
   );
   try {
@@ -509,7 +516,7 @@ test('the first screen says what the next retention run will remove, and how lon
         .filter({ hasText: 'Re-encrypted the health information with a new key' })
         .first(),
     ).toContainText(
-      'npm run rotate-key · 212 waivers (424 fields, 198 signed PDFs) to key 5a1c9e03, nothing left on an older key',
+      'npm run rotate-key · 212 waivers (424 fields, 198 signed PDFs), 37 consultation links to key 5a1c9e03, nothing left on an older key',
     );
     await screens('log-retention');
   } finally {

@@ -206,7 +206,9 @@ describe('npm run backup, then npm run restore', () => {
       WAIVER_ENCRYPTION_OLD_KEYS: KEY,
     });
     expect(rotated.code).toBe(0);
-    expect(rotated.out).toMatch(/2 waiver\(s\), 4 field\(s\), 1 PDF\(s\) re-encrypted/);
+    expect(rotated.out).toMatch(
+      /2 waiver\(s\), 4 field\(s\), 1 PDF\(s\), 0 booking link\(s\) re-encrypted/,
+    );
     const checked = await run('restore', ['--check'], {
       LOCAL_DB_DIR: into,
       WAIVER_ENCRYPTION_KEY: NEW,

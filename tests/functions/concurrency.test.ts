@@ -181,13 +181,13 @@ describe('one consultation slot, booked from many instances at once', () => {
     // A slot the page offers right now (the instances run on the real clock).
     process.env.PAGES_DIR = resolve(ROOT, 'tests/fixtures/built-pages');
     const html = await (
-      await consultationPage(new Request('http://127.0.0.1/consultation'))
+      await consultationPage(new Request('http://127.0.0.1:8888/consultation'))
     ).text();
     delete process.env.PAGES_DIR;
     const slot = [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1])[5]!;
 
     const all = await instances('book-consultation', 5);
-    const url = 'http://127.0.0.1/api/consultation/book';
+    const url = 'http://127.0.0.1:8888/api/consultation/book';
     const answers = await atOnce(all, (i) =>
       Array.from({ length: 10 }, (_, n) => ({
         url,

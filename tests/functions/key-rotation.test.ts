@@ -2,7 +2,8 @@
  * `npm run rotate-key` (scripts/rotate-key.ts over src/server/waiver/key-rotation.ts) on a real
  * PostgreSQL: a thousand waivers, their health fields sealed with the old key (some in the older
  * `enc1` format) and half of them with a records PDF, moved to a new key. The command runs as it
- * is run by hand, in a process of its own; the crash is that process killed mid-batch.
+ * is run by hand, in a process of its own; the crash is that process killed mid-batch. The
+ * bookings' manage links it re-seals too: consultation-key-rotation.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -131,7 +132,7 @@ describe('npm run rotate-key', () => {
     expect(run.code).toBe(0);
     expect(run.out).toMatch(
       new RegExp(
-        `done in [\\d.]+ s: 1000 waiver\\(s\\), 2000 field\\(s\\), 500 PDF\\(s\\) re-encrypted to key ${NEW_ID}`,
+        `done in [\\d.]+ s: 1000 waiver\\(s\\), 2000 field\\(s\\), 500 PDF\\(s\\), 0 booking link\\(s\\) re-encrypted to key ${NEW_ID}`,
       ),
     );
     expect(run.out).toContain('the older keys can go');
@@ -148,7 +149,13 @@ describe('npm run rotate-key', () => {
     expect(rows).toEqual([
       {
         actor: 'npm run rotate-key',
-        detail: expect.objectContaining({ toKey: NEW_ID, waivers: 1000, fields: 2000, pdfs: 500 }),
+        detail: expect.objectContaining({
+          toKey: NEW_ID,
+          waivers: 1000,
+          fields: 2000,
+          pdfs: 500,
+          bookings: 0,
+        }),
       },
     ]);
     expect(JSON.stringify(rows)).toContain(`"enc1:${OLD_ID}":668`);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { NAV_ITEMS, FOOTER_LINKS, cleanPath, isCurrent } from '../../src/lib/nav';
+import { NAV_ITEMS, FOOTER_LINKS, cleanPath, currentAs } from '../../src/lib/nav';
 
 describe('navigation', () => {
   test("lists the site's six pages in order", () => {
@@ -24,9 +24,16 @@ describe('navigation', () => {
     expect(cleanPath('/')).toBe('/');
   });
 
-  test('marks only the page being shown as current', () => {
-    expect(isCurrent('/', '/index.html')).toBe(true);
-    expect(isCurrent('/', '/about')).toBe(false);
-    expect(isCurrent('/about', '/about.html')).toBe(true);
+  test('marks only the page being shown as the current page', () => {
+    expect(currentAs('/', '/index.html')).toBe('page');
+    expect(currentAs('/', '/about')).toBeUndefined();
+    expect(currentAs('/about', '/about.html')).toBe('page');
+  });
+
+  test("marks Events as the current section on an event's own page, and nothing else", () => {
+    expect(currentAs('/events', '/events/spring-reformer-workshop')).toBe('true');
+    expect(currentAs('/events', '/events/spring-reformer-workshop.html')).toBe('true');
+    expect(currentAs('/', '/events/spring-reformer-workshop')).toBeUndefined();
+    expect(currentAs('/events', '/eventsx')).toBeUndefined();
   });
 });

@@ -142,7 +142,7 @@ describe('the list of settings', () => {
     expect(
       longestRateLimitWindow({
         WAIVER_COPY_LIMIT: '3/2h',
-        CONSULTATION_EMAIL_LIMIT: '3/2h',
+        CONSULTATION_EMAIL_LIMIT: '3/90m',
         NOTIFY_CONFIRM_LIMIT: '3/1h',
       }),
     ).toBe(7_200);

@@ -25,8 +25,10 @@ function detail(row: LogRow): string | undefined {
       return d.sent ? 'sent' : 'not sent';
     case 'rotate-key': {
       const left = Number(d.remaining);
+      // Runs before booking links were sealed logged no `bookings`.
+      const links = Number(d.bookings ?? 0);
       return [
-        `${count(Number(d.waivers), 'waiver')} (${count(Number(d.fields), 'field')}, ${count(Number(d.pdfs), 'signed PDF')}) to key ${String(d.toKey)}`,
+        `${count(Number(d.waivers), 'waiver')} (${count(Number(d.fields), 'field')}, ${count(Number(d.pdfs), 'signed PDF')})${links > 0 ? `, ${count(links, 'consultation link')}` : ''} to key ${String(d.toKey)}`,
         left > 0 ? `${count(left, 'value')} still on an older key` : 'nothing left on an older key',
       ].join(', ');
     }

@@ -25,10 +25,10 @@ import { checkSlot, nearestTo } from './offer';
 import {
   bookingBySubmission,
   isSlotTaken,
+  loadBooking,
   mailRef,
   manageToken,
   type BookedSlot,
-  type Booking,
 } from './store';
 
 const DAY_MS = 24 * 3_600_000;
@@ -110,9 +110,9 @@ export async function bookingConflict(
 }
 
 /** The page of a booking, relative to the site (the answer's link, and the 303's target). */
-export const managePath = (id: string) => `/consultation/manage?token=${manageToken(id)}`;
+export const managePath = (token: string) => `/consultation/manage?token=${token}`;
 
-export function summary(start: Date, end: Date, id: string): BookedSummary {
+export function summary(start: Date, end: Date, token: string): BookedSummary {
   const { timeZone, place } = consultationSettings();
   const from = zoned.instantOf(start);
   return {
@@ -124,21 +124,21 @@ export function summary(start: Date, end: Date, id: string): BookedSummary {
       place.kind === 'studio'
         ? `${place.label}: ${place.address}`
         : `${place.label}: ${place.link}`,
-    manage: managePath(id),
+    manage: managePath(token),
   };
 }
 
-/** What the answer to a stored booking carries: the booking, and the page to manage it. */
+/**
+ * What the answer to a stored booking carries: the booking, and the page to manage it (its
+ * token opened from the row, as a mail composed later opens it).
+ */
 export async function bookingAnswer(
   ref: string | undefined,
   _request: BookingRequest,
   received: Received,
-  checked: Checked,
 ) {
-  let booking: Pick<Booking, 'id' | 'start' | 'end'> | undefined;
-  if (ref && 'slot' in checked) booking = { id: ref, ...checked.slot };
-  else booking = await bookingBySubmission(received.submissionId);
+  const booking = ref ? await loadBooking(ref) : await bookingBySubmission(received.submissionId);
   if (!booking) return {};
-  const booked = summary(booking.start, booking.end, booking.id);
+  const booked = summary(booking.start, booking.end, manageToken(booking));
   return { details: { booking: booked }, location: `${booked.manage}&booked=1` };
 }

@@ -76,7 +76,7 @@ function context(booking: Booking): InviteContext {
   return {
     studio: { ...studio, host: new URL(booking.origin).hostname },
     place,
-    manageUrl: manageUrl(booking.origin, booking.id),
+    manageUrl: manageUrl(booking),
     now: now(),
   };
 }
@@ -115,7 +115,7 @@ function visitorLines(booking: Booking, w: When, heading: string): Line[] {
     'The calendar invite is attached: open it to add the consultation to your calendar.',
     {
       text: 'To choose another time, or to cancel:',
-      link: manageUrl(booking.origin, booking.id),
+      link: manageUrl(booking),
       label: 'Change or cancel your consultation',
     },
     {

@@ -112,7 +112,7 @@ export async function changeBooking(
   const booking = await found(token);
   if (!booking || typeof token !== 'string') return personalPage(req, unknownLinkView(), 404);
   const back = (done?: ManageDone) =>
-    seeOther(`${managePath(booking.id)}${done ? `&done=${done}` : ''}`);
+    seeOther(`${managePath(token)}${done ? `&done=${done}` : ''}`);
 
   if (body.action === 'cancel') {
     const ids = await transaction(async (tx) => {

@@ -10,13 +10,17 @@
  * Every change the visitor's calendar must hear of (a move, a cancellation) raises `sequence`,
  * and every mail about the booking is queued with the ref `<id>:<sequence>` (`mailRef`), so each
  * change has mails of its own and an older mail can tell it was overtaken.
+ *
+ * The manage link's token is 32 random bytes made at booking. The row keeps its SHA-256, to find
+ * the booking by it, and the token sealed with the site's key (bound to the row), so a mail
+ * composed later carries the same link; `npm run rotate-key` re-seals it with a new key.
  */
 import { randomUUID } from 'node:crypto';
 import type { BookingRequest } from '../../shared/booking/form';
 import type { Interval } from '../../shared/booking/intervals';
-import { tokenHash } from '../auth/tokens';
+import { newToken, tokenHash } from '../auth/tokens';
 import { sqlNow } from '../platform/clock';
-import { keyedToken } from '../platform/crypto';
+import { decryptField, encryptField, keyedTokens } from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/pipeline';
 
@@ -38,6 +42,14 @@ export interface Booking {
   spamReason: string | null;
   timed: boolean;
   submissionId: string | null;
+  /** The manage link's token as stored: read it with `manageToken`. */
+  link: StoredLink;
+}
+
+/** What a row holds of its manage link's token: sealed (null before migration 0031), and hashed. */
+export interface StoredLink {
+  sealed: string | null;
+  sha256: string;
 }
 
 interface Row {
@@ -57,10 +69,13 @@ interface Row {
   spam_reason: string | null;
   timed: boolean;
   submission_id: string | null;
+  manage_token_sealed: string | null;
+  manage_token_sha256: string;
 }
 
 const COLUMNS = `id, starts_at, ends_at, name, email, phone, topic, sequence, origin, created_at,
-  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id`;
+  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, manage_token_sealed,
+  manage_token_sha256`;
 
 const date = (value: Date | string) => new Date(value);
 
@@ -82,6 +97,7 @@ function booking(row: Row): Booking {
     spamReason: row.spam_reason,
     timed: row.timed,
     submissionId: row.submission_id,
+    link: { sealed: row.manage_token_sealed, sha256: row.manage_token_sha256 },
   };
 }
 
@@ -94,12 +110,43 @@ export function readMailRef(ref: string): { id: string; sequence: number } | und
   return match ? { id: match[1].toLowerCase(), sequence: Number(match[2]) } : undefined;
 }
 
-/** The manage link's token of a booking: made from its id by the site's key, never stored. */
-export const manageToken = (id: string) => keyedToken('booking-manage', id);
+/** The field the sealed token is bound to (with the booking's id): `manage_token_sealed`. */
+export const MANAGE_TOKEN_FIELD = 'manageToken';
+
+/** What the row of a new booking stores of its manage token: 32 random bytes, sealed and hashed. */
+function newManageLink(id: string): StoredLink {
+  const token = newToken();
+  return { sealed: encryptField(token, MANAGE_TOKEN_FIELD, id), sha256: tokenHash(token) };
+}
+
+/**
+ * The token of a booking's manage link, opened from its row with whichever given key sealed it.
+ * A booking made before tokens were sealed (null) had one derived from its id under the key of
+ * the time: the one of the given keys whose hash the row holds. Throws when no given key opens
+ * or rebuilds it (an old key removed before `npm run rotate-key` moved it): a mail is then not
+ * sent with a link that opens nothing.
+ */
+export function manageToken(booking: Pick<Booking, 'id' | 'link'>): string {
+  const { sealed, sha256 } = booking.link;
+  const token = sealed
+    ? decryptField(sealed, MANAGE_TOKEN_FIELD, booking.id)
+    : derivedManageToken(booking)?.token;
+  if (token === undefined || tokenHash(token) !== sha256) {
+    throw new Error(`Booking ${booking.id}: its manage link cannot be rebuilt with the keys given`);
+  }
+  return token;
+}
+
+/** The token of a booking made before tokens were sealed, and the given key it was made under. */
+export function derivedManageToken(booking: Pick<Booking, 'id' | 'link'>) {
+  return keyedTokens('booking-manage', booking.id).find(
+    ({ token }) => tokenHash(token) === booking.link.sha256,
+  );
+}
 
 /** The page that shows one booking and offers to move or cancel it. */
-export function manageUrl(origin: string, id: string): string {
-  return `${origin}/consultation/manage?token=${manageToken(id)}`;
+export function manageUrl(booking: Pick<Booking, 'id' | 'link' | 'origin'>): string {
+  return `${booking.origin}/consultation/manage?token=${manageToken(booking)}`;
 }
 
 /** Postgres refused the held range: it overlaps a live booking (SQLSTATE 23P01). */
@@ -133,14 +180,16 @@ export async function insertBooking(
   slot: BookedSlot,
 ): Promise<string | undefined> {
   const id = randomUUID();
+  const stored = newManageLink(id);
   // Two sends of one submission at once take turns here, so the second finds the first's row
   // (ON CONFLICT below) instead of running into its slot.
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [submissionId]);
   const { rows } = await tx.query(
     `INSERT INTO consultation_bookings
-       (id, starts_at, ends_at, held, name, email, phone, topic, manage_token_sha256, origin,
-        submission_id, spam_reason, timed, created_at, updated_at)
-     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${sqlNow()}, ${sqlNow()})
+       (id, starts_at, ends_at, held, name, email, phone, topic, manage_token_sha256,
+        manage_token_sealed, origin, submission_id, spam_reason, timed, created_at, updated_at)
+     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${sqlNow()},
+             ${sqlNow()})
      ON CONFLICT (submission_id) DO NOTHING
      RETURNING id`,
     [
@@ -152,7 +201,8 @@ export async function insertBooking(
       request.email,
       request.phone,
       request.topic,
-      tokenHash(manageToken(id)),
+      stored.sha256,
+      stored.sealed,
       origin,
       submissionId,
       spam,

@@ -246,12 +246,15 @@ function fingerprintKey(): Buffer {
 }
 
 /**
- * A token only this site can make for `value` and `purpose` (an HMAC under a key derived from the
- * data key; 32 bytes as base64url, 43 characters): a link in a mail that needs no secret stored.
- * The database keeps only the token's SHA-256 to find its row, so a copy of it opens nothing, and
- * the mail can be composed again later (a retry) with the same link.
+ * The tokens an earlier version of the site made for `value` and `purpose`, one under each key
+ * given (an HMAC under a key derived from it; 32 bytes as base64url). Read only: a booking's
+ * manage link made before its token was random and sealed (migration 0031) is known by the one
+ * of these whose SHA-256 its row holds. Never used for a new token: one derived from the key
+ * changes when the key does, and so would every link composed after a rotation.
  */
-export function keyedToken(purpose: string, value: string): string {
-  const key = Buffer.from(hkdfSync('sha256', encryptionKey(), '', `token:${purpose}`, 32));
-  return createHmac('sha256', key).update(value).digest('base64url');
+export function keyedTokens(purpose: string, value: string): { keyId: string; token: string }[] {
+  return [...keyring().byId].map(([id, data]) => {
+    const key = Buffer.from(hkdfSync('sha256', data, '', `token:${purpose}`, 32));
+    return { keyId: id, token: createHmac('sha256', key).update(value).digest('base64url') };
+  });
 }

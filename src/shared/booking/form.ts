@@ -6,7 +6,13 @@
 import { FIX_BELOW, SLOT_TAKEN } from '../form-answer';
 
 export { SLOT_TAKEN };
-import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from '../fields';
+import {
+  EMAIL_FIELD,
+  NAME_FIELD,
+  fieldsSchema,
+  submissionIdField,
+  type FieldSpec,
+} from '../fields';
 import { z } from '../zod';
 
 /** The name of the slot's radio buttons: each posts the slot's start, an ISO instant. */
@@ -20,15 +26,7 @@ export const SLOT_FIELD = 'slot';
 export const SLOT_CHIP = 'slot';
 
 export const BOOKING_FIELDS = {
-  name: {
-    label: 'Name',
-    kind: 'text',
-    required: true,
-    max: 100,
-    about: 'your name',
-    autoComplete: 'name',
-    placeholder: 'Your full name',
-  },
+  name: NAME_FIELD,
   email: { ...EMAIL_FIELD, placeholder: 'you@example.com' },
   phone: {
     label: 'Phone (optional)',
