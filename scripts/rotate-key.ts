@@ -1,6 +1,6 @@
 /**
- * `npm run rotate-key`: re-encrypts every stored health field and records PDF, and every
- * booking's manage-link token, with `WAIVER_ENCRYPTION_KEY`, opening each with the key that
+ * `npm run rotate-key`: re-encrypts every stored health field and records PDF, every
+ * booking's manage-link token and the Get Notified list's link tokens, with `WAIVER_ENCRYPTION_KEY`, opening each with the key that
  * sealed it (that one, or one of `WAIVER_ENCRYPTION_OLD_KEYS`), on the database `npm start` uses
  * (scripts/site-database.ts). Batches of `--batch=N` waivers, then bookings (100), each one
  * transaction, read back and checked before it commits (src/server/waiver/key-rotation.ts,
@@ -37,6 +37,7 @@ try {
   const { keyring } = await import('../src/server/platform/crypto.ts');
   const rotation = await import('../src/server/waiver/key-rotation.ts');
   const links = await import('../src/server/booking/key-rotation.ts');
+  const listLinks = await import('../src/server/notify/key-rotation.ts');
   const { logAccess } = await import('../src/server/records/access-log.ts');
   const { currentId, byId } = keyring();
   const others = [...byId.keys()].filter((id) => id !== currentId);
@@ -44,7 +45,10 @@ try {
     `rotate-key: current key ${currentId}; ${others.length > 0 ? `older keys ${others.join(', ')}` : 'no older keys given'} (database: ${database.kind})`,
   );
   if (check) {
-    const left = (await rotation.valuesNotOnCurrentKey()) + (await links.linksNotOnCurrentKey());
+    const left =
+      (await rotation.valuesNotOnCurrentKey()) +
+      (await links.linksNotOnCurrentKey()) +
+      (await listLinks.listTokensNotOnCurrentKey());
     console.log(`rotate-key: ${left} stored value(s) not yet sealed with key ${currentId}`);
     status = left === 0 ? 0 : 1;
   } else {
@@ -61,6 +65,13 @@ try {
       onBatch: ({ batch, bookings }) =>
         console.log(`rotate-key: bookings' batch ${batch} committed: ${bookings} booking link(s)`),
     });
+    const list = await listLinks.rotateListTokens({ batchSize });
+    console.log(`rotate-key: ${list.tokens} Get Notified link token(s) re-encrypted`);
+    if (list.unreadable.length > 0) {
+      console.error(
+        `rotate-key: ${list.unreadable.length} Get Notified link token(s) could not be opened with the keys given and were left as they are: ${list.unreadable.join(', ')}`,
+      );
+    }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const tally = { ...summary.from };
     for (const [key, n] of Object.entries(bookings.from)) tally[key] = (tally[key] ?? 0) + n;
@@ -80,7 +91,7 @@ try {
         `rotate-key: ${bookings.unreadable.length} booking link(s) could not be opened or rebuilt with the keys given and were left as they are: ${bookings.unreadable.join(', ')}`,
       );
     }
-    const remaining = summary.remaining + bookings.remaining;
+    const remaining = summary.remaining + bookings.remaining + list.remaining;
     console.log(
       remaining === 0
         ? `rotate-key: every stored value is sealed with key ${summary.toKey}; the older keys can go`
@@ -100,6 +111,8 @@ try {
           bookings: bookings.bookings,
           bookingsFrom: bookings.from,
           unreadableBookings: bookings.unreadable,
+          listTokens: list.tokens,
+          unreadableListTokens: list.unreadable,
           remaining,
         },
       },

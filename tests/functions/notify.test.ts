@@ -12,6 +12,9 @@ import notifyUnsubscribe from '../../functions/notify-unsubscribe';
 import { outbox } from '../../src/server/mail-kinds';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { applyRetention } from '../../src/server/retention/run';
+import { UNSUBSCRIBE_TOKEN_FIELD, newStoredToken } from '../../src/server/notify/tokens';
+import { listTokensNotOnCurrentKey, rotateListTokens } from '../../src/server/notify/key-rotation';
+import { randomBytes } from 'node:crypto';
 import type { ListOverview } from '../../src/shared/desk-api';
 import { NOTIFY_WORDING } from '../../src/shared/notify';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -353,6 +356,17 @@ describe('announcing from the desk', () => {
        SELECT 'reader' || n || '@example.test', $1, $1, 'test' FROM generate_series(1, 2000) n`,
       [NOW],
     );
+    // Their unsubscribe links, as a sign-up makes them.
+    const { rows: ids } = await env.db.query<{ id: string }>(
+      `SELECT id::text FROM list_subscribers`,
+    );
+    const links = ids.map(({ id }) => ({ id, ...newStoredToken(UNSUBSCRIBE_TOKEN_FIELD, id) }));
+    await env.db.query(
+      `UPDATE list_subscribers s SET unsubscribe_sealed = l.sealed, unsubscribe_hash = l.sha256
+         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS l(id, sealed, sha256)
+        WHERE s.id = l.id`,
+      [links.map((l) => l.id), links.map((l) => l.sealed), links.map((l) => l.sha256)],
+    );
     const cookie = await signIn(env.smtp);
     const answer = await desk('/api/records/list/announce', {
       cookie,
@@ -488,5 +502,36 @@ describe('keeping', () => {
       `SELECT email FROM list_subscribers`,
     );
     expect(after.map((row) => row.email)).toEqual(['kept@example.test']);
+  });
+});
+
+describe('the tokens at rest', () => {
+  test('are stored only as a hash and sealed; after a key rotation with the old key gone, retried mails carry the same links and they still work', async () => {
+    const OLD = randomBytes(32).toString('base64');
+    const NEW = randomBytes(32).toString('base64');
+    vi.stubEnv('WAIVER_ENCRYPTION_KEY', OLD);
+    await signUp('ada@example.test');
+    const first = mailsTo(env.smtp, 'ada@example.test')[0];
+    const token = new URL(confirmLink(first)).searchParams.get('token')!;
+    const { rows } = await env.db.query<Record<string, string>>(
+      `SELECT c.token_hash, c.token_sealed, s.unsubscribe_sealed
+         FROM list_confirmations c JOIN list_subscribers s ON s.id = c.subscriber_id`,
+    );
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(rows[0].token_sealed).toMatch(/^enc2:/);
+
+    vi.stubEnv('WAIVER_ENCRYPTION_KEY', NEW);
+    vi.stubEnv('WAIVER_ENCRYPTION_OLD_KEYS', OLD);
+    expect(await listTokensNotOnCurrentKey()).toBe(2);
+    expect(await rotateListTokens()).toEqual({ tokens: 2, unreadable: [], remaining: 0 });
+    vi.stubEnv('WAIVER_ENCRYPTION_OLD_KEYS', '');
+
+    // The confirmation composed again (a retry) carries the link first sent, which still works.
+    await env.db.query(`UPDATE mail_outbox SET sent_at = NULL, next_attempt_at = now()`);
+    await outbox.drain();
+    const again = mailsTo(env.smtp, 'ada@example.test')[1];
+    expect(confirmLink(again)).toBe(confirmLink(first));
+    expect(unsubscribeLink(again)).toBe(unsubscribeLink(first));
+    expect((await pressConfirm(confirmLink(again))).status).toBe(303);
   });
 });

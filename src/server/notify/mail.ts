@@ -22,8 +22,14 @@ import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { contentPath } from '../platform/paths';
 import { query } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';
-import { CONFIRM_HOURS, confirmationByRef, subscriberById } from './store';
-import { confirmToken, unsubscribeToken } from './tokens';
+import {
+  CONFIRM_HOURS,
+  confirmationByRef,
+  subscriberById,
+  type Confirmation,
+  type Subscriber,
+} from './store';
+import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, openStoredToken } from './tokens';
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
 
@@ -41,20 +47,20 @@ export function postalAddress(): string {
   return postal;
 }
 
-export const confirmUrl = (confirmationId: string) =>
-  `${siteOrigin()}${CONFIRM_PATH}?token=${confirmToken(confirmationId)}`;
+export const confirmUrl = (confirmation: Pick<Confirmation, 'id' | 'link'>) =>
+  `${siteOrigin()}${CONFIRM_PATH}?token=${openStoredToken(CONFIRM_TOKEN_FIELD, confirmation.id, confirmation.link)}`;
 
-export const unsubscribeUrl = (subscriberId: string) =>
-  `${siteOrigin()}${UNSUBSCRIBE_PATH}?token=${unsubscribeToken(subscriberId)}`;
+export const unsubscribeUrl = (subscriber: Pick<Subscriber, 'id' | 'link'>) =>
+  `${siteOrigin()}${UNSUBSCRIBE_PATH}?token=${openStoredToken(UNSUBSCRIBE_TOKEN_FIELD, subscriber.id, subscriber.link)}`;
 
 /** The list's id (RFC 2919): `events.` and the studio's mail domain. */
-function listHeaders(subscriberId: string): Pick<Mail, 'list' | 'headers'> {
+function listHeaders(subscriber: Pick<Subscriber, 'id' | 'link'>): Pick<Mail, 'list' | 'headers'> {
   const studio = siteFacts();
   const domain = studio.email.split('@').pop() ?? 'localhost';
   return {
     list: {
       id: { url: `events.${domain}`, comment: `${studio.name} events` },
-      unsubscribe: { url: unsubscribeUrl(subscriberId), comment: 'Unsubscribe' },
+      unsubscribe: { url: unsubscribeUrl(subscriber), comment: 'Unsubscribe' },
     },
     headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
@@ -91,6 +97,8 @@ export async function confirmMail(ref: string): Composed {
   if (confirmation.used) return nothingToSend('already confirmed');
   if (confirmation.expired) return nothingToSend('link expired');
   if (confirmation.superseded) return nothingToSend('address unsubscribed since');
+  const subscriber = await subscriberById(confirmation.subscriberId);
+  if (!subscriber) return undefined;
   const studio = siteFacts();
   return {
     to: confirmation.email,
@@ -101,7 +109,7 @@ export async function confirmMail(ref: string): Composed {
         `Someone, we hope you, asked ${studio.name} to e-mail this address when new event dates are announced.`,
         {
           text: `To join the list, open this link within ${CONFIRM_HOURS} hours and press Confirm:`,
-          link: confirmUrl(confirmation.id),
+          link: confirmUrl(confirmation),
           label: 'Confirm my address',
         },
         'If it was not you, ignore this e-mail: without a confirmation we send nothing more.',
@@ -109,7 +117,7 @@ export async function confirmMail(ref: string): Composed {
       ],
       [`${studio.name}, ${postalAddress()}`],
     ),
-    ...listHeaders(confirmation.subscriberId),
+    ...listHeaders(subscriber),
   };
 }
 
@@ -127,7 +135,7 @@ export async function announcementMail(ref: string): Composed {
   if (!subscriber.listed) return nothingToSend('not on the list (unsubscribed or unconfirmed)');
   const { event } = announcement;
   const studio = siteFacts();
-  const unsubscribe = unsubscribeUrl(subscriber.id);
+  const unsubscribe = unsubscribeUrl(subscriber);
   return {
     to: subscriber.email,
     subject: `New at ${studio.name}: ${event.title}, ${event.when.split(',').slice(0, 2).join(',')}`,
@@ -154,6 +162,6 @@ export async function announcementMail(ref: string): Composed {
         `${studio.name}, ${postalAddress()}`,
       ],
     ),
-    ...listHeaders(subscriber.id),
+    ...listHeaders(subscriber),
   };
 }

@@ -21,7 +21,13 @@ import { query, transaction, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import type { Received } from '../request/pipeline';
 import { clientNetwork, countRequest } from '../request/rate-limit';
-import { confirmToken, tokenHash, unsubscribeToken } from './tokens';
+import {
+  CONFIRM_TOKEN_FIELD,
+  UNSUBSCRIBE_TOKEN_FIELD,
+  newStoredToken,
+  tokenHash,
+  type StoredToken,
+} from './tokens';
 
 /**
  * The submission id of a sign-up posted without script (the Events page's form has none): the
@@ -69,10 +75,11 @@ export async function insertSignUp(
   const subscriber = rows[0] as { id: string | number; unsubscribe_hash: string | null };
   const subscriberId = String(subscriber.id);
   if (!subscriber.unsubscribe_hash) {
-    await tx.query(`UPDATE list_subscribers SET unsubscribe_hash = $2 WHERE id = $1`, [
-      subscriberId,
-      tokenHash(unsubscribeToken(subscriberId)),
-    ]);
+    const link = newStoredToken(UNSUBSCRIBE_TOKEN_FIELD, subscriberId);
+    await tx.query(
+      `UPDATE list_subscribers SET unsubscribe_hash = $2, unsubscribe_sealed = $3 WHERE id = $1`,
+      [subscriberId, link.sha256, link.sealed],
+    );
   }
   const inserted = await tx.query(
     `INSERT INTO list_confirmations
@@ -85,9 +92,11 @@ export async function insertSignUp(
   const confirmation = inserted.rows[0] as { id: string | number } | undefined;
   if (!confirmation) return undefined;
   const confirmationId = String(confirmation.id);
-  await tx.query(`UPDATE list_confirmations SET token_hash = $2 WHERE id = $1`, [
+  const link = newStoredToken(CONFIRM_TOKEN_FIELD, confirmationId);
+  await tx.query(`UPDATE list_confirmations SET token_hash = $2, token_sealed = $3 WHERE id = $1`, [
     confirmationId,
-    tokenHash(confirmToken(confirmationId)),
+    link.sha256,
+    link.sealed,
   ]);
   return `${subscriberId}:${confirmationId}`;
 }
@@ -122,6 +131,7 @@ export interface Confirmation {
   superseded: boolean;
   /** The address is on the list now (confirmed, not unsubscribed). */
   listed: boolean;
+  link: StoredToken;
 }
 
 interface ConfirmationRow {
@@ -133,11 +143,13 @@ interface ConfirmationRow {
   used: boolean;
   superseded: boolean;
   listed: boolean;
+  token_sealed: string;
+  token_hash: string;
 }
 
 // A function: the SQL of the clock is read when the query is made (tests move it).
 const CONFIRMATION = () => `
-  SELECT c.id, c.subscriber_id, s.email, c.created_at,
+  SELECT c.id, c.subscriber_id, s.email, c.created_at, c.token_sealed, c.token_hash,
          c.expires_at <= ${sqlNow()} AS expired, c.used_at IS NOT NULL AS used,
          (s.unsubscribed_at IS NOT NULL AND c.created_at <= s.unsubscribed_at) AS superseded,
          (s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL) AS listed
@@ -153,6 +165,7 @@ function confirmation(row: ConfirmationRow): Confirmation {
     used: row.used,
     superseded: row.superseded,
     listed: row.listed,
+    link: { sealed: row.token_sealed, sha256: row.token_hash },
   };
 }
 
@@ -214,6 +227,7 @@ export interface Subscriber {
   /** Confirmed and not unsubscribed: announcements go to it. */
   listed: boolean;
   unsubscribed: boolean;
+  link: StoredToken;
 }
 
 interface SubscriberRow {
@@ -221,10 +235,13 @@ interface SubscriberRow {
   email: string;
   listed: boolean;
   unsubscribed: boolean;
+  unsubscribe_sealed: string;
+  unsubscribe_hash: string;
 }
 
 const SUBSCRIBER = `
-  SELECT id, email, (confirmed_at IS NOT NULL AND unsubscribed_at IS NULL) AS listed,
+  SELECT id, email, unsubscribe_sealed, unsubscribe_hash,
+         (confirmed_at IS NOT NULL AND unsubscribed_at IS NULL) AS listed,
          unsubscribed_at IS NOT NULL AS unsubscribed
     FROM list_subscribers`;
 
@@ -233,6 +250,7 @@ const subscriber = (row: SubscriberRow): Subscriber => ({
   email: row.email,
   listed: row.listed,
   unsubscribed: row.unsubscribed,
+  link: { sealed: row.unsubscribe_sealed, sha256: row.unsubscribe_hash },
 });
 
 export async function subscriberById(id: string): Promise<Subscriber | undefined> {

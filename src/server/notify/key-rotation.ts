@@ -1,0 +1,115 @@
+/**
+ * Key rotation of the Get Notified list's link tokens (`list_confirmations.token_sealed`,
+ * `list_subscribers.unsubscribe_sealed`), as booking/key-rotation.ts re-seals the bookings':
+ * `npm run rotate-key` runs it after them. In batches, each one transaction: a batch's rows are
+ * locked, their tokens opened with whichever given key sealed them, sealed with the current key,
+ * written, read back and checked against the hash the row is found by before the batch commits.
+ * A token sealed with the current key is skipped (resumable); one no given key opens is left as it
+ * is and named by its row. Counts and row ids only, never a token.
+ */
+import { decryptField, encryptField, isSealedWithCurrentKey, keyring } from '../platform/crypto';
+import { query, transaction } from '../platform/db';
+import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, tokenHash } from './tokens';
+
+interface Column {
+  table: 'list_confirmations' | 'list_subscribers';
+  sealed: 'token_sealed' | 'unsubscribe_sealed';
+  hash: 'token_hash' | 'unsubscribe_hash';
+  field: string;
+}
+
+const COLUMNS: readonly Column[] = [
+  {
+    table: 'list_confirmations',
+    sealed: 'token_sealed',
+    hash: 'token_hash',
+    field: CONFIRM_TOKEN_FIELD,
+  },
+  {
+    table: 'list_subscribers',
+    sealed: 'unsubscribe_sealed',
+    hash: 'unsubscribe_hash',
+    field: UNSUBSCRIBE_TOKEN_FIELD,
+  },
+];
+
+const stale = (column: Column) => `${column.sealed} IS NOT NULL AND ${column.sealed} NOT LIKE $1`;
+const currentPattern = () => `enc2:${keyring().currentId}:%`;
+
+export interface ListTokenRotation {
+  /** Tokens sealed anew. */
+  tokens: number;
+  /** `<table>:<id>` of the tokens no given key opens, left as they are. */
+  unreadable: string[];
+  /** Tokens still not sealed with the current key after the run. */
+  remaining: number;
+}
+
+/** How many of the list's tokens are not sealed with the current key. */
+export async function listTokensNotOnCurrentKey(): Promise<number> {
+  let total = 0;
+  for (const column of COLUMNS) {
+    const [row] = await query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${column.table} WHERE ${stale(column)}`,
+      [currentPattern()],
+    );
+    total += Number(row?.n ?? 0);
+  }
+  return total;
+}
+
+/** Seals every token of the list with the current key. */
+export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTokenRotation> {
+  const summary: ListTokenRotation = { tokens: 0, unreadable: [], remaining: 0 };
+  for (const column of COLUMNS) {
+    let after = 0;
+    for (;;) {
+      const done = await transaction(async (tx) => {
+        const { rows } = await tx.query(
+          `SELECT id, ${column.sealed} AS sealed, ${column.hash} AS hash FROM ${column.table}
+            WHERE id > $2 AND ${stale(column)} ORDER BY id LIMIT $3 FOR UPDATE`,
+          [currentPattern(), after, batchSize],
+        );
+        const found = rows as { id: string | number; sealed: string; hash: string }[];
+        if (found.length === 0) return undefined;
+        let sealed = 0;
+        const unreadable: string[] = [];
+        for (const row of found) {
+          const id = String(row.id);
+          let token: string;
+          try {
+            token = decryptField(row.sealed, column.field, id);
+            if (tokenHash(token) !== row.hash) throw new Error('hash');
+          } catch {
+            unreadable.push(`${column.table}:${id}`);
+            continue;
+          }
+          const again = encryptField(token, column.field, id);
+          await tx.query(`UPDATE ${column.table} SET ${column.sealed} = $2 WHERE id = $1`, [
+            id,
+            again,
+          ]);
+          const { rows: back } = await tx.query(
+            `SELECT ${column.sealed} AS sealed FROM ${column.table} WHERE id = $1`,
+            [id],
+          );
+          const stored = (back[0] as { sealed: string } | undefined)?.sealed ?? '';
+          if (
+            !isSealedWithCurrentKey(stored) ||
+            tokenHash(decryptField(stored, column.field, id)) !== row.hash
+          ) {
+            throw new Error(`${column.table} ${id}: its re-encrypted token did not read back`);
+          }
+          sealed += 1;
+        }
+        return { last: Number(found.at(-1)!.id), sealed, unreadable };
+      });
+      if (!done) break;
+      after = done.last;
+      summary.tokens += done.sealed;
+      summary.unreadable.push(...done.unreadable);
+    }
+  }
+  summary.remaining = await listTokensNotOnCurrentKey();
+  return summary;
+}
