@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '@netlify/functions';
 import { FIX_BELOW } from '../src/shared/form-answer';
 import { NOTIFY_LABELS, NOTIFY_SENT_PAGE, NOTIFY_WORDS, notifySchema } from '../src/shared/notify';
 import { outbox } from '../src/server/mail-kinds';
-import { holdBackConfirmation, insertSignUp, signUpSubmissionId } from '../src/server/notify/store';
+import { holdBackConfirmation, insertSignUp } from '../src/server/notify/store';
 import { siteFacts } from '../src/server/platform/site-facts';
 import { formFunction } from '../src/server/request/pipeline';
 
@@ -21,7 +22,8 @@ export default formFunction({
   rateLimit: 'NOTIFY_RATE_LIMIT',
   minFillMs: MIN_FILL_MS,
   schema: notifySchema,
-  fromForm: (body) => ({ email: body.email, submissionId: signUpSubmissionId(body.email) }),
+  // A post without script brings no submission id; a repeat is found by its address (store.ts).
+  fromForm: (body) => ({ email: body.email, submissionId: randomUUID() }),
   insert: insertSignUp,
   mails: ['list-confirm'],
   holdBack: (tx, _kind, data) => holdBackConfirmation(tx, data.email),

@@ -184,6 +184,20 @@ describe('signing up', () => {
     expect(await env.count('list_subscribers')).toBe(2);
   });
 
+  test('the same address posted again within a minute (a double click) stores and mails nothing more, and gets the same answer', async () => {
+    const first = await signUp('ada@example.test');
+    const second = await signUp('ada@example.test');
+    expect([second.status, second.headers.get('location')]).toEqual([
+      first.status,
+      first.headers.get('location'),
+    ]);
+    expect(await env.count('list_confirmations')).toBe(1);
+    advanceClock(61_000);
+    await signUp('ada@example.test');
+    expect(await env.count('list_confirmations')).toBe(2);
+    expect(mailsTo(env.smtp, 'ada@example.test')).toHaveLength(2);
+  });
+
   test('a confirmation link expires after 48 hours and then confirms nothing', async () => {
     await signUp('ada@example.test');
     const link = confirmLink(mailsTo(env.smtp, 'ada@example.test')[0]);

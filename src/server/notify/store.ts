@@ -14,8 +14,7 @@
  */
 import type { NotifySignUp } from '../../shared/notify';
 import { NOTIFY_WORDING } from '../../shared/notify';
-import { now, sqlNow } from '../platform/clock';
-import { createHash } from 'node:crypto';
+import { sqlNow } from '../platform/clock';
 import { clientFingerprint } from '../platform/crypto';
 import { query, transaction, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
@@ -28,25 +27,6 @@ import {
   tokenHash,
   type StoredToken,
 } from './tokens';
-
-/**
- * The submission id of a sign-up posted without script (the Events page's form has none): the
- * address and the minute. A double click or a repeated post stores and mails nothing more, while
- * signing the same address up again later (a lost mail, an expired link) gets a new confirmation.
- */
-export function signUpSubmissionId(email: unknown): string {
-  const minute = Math.floor(now().getTime() / 60_000);
-  const hex = createHash('sha256')
-    .update(JSON.stringify(['notify', String(email).trim().toLowerCase(), minute]))
-    .digest('hex');
-  return [
-    hex.slice(0, 8),
-    hex.slice(8, 12),
-    `8${hex.slice(13, 16)}`,
-    `${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}`,
-    hex.slice(20, 32),
-  ].join('-');
-}
 
 /** How long a confirmation link works. */
 export const CONFIRM_HOURS = 48;
@@ -81,6 +61,17 @@ export async function insertSignUp(
       [subscriberId, link.sha256, link.sealed],
     );
   }
+  // A repeat of the last minute's sign-up (a double click, Back and send again: a post without
+  // script has no submission id of its own) stores and mails nothing more; the same answer goes
+  // out. One made after the address last left the list does not count as a repeat.
+  const recent = await tx.query(
+    `SELECT 1 FROM list_confirmations c JOIN list_subscribers s ON s.id = c.subscriber_id
+      WHERE c.subscriber_id = $1 AND c.used_at IS NULL AND c.spam_reason IS NULL
+        AND c.created_at > ${sqlNow()} - interval '1 minute'
+        AND (s.unsubscribed_at IS NULL OR c.created_at > s.unsubscribed_at)`,
+    [subscriberId],
+  );
+  if (recent.rows.length > 0) return undefined;
   const inserted = await tx.query(
     `INSERT INTO list_confirmations
        (subscriber_id, submission_id, wording, spam_reason, created_at, expires_at)
