@@ -229,7 +229,10 @@ function Form({ blocks, version }: Props) {
         <div className="border-t border-sand-200 pt-6">
           <button
             type="submit"
-            // Before hydration the browser itself requires the terms and posts the form.
+            // Before hydration the page's own small script keeps it disabled while the terms are
+            // unticked (components/forms/TermsGate.astro); without scripts the browser itself
+            // requires the terms and posts the form.
+            data-terms-gate
             disabled={hydrated && (sending || !agreed)}
             aria-describedby={hydrated && !agreed ? termsHelpId : undefined}
             className="w-full rounded-full bg-sage-700 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto"
