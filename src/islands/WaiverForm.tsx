@@ -8,6 +8,7 @@ import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import { fieldErrors } from '../shared/fields';
 import {
+  RE_SIGN_HASH,
   SIGNATURE_MISSING,
   WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
@@ -60,6 +61,32 @@ function Form({ blocks, version }: Props) {
   useEffect(() => {
     const terms = formRef.current?.elements.namedItem('agreedToTerms');
     if (terms instanceof HTMLInputElement) setAgreed(terms.checked);
+  }, [formRef]);
+
+  // A re-sign link from the studio's e-mail names who it is for by a token in the fragment:
+  // fill in their name and address (only fields still empty), nothing else.
+  useEffect(() => {
+    const hash = window.location.hash;
+    const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
+    const controller = new AbortController();
+    fetch(`/api/waiver/re-sign/${token}`, { signal: controller.signal })
+      .then((response) =>
+        response.ok ? (response.json() as Promise<Record<string, unknown>>) : null,
+      )
+      .then((signer) => {
+        const form = formRef.current;
+        if (!signer || !form) return;
+        for (const name of ['firstName', 'lastName', 'email']) {
+          const input = form.elements.namedItem(name);
+          const value = signer[name];
+          if (input instanceof HTMLInputElement && !input.value && typeof value === 'string') {
+            input.value = value;
+          }
+        }
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
   }, [formRef]);
 
   const submit = async () => {

@@ -12,6 +12,9 @@ import recordsErasure, { config as erasureConfig } from '../../functions/records
 import recordsExport, { config as exportConfig } from '../../functions/records-export';
 import recordsLog, { config as logConfig } from '../../functions/records-log';
 import recordsMessages, { config as messagesConfig } from '../../functions/records-messages';
+import recordsParticipants, {
+  config as participantsConfig,
+} from '../../functions/records-participants';
 import recordsRetention, { config as retentionConfig } from '../../functions/records-retention';
 import recordsSession, { config as sessionConfig } from '../../functions/records-session';
 import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
@@ -39,6 +42,7 @@ export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[
   { name: 'records-log', handler: recordsLog, config: logConfig },
   { name: 'records-retention', handler: recordsRetention, config: retentionConfig },
   { name: 'records-consultations', handler: recordsConsultations, config: consultationsConfig },
+  { name: 'records-participants', handler: recordsParticipants, config: participantsConfig },
 ] as never;
 
 const paths = (config: Config) => [config.path ?? []].flat();

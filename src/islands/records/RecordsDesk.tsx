@@ -11,8 +11,10 @@ import Export from './Export';
 import { time } from './format';
 import Messages from './Messages';
 import Overview from './Overview';
+import ParticipantDetail from './Participants';
 import { href, useRoute, type Screen } from './route';
 import SignIn from './SignIn';
+import Versions from './Versions';
 import { BUTTON_QUIET, Failed, Loading, Notice } from './ui';
 import WaiverDetail from './WaiverDetail';
 import Waivers from './Waivers';
@@ -22,6 +24,7 @@ const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 const NAV: [Screen, string, string][] = [
   ['overview', 'Overview', ''],
   ['waivers', 'Waivers', 'waivers'],
+  ['versions', 'Versions', 'versions'],
   ['messages', 'Messages', 'messages'],
   ['consultations', 'Consultations', 'consultations'],
   ['delivery', 'Delivery', 'delivery'],
@@ -105,7 +108,9 @@ function Desk() {
   }, [signedIn]);
 
   const active = NAV.find(
-    ([screen]) => screen === route.screen || (screen === 'waivers' && route.screen === 'waiver'),
+    ([screen]) =>
+      screen === route.screen ||
+      (screen === 'waivers' && (route.screen === 'waiver' || route.screen === 'participant')),
   );
   useEffect(() => {
     const base = document.title.replace(/^.* · /, '');
@@ -207,6 +212,10 @@ function CurrentScreen({
       return <Waivers route={route} />;
     case 'waiver':
       return <WaiverDetail key={route.id} id={route.id!} />;
+    case 'participant':
+      return <ParticipantDetail key={route.id} id={route.id!} />;
+    case 'versions':
+      return <Versions />;
     case 'messages':
       return <Messages route={route} />;
     case 'consultations':

@@ -5,6 +5,8 @@ export type Screen =
   | 'overview'
   | 'waivers'
   | 'waiver'
+  | 'participant'
+  | 'versions'
   | 'messages'
   | 'consultations'
   | 'delivery'
@@ -22,6 +24,7 @@ export interface Route {
 const SCREENS: Record<string, Screen> = {
   '': 'overview',
   waivers: 'waivers',
+  versions: 'versions',
   messages: 'messages',
   consultations: 'consultations',
   delivery: 'delivery',
@@ -36,6 +39,9 @@ export function parseRoute(hash: string): Route {
   const [name = '', id] = path.split('/');
   const query = new URLSearchParams(search);
   if (name === 'waivers' && id) return { screen: 'waiver', id: decodeURIComponent(id), query };
+  if (name === 'participants' && id) {
+    return { screen: 'participant', id: decodeURIComponent(id), query };
+  }
   return { screen: SCREENS[name] ?? 'overview', query };
 }
 

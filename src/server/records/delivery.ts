@@ -59,7 +59,7 @@ export async function undeliveredMail(): Promise<MailRow[]> {
             w.first_name || ' ' || w.last_name AS waiver_name, b.name AS booking_name
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
-       LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
+       LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = split_part(o.ref, ':', 1)
        LEFT JOIN consultation_bookings b
          ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
       WHERE ${undelivered('o.')}
