@@ -80,9 +80,9 @@ function ReSign() {
         ) : (
           <>
             <p>
-              {count(list.data.items.length, 'participant')}’s latest waiver is under an older
-              version. A request is one e-mail with a link to the waiver, their name and e-mail
-              address filled in; each person is asked once per version.
+              {count(list.data.items.length, 'participant')} signed their latest waiver under an
+              older version. A request is one e-mail with a link to the waiver, their name and
+              e-mail address filled in; each person is asked once per version.
             </p>
             <ul className="divide-y divide-sand-100">
               {list.data.items.map((row) => (

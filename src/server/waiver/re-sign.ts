@@ -102,17 +102,19 @@ export function composeReSignMail(to: { firstName: string; email: string; link: 
   ];
   const paragraph = (line: string) =>
     `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(line)}</p>`;
+  const subject = `Please sign the updated liability waiver - ${studio}`;
   return {
     to: to.email,
     replyTo: studioEmail,
-    subject: `Please sign the updated liability waiver - ${studio}`,
+    subject,
     text: [...lines, to.link, ...after].join('\n\n'),
     html: [
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
       '<div style="font-family:Helvetica,Arial,sans-serif;font-size:16px;color:#1f2a24;max-width:560px">',
       ...lines.map(paragraph),
       `<p style="margin:0 0 24px"><a href="${escapeHtml(to.link)}" style="display:inline-block;background:#4d6b57;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">Sign the updated waiver</a></p>`,
       ...after.map(paragraph),
-      '</div>',
+      '</div></body></html>',
     ].join('\n'),
   };
 }
