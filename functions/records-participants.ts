@@ -16,6 +16,12 @@ import {
   searchParticipants,
 } from '../src/server/records/participants';
 import { reSignList, requestReSign, waiverTexts } from '../src/server/records/versions';
+import {
+  forgetKioskCookies,
+  listKiosks,
+  turnOffKiosk,
+  turnOnKiosk,
+} from '../src/server/waiver/kiosk';
 
 export const config: Config = {
   path: [
@@ -24,8 +30,18 @@ export const config: Config = {
     '/api/records/participants/:id/health',
     '/api/records/waiver-texts',
     '/api/records/re-sign',
+    '/api/records/kiosks',
+    '/api/records/kiosks/:id/off',
   ],
 };
+
+const kiosk = z.object({
+  label: z
+    .string('Please name the device.')
+    .trim()
+    .min(1, 'Please name the device, e.g. "Front desk tablet".')
+    .max(80, 'Please keep the name under 80 characters.'),
+});
 
 const reSign = z.object({
   waiverId: z.uuid('Please choose a participant from the list.').optional(),
@@ -85,6 +101,34 @@ export default deskFunction(config, [
       const { mails, requested } = await requestReSign(staff, outbox, input.value.waiverId);
       if (mails.length > 0) await afterAnswer(context, outbox.deliverNow(mails));
       return deskAnswer({ requested });
+    },
+  },
+  {
+    async GET({ req }) {
+      return deskAnswer({ items: await listKiosks(req) });
+    },
+    async POST({ req, body, staff }) {
+      const input = checked(kiosk, body);
+      if (!input.ok) return deskRefused(input.problem);
+      const cookies = await turnOnKiosk(req, staff, input.value.label);
+      await logAccess(staff, { action: 'kiosk-on', detail: { label: input.value.label } });
+      const answer = deskAnswer({ kiosk: true });
+      for (const cookie of cookies) answer.headers.append('set-cookie', cookie);
+      return answer;
+    },
+  },
+  {
+    async POST({ req, params, staff }) {
+      const wasThisDevice = (await listKiosks(req)).some(
+        (row) => row.id === params.id && row.thisDevice,
+      );
+      if (!(await turnOffKiosk(params.id))) return deskRefusal(404);
+      await logAccess(staff, { action: 'kiosk-off', detail: { id: params.id } });
+      const answer = deskAnswer({ id: params.id, off: true });
+      if (wasThisDevice) {
+        for (const cookie of forgetKioskCookies(req)) answer.headers.append('set-cookie', cookie);
+      }
+      return answer;
     },
   },
 ]);

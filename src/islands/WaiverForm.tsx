@@ -1,4 +1,11 @@
-import { useEffect, useId, useState, type KeyboardEvent, type SubmitEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+  type SubmitEvent,
+} from 'react';
 import { Toaster, toast } from 'sonner';
 import { island } from './ErrorBoundary';
 import { FieldError, RequiredMark, TextField } from './forms/Field';
@@ -43,6 +50,41 @@ function readValues(form: HTMLFormElement, signature: Signature) {
 
 const NO_SIGNATURE: Signature = { dataUrl: '', kind: 'drawn' };
 
+/** On the studio's kiosk, how long a success shows before the form is blank for the next signer. */
+export const KIOSK_RESET_MS = 4_000;
+
+/**
+ * Whether this device is the studio's waiver kiosk: only a device carrying the marker cookie
+ * asks, and the server decides (a kiosk turned off on the desk is an ordinary device again).
+ * While it is, no field offers autofill; otherwise each gets back its own `autocomplete`.
+ */
+function useKiosk(form: RefObject<HTMLFormElement | null>): boolean {
+  const [kiosk, setKiosk] = useState(false);
+  useEffect(() => {
+    if (!/(?:^|;\s*)waiver-kiosk=on(?:;|$)/.test(document.cookie)) return;
+    const controller = new AbortController();
+    fetch('/api/waiver/kiosk', { signal: controller.signal, credentials: 'same-origin' })
+      .then((response) => (response.ok ? (response.json() as Promise<{ kiosk?: boolean }>) : null))
+      .then((answer) => {
+        const yes = answer?.kiosk === true;
+        setKiosk(yes);
+        const element = form.current;
+        if (!element) return;
+        if (yes) element.setAttribute('autocomplete', 'off');
+        else element.removeAttribute('autocomplete');
+        for (const field of element.querySelectorAll<HTMLElement>('input, textarea, select')) {
+          const was = field.dataset.autocompleteWas;
+          if (yes) field.setAttribute('autocomplete', 'off');
+          else if (was) field.setAttribute('autocomplete', was);
+          else if (was === '') field.removeAttribute('autocomplete');
+        }
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [form]);
+  return kiosk;
+}
+
 function Form({ blocks, version }: Props) {
   const id = useId();
   const { formRef, sending, errors, showErrors, clearError, control, send, action } = useForm({
@@ -56,6 +98,7 @@ function Form({ blocks, version }: Props) {
   const [agreed, setAgreed] = useState(false);
   const [signature, setSignature] = useState<Signature>(NO_SIGNATURE);
   const [padKey, setPadKey] = useState(0);
+  const kiosk = useKiosk(formRef);
 
   // A box ticked before the form hydrated is still ticked: take it from the page.
   useEffect(() => {
@@ -117,6 +160,17 @@ function Form({ blocks, version }: Props) {
       setAgreed(false);
       setSignature(NO_SIGNATURE);
       setPadKey((key) => key + 1);
+      // The kiosk: a few seconds to read the success, then a blank form at the top for the next.
+      if (kiosk) {
+        setTimeout(() => {
+          toast.dismiss();
+          form.reset();
+          setPadKey((key) => key + 1);
+          window.scrollTo({ top: 0 });
+          const first = form.elements.namedItem(WAIVER_FIELD_ORDER[0]!);
+          if (first instanceof HTMLElement) first.focus({ preventScroll: true });
+        }, KIOSK_RESET_MS);
+      }
     }
   };
 
@@ -149,6 +203,7 @@ function Form({ blocks, version }: Props) {
         onSubmit={onSubmit}
         onKeyDown={onKeyDown}
         aria-busy={sending}
+        data-kiosk={kiosk ? 'on' : undefined}
         className="space-y-8"
       >
         <p className="text-sm text-muted">

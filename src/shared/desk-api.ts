@@ -180,6 +180,17 @@ export interface WaiverTexts {
   validForMonths: number | null;
 }
 
+/** A device turned into the studio's waiver kiosk. */
+export interface KioskRow {
+  id: string;
+  label: string;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** The device asking is this kiosk. */
+  thisDevice: boolean;
+}
+
 /** Someone whose latest waiver is under a version before the one they must sign. */
 export interface ReSignRow {
   waiverId: string;

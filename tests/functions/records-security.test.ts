@@ -70,6 +70,9 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
   ['GET', '/api/records/waiver-texts'],
   ['GET', '/api/records/re-sign'],
   ['POST', '/api/records/re-sign', {}],
+  ['GET', '/api/records/kiosks'],
+  ['POST', '/api/records/kiosks', { label: 'Tablet' }],
+  ['POST', '/api/records/kiosks/0123456789abcdef/off', {}],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>

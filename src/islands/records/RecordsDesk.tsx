@@ -8,6 +8,7 @@ import Consultations from './Consultations';
 import Delivery from './Delivery';
 import Erasure from './Erasure';
 import Export from './Export';
+import Kiosk from './Kiosk';
 import { time } from './format';
 import Messages from './Messages';
 import Overview from './Overview';
@@ -25,6 +26,7 @@ const NAV: [Screen, string, string][] = [
   ['overview', 'Overview', ''],
   ['waivers', 'Waivers', 'waivers'],
   ['versions', 'Versions', 'versions'],
+  ['kiosk', 'Kiosk', 'kiosk'],
   ['messages', 'Messages', 'messages'],
   ['consultations', 'Consultations', 'consultations'],
   ['delivery', 'Delivery', 'delivery'],
@@ -216,6 +218,8 @@ function CurrentScreen({
       return <ParticipantDetail key={route.id} id={route.id!} />;
     case 'versions':
       return <Versions />;
+    case 'kiosk':
+      return <Kiosk />;
     case 'messages':
       return <Messages route={route} />;
     case 'consultations':

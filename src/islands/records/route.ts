@@ -7,6 +7,7 @@ export type Screen =
   | 'waiver'
   | 'participant'
   | 'versions'
+  | 'kiosk'
   | 'messages'
   | 'consultations'
   | 'delivery'
@@ -25,6 +26,7 @@ const SCREENS: Record<string, Screen> = {
   '': 'overview',
   waivers: 'waivers',
   versions: 'versions',
+  kiosk: 'kiosk',
   messages: 'messages',
   consultations: 'consultations',
   delivery: 'delivery',
