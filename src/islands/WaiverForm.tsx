@@ -99,6 +99,15 @@ function Form({ blocks, version }: Props) {
   const [signature, setSignature] = useState<Signature>(NO_SIGNATURE);
   const [padKey, setPadKey] = useState(0);
   const kiosk = useKiosk(formRef);
+  // The pad's typed-name field is made anew with each signature: no autofill there either.
+  useEffect(() => {
+    const form = formRef.current;
+    if (!kiosk || !form) return;
+    form.setAttribute('autocomplete', 'off');
+    for (const field of form.querySelectorAll('input, textarea, select')) {
+      field.setAttribute('autocomplete', 'off');
+    }
+  }, [kiosk, padKey, formRef]);
 
   // A box ticked before the form hydrated is still ticked: take it from the page.
   useEffect(() => {
@@ -157,15 +166,26 @@ function Form({ blocks, version }: Props) {
     }
     if (await send(result.data)) {
       form.reset();
+      // reset() unticks the boxes behind React's back: untick them through the property React
+      // tracks too, or ticking the terms for the next waiver would not reach its onChange.
+      for (const box of form.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
+        box.checked = false;
+      }
       setAgreed(false);
       setSignature(NO_SIGNATURE);
       setPadKey((key) => key + 1);
-      // The kiosk: a few seconds to read the success, then a blank form at the top for the next.
+      // The kiosk: a few seconds to read the success (the form is blank already), then the
+      // notice goes and the next signer starts at the top, unless they have begun already.
       if (kiosk) {
         setTimeout(() => {
+          const begun = WAIVER_FIELD_NAMES.some((name) => {
+            const field = form.elements.namedItem(name);
+            return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement
+              ? field.value !== ''
+              : false;
+          });
           toast.dismiss();
-          form.reset();
-          setPadKey((key) => key + 1);
+          if (begun) return;
           window.scrollTo({ top: 0 });
           const first = form.elements.namedItem(WAIVER_FIELD_ORDER[0]!);
           if (first instanceof HTMLElement) first.focus({ preventScroll: true });
