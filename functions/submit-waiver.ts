@@ -26,7 +26,7 @@ export default formFunction({
   maxBytes: 1024 * 1024,
   rateLimit: 'WAIVER_RATE_LIMIT',
   // The studio's kiosk (a device the desk made one): a class signs in a row from one address.
-  exemptFromRateLimit: async (req) => (await kioskOf(req)) !== undefined,
+  exemptFromRateLimit: async (req) => (await kioskOf(req, { signing: true })) !== undefined,
   minFillMs: MIN_FILL_MS.waiver,
   schema: waiverSchema,
   fields: (body) => body.waiver,

@@ -24,15 +24,26 @@ function kioskCookieName(req: Request): { name: string; secure: boolean } {
   return { name: secure ? '__Host-waiver-kiosk-token' : 'waiver-kiosk-token', secure };
 }
 
-/** The kiosk this request comes from (its id), or `undefined` for any other device. */
-export async function kioskOf(req: Request): Promise<string | undefined> {
+/**
+ * The kiosk this request comes from (its token's hash), or `undefined` for any other device.
+ * `signing`: the request is a waiver, which the desk shows as the kiosk's last use.
+ */
+export async function kioskOf(
+  req: Request,
+  { signing = false }: { signing?: boolean } = {},
+): Promise<string | undefined> {
   const token = cookieIn(req, kioskCookieName(req).name);
   if (!isToken(token)) return undefined;
-  const [row] = await query<{ token_sha256: string }>(
-    `UPDATE waiver_kiosks SET last_used_at = ${sqlNow()} WHERE token_sha256 = $1
-     RETURNING token_sha256`,
-    [tokenHash(token)],
-  );
+  const [row] = signing
+    ? await query<{ token_sha256: string }>(
+        `UPDATE waiver_kiosks SET last_used_at = ${sqlNow()} WHERE token_sha256 = $1
+         RETURNING token_sha256`,
+        [tokenHash(token)],
+      )
+    : await query<{ token_sha256: string }>(
+        `SELECT token_sha256 FROM waiver_kiosks WHERE token_sha256 = $1`,
+        [tokenHash(token)],
+      );
   return row?.token_sha256;
 }
 
