@@ -66,10 +66,12 @@ try {
         console.log(`rotate-key: bookings' batch ${batch} committed: ${bookings} booking link(s)`),
     });
     const list = await listLinks.rotateListTokens({ batchSize });
-    console.log(`rotate-key: ${list.tokens} Get Notified link token(s) re-encrypted`);
+    console.log(
+      `rotate-key: ${list.tokens} link token(s) of the Get Notified list and re-sign requests re-encrypted`,
+    );
     if (list.unreadable.length > 0) {
       console.error(
-        `rotate-key: ${list.unreadable.length} Get Notified link token(s) could not be opened with the keys given and were left as they are: ${list.unreadable.join(', ')}`,
+        `rotate-key: ${list.unreadable.length} link token(s) of the list or of re-sign requests could not be opened with the keys given and were left as they are: ${list.unreadable.join(', ')}`,
       );
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
@@ -7,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { ICON_NAMES } from './lib/icons';
 import { availabilitySchema } from './shared/booking/availability';
 import { retentionSchema } from './shared/retention';
+import { splitWaiverSource, versionProblems, waiverVersionsSchema } from './shared/waiver-versions';
 import { addressSchema, isTimeZone, timeZoneSchema } from './shared/studio';
 import { LOCAL_TIME_EXAMPLE, zonedTime } from './lib/studio-time';
 
@@ -62,6 +64,29 @@ const retention = defineCollection({
     parser: (text) => ({ retention: parseYaml(text) ?? {} }),
   }),
   schema: retentionSchema,
+});
+
+// Every published version of the waiver text; content/waiver.md's text must still have the
+// SHA-256 recorded for its version, so a signed text never changes under its label. The
+// functions read the same file through the same schema (src/server/waiver/versions.ts).
+const waiverVersions = defineCollection({
+  loader: file('./content/waiver-versions.yaml', {
+    parser: (text) => ({ waiverVersions: parseYaml(text) ?? {} }),
+  }),
+  schema: waiverVersionsSchema.superRefine((versions, context) => {
+    const source = splitWaiverSource(readFileSync('./content/waiver.md', 'utf8'));
+    if (!source || typeof source.version !== 'string' || !source.text) {
+      context.addIssue({
+        code: 'custom',
+        message: 'content/waiver.md needs a `version` in its frontmatter and a body',
+      });
+      return;
+    }
+    const sha256 = createHash('sha256').update(source.text).digest('hex');
+    for (const message of versionProblems(versions, { version: source.version, sha256 })) {
+      context.addIssue({ code: 'custom', message });
+    }
+  }),
 });
 
 const sessions = defineCollection({
@@ -232,6 +257,7 @@ export const collections = {
   site,
   consultation,
   retention,
+  waiverVersions,
   sessions,
   services,
   programs,

@@ -2,6 +2,7 @@ import 'astro';
 
 declare module 'astro' {
   interface AstroClientDirectives {
-    'client:interaction'?: boolean;
+    /** `{ hash }`: an address whose fragment starts with it hydrates the island on load. */
+    'client:interaction'?: boolean | { hash: string };
   }
 }

@@ -1,4 +1,11 @@
-import { useEffect, useId, useState, type KeyboardEvent, type SubmitEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+  type SubmitEvent,
+} from 'react';
 import { Toaster, toast } from 'sonner';
 import { island } from './ErrorBoundary';
 import { FieldError, RequiredMark, TextField } from './forms/Field';
@@ -8,6 +15,7 @@ import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import { fieldErrors } from '../shared/fields';
 import {
+  RE_SIGN_HASH,
   SIGNATURE_MISSING,
   WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
@@ -42,6 +50,41 @@ function readValues(form: HTMLFormElement, signature: Signature) {
 
 const NO_SIGNATURE: Signature = { dataUrl: '', kind: 'drawn' };
 
+/** On the studio's kiosk, how long a success shows before the form is blank for the next signer. */
+export const KIOSK_RESET_MS = 4_000;
+
+/**
+ * Whether this device is the studio's waiver kiosk: only a device carrying the marker cookie
+ * asks, and the server decides (a kiosk turned off on the desk is an ordinary device again).
+ * While it is, no field offers autofill; otherwise each gets back its own `autocomplete`.
+ */
+function useKiosk(form: RefObject<HTMLFormElement | null>): boolean {
+  const [kiosk, setKiosk] = useState(false);
+  useEffect(() => {
+    if (!/(?:^|;\s*)waiver-kiosk=on(?:;|$)/.test(document.cookie)) return;
+    const controller = new AbortController();
+    fetch('/api/waiver/kiosk', { signal: controller.signal, credentials: 'same-origin' })
+      .then((response) => (response.ok ? (response.json() as Promise<{ kiosk?: boolean }>) : null))
+      .then((answer) => {
+        const yes = answer?.kiosk === true;
+        setKiosk(yes);
+        const element = form.current;
+        if (!element) return;
+        if (yes) element.setAttribute('autocomplete', 'off');
+        else element.removeAttribute('autocomplete');
+        for (const field of element.querySelectorAll<HTMLElement>('input, textarea, select')) {
+          const was = field.dataset.autocompleteWas;
+          if (yes) field.setAttribute('autocomplete', 'off');
+          else if (was) field.setAttribute('autocomplete', was);
+          else if (was === '') field.removeAttribute('autocomplete');
+        }
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [form]);
+  return kiosk;
+}
+
 function Form({ blocks, version }: Props) {
   const id = useId();
   const { formRef, sending, errors, showErrors, clearError, control, send, action } = useForm({
@@ -55,11 +98,47 @@ function Form({ blocks, version }: Props) {
   const [agreed, setAgreed] = useState(false);
   const [signature, setSignature] = useState<Signature>(NO_SIGNATURE);
   const [padKey, setPadKey] = useState(0);
+  const kiosk = useKiosk(formRef);
+  // The pad's typed-name field is made anew with each signature: no autofill there either.
+  useEffect(() => {
+    const form = formRef.current;
+    if (!kiosk || !form) return;
+    form.setAttribute('autocomplete', 'off');
+    for (const field of form.querySelectorAll('input, textarea, select')) {
+      field.setAttribute('autocomplete', 'off');
+    }
+  }, [kiosk, padKey, formRef]);
 
   // A box ticked before the form hydrated is still ticked: take it from the page.
   useEffect(() => {
     const terms = formRef.current?.elements.namedItem('agreedToTerms');
     if (terms instanceof HTMLInputElement) setAgreed(terms.checked);
+  }, [formRef]);
+
+  // A re-sign link from the studio's e-mail names who it is for by a token in the fragment:
+  // fill in their name and address (only fields still empty), nothing else.
+  useEffect(() => {
+    const hash = window.location.hash;
+    const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
+    const controller = new AbortController();
+    fetch(`/api/waiver/re-sign/${token}`, { signal: controller.signal })
+      .then((response) =>
+        response.ok ? (response.json() as Promise<Record<string, unknown>>) : null,
+      )
+      .then((signer) => {
+        const form = formRef.current;
+        if (!signer || !form) return;
+        for (const name of ['firstName', 'lastName', 'email']) {
+          const input = form.elements.namedItem(name);
+          const value = signer[name];
+          if (input instanceof HTMLInputElement && !input.value && typeof value === 'string') {
+            input.value = value;
+          }
+        }
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
   }, [formRef]);
 
   const submit = async () => {
@@ -87,9 +166,31 @@ function Form({ blocks, version }: Props) {
     }
     if (await send(result.data)) {
       form.reset();
+      // reset() unticks the boxes behind React's back: untick them through the property React
+      // tracks too, or ticking the terms for the next waiver would not reach its onChange.
+      for (const box of form.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
+        box.checked = false;
+      }
       setAgreed(false);
       setSignature(NO_SIGNATURE);
       setPadKey((key) => key + 1);
+      // The kiosk: a few seconds to read the success (the form is blank already), then the
+      // notice goes and the next signer starts at the top, unless they have begun already.
+      if (kiosk) {
+        setTimeout(() => {
+          const begun = WAIVER_FIELD_NAMES.some((name) => {
+            const field = form.elements.namedItem(name);
+            return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement
+              ? field.value !== ''
+              : false;
+          });
+          toast.dismiss();
+          if (begun) return;
+          window.scrollTo({ top: 0 });
+          const first = form.elements.namedItem(WAIVER_FIELD_ORDER[0]!);
+          if (first instanceof HTMLElement) first.focus({ preventScroll: true });
+        }, KIOSK_RESET_MS);
+      }
     }
   };
 
@@ -122,6 +223,7 @@ function Form({ blocks, version }: Props) {
         onSubmit={onSubmit}
         onKeyDown={onKeyDown}
         aria-busy={sending}
+        data-kiosk={kiosk ? 'on' : undefined}
         className="space-y-8"
       >
         <p className="text-sm text-muted">
@@ -229,7 +331,10 @@ function Form({ blocks, version }: Props) {
         <div className="border-t border-sand-200 pt-6">
           <button
             type="submit"
-            // Before hydration the browser itself requires the terms and posts the form.
+            // Before hydration the page's own small script keeps it disabled while the terms are
+            // unticked (components/forms/TermsGate.astro); without scripts the browser itself
+            // requires the terms and posts the form.
+            data-terms-gate
             disabled={hydrated && (sending || !agreed)}
             aria-describedby={hydrated && !agreed ? termsHelpId : undefined}
             className="w-full rounded-full bg-sage-700 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto"

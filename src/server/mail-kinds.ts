@@ -39,6 +39,12 @@ export const MAIL_KINDS = {
     about: 'waiver',
     label: "Participant's copy of their waiver",
   },
+  /** A request to sign a material new version, to a participant (ref `<waiver id>:<version>`). */
+  'waiver-re-sign': {
+    compose: async (ref) => (await import('./waiver/re-sign')).reSignMail(ref),
+    about: 'waiver',
+    label: 'Request to sign the updated waiver',
+  },
   // A booking's mails are composed from `<booking id>:<sequence>`: one version of the booking.
   /** The visitor's invite (METHOD:REQUEST): at booking, and after every move. */
   'booking-visitor': {

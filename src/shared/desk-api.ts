@@ -116,6 +116,91 @@ export interface WaiverView {
   mails: { kind: string; label: string; state: MailState }[];
 }
 
+/**
+ * Where a participant (everyone who signed with one e-mail address, in any case) stands: their
+ * latest waiver is under the version in force (or a later non-material one), under an older
+ * one, older than the studio's optional validity, or there is none.
+ */
+export type WaiverStatus = 'covered' | 'older' | 'expired' | 'none';
+
+export const STATUS_WORDS: Record<WaiverStatus, string> = {
+  covered: 'Covered',
+  older: 'Signed an older version',
+  expired: 'Expired',
+  none: 'Nothing on file',
+};
+
+export interface ParticipantStatus {
+  status: WaiverStatus;
+  /** Their latest waiver: when, and under which version of the text. */
+  signedAt: string | null;
+  version: string | null;
+}
+
+export interface ParticipantRow extends ParticipantStatus {
+  /** Their latest waiver; the participant's own page is reached through it. */
+  waiverId: string;
+  name: string;
+  email: string;
+  waivers: number;
+}
+
+export interface ParticipantView extends ParticipantRow {
+  /** Every waiver they signed, newest first. */
+  signed: { id: string; createdAt: string; version: string; name: string }[];
+  /** A re-sign request for the version in force was sent to them, and when. */
+  reSignRequestedAt: string | null;
+}
+
+/** A participant's health information (a logged view): their latest, and what last changed. */
+export interface ParticipantHealth {
+  latest: WaiverField[];
+  /** The last waiver whose health fields differ from the one before it, and which differ. */
+  lastChange: { at: string; waiverId: string; fields: string[] } | null;
+  /** When the health information was first given (their first waiver). */
+  since: string;
+}
+
+/** A text that was signed, exactly as signed, with how many waivers are under it. */
+export interface WaiverTextRow {
+  sha256: string;
+  version: string;
+  /** From content/waiver-versions.yaml; `null` for a text that is not recorded there. */
+  material: boolean | null;
+  inForce: boolean;
+  firstSignedAt: string;
+  signatures: number;
+  text: string;
+}
+
+export interface WaiverTexts {
+  texts: WaiverTextRow[];
+  /** The version in force, and whether it asks earlier signers to sign again. */
+  current: { version: string; material: boolean; reSignFrom: string };
+  validForMonths: number | null;
+}
+
+/** A device turned into the studio's waiver kiosk. */
+export interface KioskRow {
+  id: string;
+  label: string;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** The device asking is this kiosk. */
+  thisDevice: boolean;
+}
+
+/** Someone whose latest waiver is under a version before the one they must sign. */
+export interface ReSignRow {
+  waiverId: string;
+  name: string;
+  email: string;
+  version: string;
+  signedAt: string;
+  requestedAt: string | null;
+}
+
 export interface MessageRow {
   id: string;
   createdAt: string;
@@ -127,6 +212,8 @@ export interface MessageRow {
   spamReason: SpamReason | null;
   /** Where its mail to the studio stands; `null` for spam (never queued). */
   mail: MailState | null;
+  /** The sender's waiver status, by their e-mail address in any case. */
+  waiverStatus: WaiverStatus;
 }
 
 /** The kinds of record the desk holds: signed waivers, messages to the studio, consultations. */
@@ -162,6 +249,10 @@ export const ACTION_WORDS = {
   'sign-out': 'Signed out',
   'sign-out-everywhere': 'Signed out everywhere',
   'view-waiver': 'Opened a waiver with its health information',
+  'view-participant-health': "Opened a participant's health information",
+  'request-re-sign': 'Sent re-sign requests',
+  'kiosk-on': 'Turned a device into a waiver kiosk',
+  'kiosk-off': 'Turned a waiver kiosk off',
   'download-pdf': 'Downloaded a signed waiver PDF',
   'export-waivers': 'Exported waivers',
   'export-messages': 'Exported messages',
@@ -246,6 +337,8 @@ export interface BookingRow {
   spamReason: SpamReason | null;
   /** A waiver (not spam) is on file for this e-mail address, in any case. */
   waiverOnFile: boolean;
+  /** Their waiver status, by the e-mail address in any case. */
+  waiverStatus: WaiverStatus;
 }
 
 /** Upcoming consultations soonest first, past ones latest first. */

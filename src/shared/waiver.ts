@@ -240,3 +240,9 @@ export function waiverProblemNotice(problem: {
       : { title: failed.title, text: problem.fieldErrors ? FIX_BELOW : problem.error };
   return { ...notice, fallback: failed.fallback };
 }
+
+/**
+ * The fragment of a re-sign link from the studio's e-mail (`/waiver#re-sign=<token>`): the form
+ * hydrates at once and fills in the name and e-mail address it is for.
+ */
+export const RE_SIGN_HASH = '#re-sign=';

@@ -364,7 +364,7 @@ test('the instructor cancels from the desk: the visitor gets METHOD:CANCEL with 
   await expect(desk.getByRole('heading', { level: 2, name: 'Consultations' })).toBeVisible();
   const card = desk.getByRole('article').filter({ hasText: booked.envelope.to[0] });
   await expect(card).toBeVisible();
-  await expect(card.getByText('No waiver yet')).toBeVisible();
+  await expect(card.getByText('Nothing on file')).toBeVisible();
   for (const width of [375, 1280]) {
     await desk.setViewportSize({ width, height: 900 });
     await expectNoViolations(desk);

@@ -174,13 +174,16 @@ test.describe('the waiver', () => {
     expect(pdf).toContain('Old ankle sprain');
   });
 
-  test('the terms not ticked: the browser asks for them and nothing is sent', async ({ page }) => {
+  test('the terms not ticked: Submit Waiver is enabled, the browser asks for them and nothing is sent', async ({
+    page,
+  }) => {
     const email = `unticked-${Date.now()}@example.test`;
     await fillWaiver(page, email);
     let posted = false;
     page.on('request', (request) => {
       if (request.method() === 'POST') posted = true;
     });
+    await expect(page.getByRole('button', { name: 'Submit Waiver' })).toBeEnabled();
     await page.getByRole('button', { name: 'Submit Waiver' }).click();
     await expect(page).toHaveURL(/\/waiver$/);
     expect(await terms(page).evaluate((box: HTMLInputElement) => box.validity.valueMissing)).toBe(

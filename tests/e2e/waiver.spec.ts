@@ -466,6 +466,52 @@ test.describe('the waiver form on a phone', () => {
 });
 
 test.describe('the waiver form before its script has arrived', () => {
+  test('Submit Waiver is disabled from the first paint, follows the terms box, and hydration keeps it', async ({
+    page,
+  }) => {
+    // Every frame before its paint notes the button's state, from the first one that has it.
+    await page.addInitScript(() => {
+      const frames: (boolean | null)[] = ((window as unknown as { frames_: unknown }).frames_ = []);
+      const look = () => {
+        const button = document.querySelector<HTMLButtonElement>('button[data-terms-gate]');
+        frames.push(button ? button.disabled : null);
+        if (frames.length < 600) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    const release = await holdScript(page, 'WaiverForm');
+    await page.goto('/waiver', { waitUntil: 'domcontentloaded' });
+    await expect(island(page, 'WaiverForm')).toHaveAttribute('ssr');
+    await expect(submitButton(page)).toBeDisabled();
+    const painted = await page.evaluate(() =>
+      (window as unknown as { frames_: (boolean | null)[] }).frames_.filter((f) => f !== null),
+    );
+    expect(painted.length).toBeGreaterThan(0);
+    expect(painted.every((disabled) => disabled)).toBe(true);
+    // No script of the form's own has loaded: the page's inline line did it.
+    const bundles = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((name) => /WaiverForm|SignaturePad|client\./.test(name)),
+    );
+    expect(bundles).toEqual([]);
+
+    await terms(page).check();
+    await expect(submitButton(page)).toBeEnabled();
+    await terms(page).uncheck();
+    await expect(submitButton(page)).toBeDisabled();
+
+    release();
+    await page.getByLabel('First Name').focus();
+    await expect(island(page, 'WaiverForm')).not.toHaveAttribute('ssr');
+    await expect(submitButton(page)).toBeDisabled();
+    await terms(page).check();
+    await expect(submitButton(page)).toBeEnabled();
+    await terms(page).uncheck();
+    await expect(submitButton(page)).toBeDisabled();
+  });
+
   test('keeps everything typed, ticked and signed by name, and sends it once hydrated', async ({
     page,
   }) => {

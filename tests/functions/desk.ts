@@ -13,6 +13,9 @@ import recordsExport, { config as exportConfig } from '../../functions/records-e
 import recordsList, { config as listConfig } from '../../functions/records-list';
 import recordsLog, { config as logConfig } from '../../functions/records-log';
 import recordsMessages, { config as messagesConfig } from '../../functions/records-messages';
+import recordsParticipants, {
+  config as participantsConfig,
+} from '../../functions/records-participants';
 import recordsRetention, { config as retentionConfig } from '../../functions/records-retention';
 import recordsSession, { config as sessionConfig } from '../../functions/records-session';
 import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
@@ -41,6 +44,7 @@ export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[
   { name: 'records-retention', handler: recordsRetention, config: retentionConfig },
   { name: 'records-consultations', handler: recordsConsultations, config: consultationsConfig },
   { name: 'records-list', handler: recordsList, config: listConfig },
+  { name: 'records-participants', handler: recordsParticipants, config: participantsConfig },
 ] as never;
 
 const paths = (config: Config) => [config.path ?? []].flat();

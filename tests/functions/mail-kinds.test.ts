@@ -31,7 +31,7 @@ test.each(Object.entries(functions))(
 
 test('every kind names the record it is about and a label for the desk', () => {
   expect(kindsAbout('message')).toEqual(['contact']);
-  expect(kindsAbout('waiver')).toEqual(['waiver-records', 'waiver-participant']);
+  expect(kindsAbout('waiver')).toEqual(['waiver-records', 'waiver-participant', 'waiver-re-sign']);
   expect(kindsAbout('booking')).toEqual([
     'booking-visitor',
     'booking-studio',

@@ -64,6 +64,15 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
   ['POST', '/api/records/consultations/blocks', { from: '2027-03-01', to: '2027-03-02', note: '' }],
   ['POST', '/api/records/consultations/blocks/1/remove', {}],
   ['POST', '/api/records/consultations/feed', {}],
+  ['GET', '/api/records/participants?q=okon'],
+  ['GET', `/api/records/participants/${WAIVER}`],
+  ['GET', `/api/records/participants/${WAIVER}/health`],
+  ['GET', '/api/records/waiver-texts'],
+  ['GET', '/api/records/re-sign'],
+  ['POST', '/api/records/re-sign', {}],
+  ['GET', '/api/records/kiosks'],
+  ['POST', '/api/records/kiosks', { label: 'Tablet' }],
+  ['POST', '/api/records/kiosks/0123456789abcdef/off', {}],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>

@@ -204,6 +204,7 @@ describe('the retention run', () => {
       spamMessages: 2,
       spamWaivers: 1,
       mailRecords: 5,
+      reSignRequests: 0,
       messages: 3,
       spamBookings: 1,
       consultations: 1,

@@ -3,7 +3,12 @@
  * which file and which field is wrong. Each case breaks one file in its own copy of the
  * project and runs `astro sync`, which loads and validates every collection as the build does.
  */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { splitWaiverSource, waiverVersionsSchema } from '../../src/shared/waiver-versions';
+import { currentWaiverText } from '../../src/server/waiver/current-text';
 import { copyProject, type ProjectCopy } from '../fixtures/project-copy';
 
 const copies: ProjectCopy[] = [];
@@ -202,5 +207,70 @@ describe.concurrent('a mistake in an event file', { timeout: 120_000 }, () => {
     expect(code).not.toBe(0);
     expect(output).toContain(file);
     expect(output).toMatch(/^\s*price: use a number of US dollars/m);
+  });
+});
+
+describe.concurrent('the waiver text and its versions', { timeout: 120_000 }, () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const changed = (text: string) =>
+    text.replace(/\n## /, '\nA sentence added after the version was published.\n\n## ');
+  const body = (source: string) => splitWaiverSource(source)!.text;
+
+  test('a changed text under an unchanged version fails the build, naming content/waiver.md and what to do', async () => {
+    const copy = await copyProject('content-schema-');
+    copies.push(copy);
+    await copy.edit('content/waiver.md', changed);
+    const { code, output } = await copy.astro('sync');
+
+    expect(code).not.toBe(0);
+    expect(output).toContain("content/waiver.md: its text has changed since version '2026-11'");
+    expect(output).toContain("set a new `version` in content/waiver.md's frontmatter");
+    expect(output).toContain('content/waiver-versions.yaml');
+  });
+
+  test('the same change passes once it has a new version recorded with its SHA-256', async () => {
+    const copy = await copyProject('content-schema-');
+    copies.push(copy);
+    let text = '';
+    await copy.edit('content/waiver.md', (source) => {
+      const next = changed(source).replace("version: '2026-11'", "version: '2027-01'");
+      text = body(next);
+      return next;
+    });
+    await copy.edit(
+      'content/waiver-versions.yaml',
+      (yaml) => `${yaml}  - version: '2027-01'\n    sha256: ${sha256(text)}\n    material: true\n`,
+    );
+    const { code, output } = await copy.astro('sync');
+
+    expect(output).not.toContain('content/waiver.md');
+    expect(code).toBe(0);
+  });
+
+  test('a new version not yet in the list fails, giving the SHA-256 to record', async () => {
+    const copy = await copyProject('content-schema-');
+    copies.push(copy);
+    let text = '';
+    await copy.edit('content/waiver.md', (source) => {
+      const next = changed(source).replace("version: '2026-11'", "version: '2027-01'");
+      text = body(next);
+      return next;
+    });
+    const { code, output } = await copy.astro('sync');
+
+    expect(code).not.toBe(0);
+    expect(output).toContain("content/waiver.md has version '2027-01'");
+    expect(output).toContain(sha256(text));
+  });
+});
+
+test('the recorded SHA-256 of the version in force is the one the functions file with each waiver', async () => {
+  const versions = waiverVersionsSchema.parse(
+    parseYaml(await readFile('content/waiver-versions.yaml', 'utf8')),
+  );
+  const current = currentWaiverText();
+  expect(versions.versions.at(-1)).toMatchObject({
+    version: current.version,
+    sha256: current.sha256,
   });
 });

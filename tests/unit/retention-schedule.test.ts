@@ -29,6 +29,7 @@ describe('content/retention.yaml', () => {
       spamMessages: '30 days',
       spamWaivers: '30 days',
       mailRecords: '1 year',
+      reSignRequests: '1 year',
       messages: '2 years',
       spamBookings: '30 days',
       consultations: '2 years',

@@ -8,6 +8,7 @@ import {
 } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { count } from './format';
+import { StatusBadge } from './Participants';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
 import {
@@ -95,11 +96,7 @@ function Booking({
         <span className="flex flex-wrap gap-2">
           {booking.cancelledAt && <Badge tone="warn">Cancelled</Badge>}
           {booking.spamReason && <Badge tone="spam">Spam: {SPAM_WORDS[booking.spamReason]}</Badge>}
-          {booking.waiverOnFile ? (
-            <Badge tone="good">Waiver on file</Badge>
-          ) : (
-            <Badge tone="warn">No waiver yet</Badge>
-          )}
+          <StatusBadge status={booking.waiverStatus} />
         </span>
       </header>
       <p className="break-words">

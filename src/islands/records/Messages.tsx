@@ -5,6 +5,7 @@ import { when } from './format';
 import type { Route } from './route';
 import { usePages, useRowAction } from './useLoad';
 import { listQuery } from './Waivers';
+import { StatusBadge } from './Participants';
 import {
   Badge,
   BUTTON_QUIET,
@@ -50,7 +51,8 @@ function Message({
         <a href={`mailto:${message.email}`} className={LINK}>
           {message.email}
         </a>
-        {message.service && <span className="text-muted"> · {message.service}</span>}
+        {message.service && <span className="text-muted"> · {message.service}</span>}{' '}
+        <StatusBadge status={message.waiverStatus} />
       </p>
       <p className="break-words whitespace-pre-wrap text-ink">{message.message}</p>
       <div className="flex flex-wrap items-center gap-3 pt-1">

@@ -1,5 +1,6 @@
 import type { SessionInfo, Undelivered } from '../../shared/desk-api';
 import { count } from './format';
+import { QuickCheck } from './Participants';
 import Retention from './Retention';
 import { href } from './route';
 import { BUTTON, CARD, Field, LINK, ScreenTitle } from './ui';
@@ -44,6 +45,7 @@ export default function Overview({ session }: { session: SessionInfo }) {
     <div className="space-y-6">
       <ScreenTitle>Overview</ScreenTitle>
       <DeliveryNotice undelivered={session.undelivered} />
+      <QuickCheck />
 
       <form
         role="search"

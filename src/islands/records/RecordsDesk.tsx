@@ -9,11 +9,14 @@ import List from './List';
 import Delivery from './Delivery';
 import Erasure from './Erasure';
 import Export from './Export';
+import Kiosk from './Kiosk';
 import { time } from './format';
 import Messages from './Messages';
 import Overview from './Overview';
+import ParticipantDetail from './Participants';
 import { href, useRoute, type Screen } from './route';
 import SignIn from './SignIn';
+import Versions from './Versions';
 import { BUTTON_QUIET, Failed, Loading, Notice } from './ui';
 import WaiverDetail from './WaiverDetail';
 import Waivers from './Waivers';
@@ -23,6 +26,8 @@ const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 const NAV: [Screen, string, string][] = [
   ['overview', 'Overview', ''],
   ['waivers', 'Waivers', 'waivers'],
+  ['versions', 'Versions', 'versions'],
+  ['kiosk', 'Kiosk', 'kiosk'],
   ['messages', 'Messages', 'messages'],
   ['consultations', 'Consultations', 'consultations'],
   ['list', 'List', 'list'],
@@ -107,7 +112,9 @@ function Desk() {
   }, [signedIn]);
 
   const active = NAV.find(
-    ([screen]) => screen === route.screen || (screen === 'waivers' && route.screen === 'waiver'),
+    ([screen]) =>
+      screen === route.screen ||
+      (screen === 'waivers' && (route.screen === 'waiver' || route.screen === 'participant')),
   );
   useEffect(() => {
     const base = document.title.replace(/^.* · /, '');
@@ -209,6 +216,12 @@ function CurrentScreen({
       return <Waivers route={route} />;
     case 'waiver':
       return <WaiverDetail key={route.id} id={route.id!} />;
+    case 'participant':
+      return <ParticipantDetail key={route.id} id={route.id!} />;
+    case 'versions':
+      return <Versions />;
+    case 'kiosk':
+      return <Kiosk />;
     case 'messages':
       return <Messages route={route} />;
     case 'consultations':

@@ -40,6 +40,11 @@ export default function WaiverDetail({ id }: { id: string }) {
       <div className="space-y-1">
         <ScreenTitle>{waiver.fullName}</ScreenTitle>
         <p className="text-muted">Signed {when(waiver.createdAt)}</p>
+        <p>
+          <a href={href(`participants/${waiver.id}`)} className={LINK}>
+            Their status and every waiver they signed
+          </a>
+        </p>
       </div>
       {waiver.spamReason && (
         <Notice tone="bad">

@@ -5,6 +5,9 @@ export type Screen =
   | 'overview'
   | 'waivers'
   | 'waiver'
+  | 'participant'
+  | 'versions'
+  | 'kiosk'
   | 'messages'
   | 'consultations'
   | 'list'
@@ -23,6 +26,8 @@ export interface Route {
 const SCREENS: Record<string, Screen> = {
   '': 'overview',
   waivers: 'waivers',
+  versions: 'versions',
+  kiosk: 'kiosk',
   messages: 'messages',
   consultations: 'consultations',
   list: 'list',
@@ -38,6 +43,9 @@ export function parseRoute(hash: string): Route {
   const [name = '', id] = path.split('/');
   const query = new URLSearchParams(search);
   if (name === 'waivers' && id) return { screen: 'waiver', id: decodeURIComponent(id), query };
+  if (name === 'participants' && id) {
+    return { screen: 'participant', id: decodeURIComponent(id), query };
+  }
   return { screen: SCREENS[name] ?? 'overview', query };
 }
 

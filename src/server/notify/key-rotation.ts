@@ -1,6 +1,7 @@
 /**
- * Key rotation of the Get Notified list's link tokens (`list_confirmations.token_sealed`,
- * `list_subscribers.unsubscribe_sealed`), as booking/key-rotation.ts re-seals the bookings':
+ * Key rotation of the sealed link tokens of the Get Notified list (`list_confirmations.token_sealed`,
+ * `list_subscribers.unsubscribe_sealed`) and of the waiver's re-sign requests
+ * (`waiver_resign_requests.token_sealed`), as booking/key-rotation.ts re-seals the bookings':
  * `npm run rotate-key` runs it after them. In batches, each one transaction: a batch's rows are
  * locked, their tokens opened with whichever given key sealed them, sealed with the current key,
  * written, read back and checked against the hash the row is found by before the batch commits.
@@ -9,12 +10,13 @@
  */
 import { decryptField, encryptField, isSealedWithCurrentKey, keyring } from '../platform/crypto';
 import { query, transaction } from '../platform/db';
+import { RE_SIGN_TOKEN_FIELD } from '../waiver/re-sign';
 import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, tokenHash } from './tokens';
 
 interface Column {
-  table: 'list_confirmations' | 'list_subscribers';
+  table: 'list_confirmations' | 'list_subscribers' | 'waiver_resign_requests';
   sealed: 'token_sealed' | 'unsubscribe_sealed';
-  hash: 'token_hash' | 'unsubscribe_hash';
+  hash: 'token_hash' | 'unsubscribe_hash' | 'token_sha256';
   field: string;
 }
 
@@ -30,6 +32,12 @@ const COLUMNS: readonly Column[] = [
     sealed: 'unsubscribe_sealed',
     hash: 'unsubscribe_hash',
     field: UNSUBSCRIBE_TOKEN_FIELD,
+  },
+  {
+    table: 'waiver_resign_requests',
+    sealed: 'token_sealed',
+    hash: 'token_sha256',
+    field: RE_SIGN_TOKEN_FIELD,
   },
 ];
 
@@ -62,12 +70,13 @@ export async function listTokensNotOnCurrentKey(): Promise<number> {
 export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTokenRotation> {
   const summary: ListTokenRotation = { tokens: 0, unreadable: [], remaining: 0 };
   for (const column of COLUMNS) {
-    let after = 0;
+    // By the id's text: the list's ids are numbers, a re-sign request's a UUID.
+    let after = '';
     for (;;) {
       const done = await transaction(async (tx) => {
         const { rows } = await tx.query(
           `SELECT id, ${column.sealed} AS sealed, ${column.hash} AS hash FROM ${column.table}
-            WHERE id > $2 AND ${stale(column)} ORDER BY id LIMIT $3 FOR UPDATE`,
+            WHERE id::text > $2 AND ${stale(column)} ORDER BY id::text LIMIT $3 FOR UPDATE`,
           [currentPattern(), after, batchSize],
         );
         const found = rows as { id: string | number; sealed: string; hash: string }[];
@@ -102,7 +111,7 @@ export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTo
           }
           sealed += 1;
         }
-        return { last: Number(found.at(-1)!.id), sealed, unreadable };
+        return { last: String(found.at(-1)!.id), sealed, unreadable };
       });
       if (!done) break;
       after = done.last;

@@ -17,6 +17,7 @@ import type {
 import * as zoned from '../../shared/booking/zoned';
 import type { Staff } from '../auth/sessions';
 import { newToken, tokenHash } from '../auth/tokens';
+import { statusByEmail, statusFor } from './participants';
 import { addBlock, currentBlocks, removeBlock } from '../booking/blocks';
 import type { BookingMailKind } from '../booking/book';
 import { busyFeedState } from '../booking/busy-feed';
@@ -75,7 +76,7 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
   );
   const page = pageOf(
     rows,
-    (row): BookingRow => ({
+    (row): Omit<BookingRow, 'waiverStatus'> => ({
       id: row.id,
       start: new Date(row.starts_at).toISOString(),
       end: new Date(row.ends_at).toISOString(),
@@ -92,7 +93,15 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
     }),
     PAGE,
   );
-  return { ...page, timeZone: consultationSettings().timeZone };
+  const statuses = await statusByEmail(page.items.map((item) => item.email));
+  return {
+    ...page,
+    items: page.items.map((item) => ({
+      ...item,
+      waiverStatus: statusFor(statuses, item.email).status,
+    })),
+    timeZone: consultationSettings().timeZone,
+  };
 }
 
 export type BookingOutbox = Pick<Outbox<BookingMailKind>, 'enqueue' | 'deliverNow'>;

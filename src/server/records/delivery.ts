@@ -61,7 +61,7 @@ export async function undeliveredMail(): Promise<MailRow[]> {
             s.email AS subscriber_email
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
-       LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = o.ref
+       LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = split_part(o.ref, ':', 1)
        LEFT JOIN consultation_bookings b
          ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
        LEFT JOIN list_subscribers s

@@ -10,7 +10,8 @@ import { kindsAbout } from '../mail-kinds';
 /**
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
  * with their stored PDFs, its messages, its consultation bookings, its row on the Get Notified
- * list with its confirmations, the mails queued or sent about them in mail_outbox) is deleted in one transaction, together with one access-log line that says what went (counts and
+ * list with its confirmations, the re-sign requests made from its waivers, the mails queued or
+ * sent about them in mail_outbox) is deleted in one transaction, together with one access-log line that says what went (counts and
  * record ids), when and by whom, and nothing of what it held. Waiver texts stay: they are the
  * studio's, not the participant's. The files of those mails in the local mail folder (when the
  * site runs without a mail server) go once the deletion has committed. Mail already delivered to
@@ -44,7 +45,7 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
   );
   const [mails] = await query<{ n: number }>(
     `SELECT count(*)::int AS n FROM mail_outbox
-      WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
+      WHERE (kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[]))
          OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
          OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
          OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))`,
@@ -96,7 +97,7 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     );
     const mails = await tx.query(
       `DELETE FROM mail_outbox
-        WHERE (kind = ANY($1::text[]) AND ref = ANY($2::text[]))
+        WHERE (kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[]))
            OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
            OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
            OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))
@@ -116,6 +117,7 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
       `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,
       [waivers],
     );
+    // Its re-sign requests go with its waivers (ON DELETE CASCADE), in this transaction.
     await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [waivers]);
     await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [messages]);
     await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [bookings]);

@@ -5,6 +5,7 @@ import { query, transaction } from '../platform/db';
 import { outbox, type MailKind } from '../mail-kinds';
 import type { DrainSummary } from '../platform/outbox';
 import type { SpamReason } from '../../shared/anti-spam';
+import { statusByEmail, statusFor } from './participants';
 import { logAccess } from './access-log';
 import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
 import { mailState } from './delivery';
@@ -35,7 +36,7 @@ export const MESSAGE_SELECT = `SELECT c.id, c.created_at, c.created_at::text AS 
    FROM contact_messages c
    LEFT JOIN mail_outbox o ON o.kind = '${MESSAGE_MAIL}' AND o.ref = c.id::text`;
 
-export function messageRow(row: MessageDbRow): MessageRow {
+export function messageRow(row: MessageDbRow): Omit<MessageRow, 'waiverStatus'> {
   return {
     id: String(row.id),
     createdAt: new Date(row.created_at).toISOString(),
@@ -70,7 +71,15 @@ export async function searchMessages(
       ORDER BY c.created_at DESC, c.id DESC LIMIT ${where.param(PAGE_SIZE + 1)}`,
     where.params,
   );
-  return pageOf(rows, messageRow);
+  const page = pageOf(rows, messageRow);
+  const statuses = await statusByEmail(page.items.map((item) => item.email));
+  return {
+    ...page,
+    items: page.items.map((item) => ({
+      ...item,
+      waiverStatus: statusFor(statuses, item.email).status,
+    })),
+  };
 }
 
 export interface NotSpam {

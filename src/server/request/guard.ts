@@ -35,6 +35,8 @@ export interface GuardOptions {
   /** Largest body accepted, in bytes; a larger one gets 413 before any parsing. */
   maxBytes: number;
   rateLimit: RateLimit;
+  /** A device the rate limit does not count (the studio's waiver kiosk). */
+  exempt?: (req: Request) => Promise<boolean>;
 }
 
 /**
@@ -76,7 +78,9 @@ export async function guardPost(
 
   const client = clientOf(req, context);
   try {
-    const verdict = await countClient(form, client.ip, options.rateLimit);
+    const verdict = (await options.exempt?.(req))
+      ? { allowed: true as const, retryAfterSeconds: 0 }
+      : await countClient(form, client.ip, options.rateLimit);
     if (!verdict.allowed) {
       await req.body?.cancel().catch(() => undefined);
       const wait = verdict.retryAfterSeconds;

@@ -71,6 +71,8 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K 
   maxBytes: number;
   /** The setting of the form's rate limit (e.g. `CONTACT_RATE_LIMIT`). */
   rateLimit: RateLimitSetting;
+  /** A device the rate limit does not count (the waiver's kiosk). */
+  exemptFromRateLimit?: (req: Request) => Promise<boolean>;
   /** The time trap: nobody fills in this form faster (milliseconds). */
   minFillMs: number;
   schema: S;
@@ -166,7 +168,12 @@ export function formFunction<
 
   const handle = async (req: Request, context?: FunctionContext): Promise<Response> => {
     const rateLimit = readSetting(spec.rateLimit);
-    const guarded = await guardPost(req, context, { form, maxBytes: spec.maxBytes, rateLimit });
+    const guarded = await guardPost(req, context, {
+      form,
+      maxBytes: spec.maxBytes,
+      rateLimit,
+      exempt: spec.exemptFromRateLimit,
+    });
     if (!guarded.ok) return answer(req, postFormat(req) ?? 'json', guarded.problem);
     const { body, client, format } = guarded.value;
     const fail = (problem: Problem) => answer(req, format, problem, body);

@@ -118,8 +118,19 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     where: `COALESCE(t.sent_at, t.failed_at, t.retired_at,
                      CASE WHEN t.skipped IS NOT NULL THEN t.created_at END) < $1
             AND NOT (t.kind = ANY($2::text[])
-                     AND EXISTS (SELECT 1 FROM waivers w WHERE w.id::text = t.ref))`,
+                     AND EXISTS (SELECT 1 FROM waivers w WHERE w.id::text = split_part(t.ref, ':', 1)))`,
     params: () => [kindsAbout('waiver')],
+  }),
+  rowsOf({
+    // A request to sign a new version of the waiver (who was asked, when): a record of a mail,
+    // kept as long. It goes sooner with the waiver it was made from (it cascades).
+    name: 'reSignRequests',
+    period: 'mailRecords',
+    keep: '1 year',
+    what: ['request to sign the updated waiver', 'requests to sign the updated waiver'],
+    from: 'from the request',
+    table: 'waiver_resign_requests',
+    where: 't.created_at < $1',
   }),
   rowsOf({
     name: 'messages',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { splitWaiverSource } from '../../shared/waiver-versions';
 import { contentPath } from '../platform/paths';
 
 export interface WaiverText {
@@ -18,13 +18,12 @@ let cached: { file: string; text: WaiverText } | undefined;
 export function currentWaiverText(): WaiverText {
   const file = contentPath('waiver.md');
   if (cached?.file === file) return cached.text;
-  const source = readFileSync(file, 'utf8').replace(/\r\n?/g, '\n');
-  const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source);
-  const version = match ? (parse(match[1]) as { version?: unknown })?.version : undefined;
-  if (!match || typeof version !== 'string' || !match[2].trim()) {
+  const source = splitWaiverSource(readFileSync(file, 'utf8'));
+  const version = source?.version;
+  if (!source || typeof version !== 'string' || !source.text) {
     throw new Error('content/waiver.md needs a `version` in its frontmatter and a body');
   }
-  const text = match[2].trim();
+  const text = source.text;
   cached = { file, text: { version, text, sha256: sha256(text) } };
   return cached.text;
 }

@@ -1,0 +1,130 @@
+/**
+ * Re-sign requests: after a material new version of the waiver text, the studio asks those whose
+ * latest waiver is under an older one to sign again. One request per person (lower(email)) per
+ * version, however often it is asked for (a unique constraint); its mail goes through the outbox
+ * (kind `waiver-re-sign`, ref `<their latest waiver's id>:<version>`). The link in it opens the
+ * waiver form with their name and address filled in: `/waiver#re-sign=<token>`, the token in the
+ * fragment (never sent to a server or a log by the browser): 32 random bytes the row keeps as its
+ * SHA-256 and sealed (auth/tokens.ts), so a mail composed later carries the same link, whatever
+ * key the site uses by then. Following it changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { query, type Queryable } from '../platform/db';
+import { siteOrigin } from '../platform/hosting';
+import { escapeHtml, type Mail } from '../platform/mail';
+import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { siteFacts } from '../platform/site-facts';
+import { isToken, newStoredToken, openStoredToken, tokenHash } from '../auth/tokens';
+import { statusOf } from './versions';
+
+/** The field a request's sealed token is bound to, with the request's id. */
+export const RE_SIGN_TOKEN_FIELD = 'waiverReSignToken';
+
+const reSignLink = (id: string, stored: { sealed: string; sha256: string }) =>
+  `${siteOrigin()}/waiver#re-sign=${openStoredToken(RE_SIGN_TOKEN_FIELD, id, stored)}`;
+
+/** Records a request for `waiverId`'s signer under `version`; `undefined` if there is one. */
+export async function insertReSignRequest(
+  tx: Queryable,
+  request: { waiverId: string; email: string; version: string; staff: string },
+): Promise<string | undefined> {
+  const id = randomUUID();
+  const token = newStoredToken(RE_SIGN_TOKEN_FIELD, id);
+  const { rows } = await tx.query(
+    `INSERT INTO waiver_resign_requests
+       (id, email_key, version, waiver_id, token_sha256, token_sealed, requested_by)
+     VALUES ($1, lower($2), $3, $4, $5, $6, $7)
+     ON CONFLICT (email_key, version) DO NOTHING
+     RETURNING id`,
+    [
+      id,
+      request.email,
+      request.version,
+      request.waiverId,
+      token.sha256,
+      token.sealed,
+      request.staff,
+    ],
+  );
+  return (rows[0] as { id: string } | undefined)?.id;
+}
+
+/** Who a re-sign link is for: what the form is filled in with; `undefined` for no such link. */
+export async function reSignFor(
+  token: string,
+): Promise<{ firstName: string; lastName: string; email: string } | undefined> {
+  if (!isToken(token)) return undefined;
+  const [row] = await query<{ first_name: string; last_name: string; email: string }>(
+    `SELECT w.first_name, w.last_name, w.email
+       FROM waiver_resign_requests r JOIN waivers w ON w.id = r.waiver_id
+      WHERE r.token_sha256 = $1`,
+    [tokenHash(token)],
+  );
+  return row && { firstName: row.first_name, lastName: row.last_name, email: row.email };
+}
+
+/** The request mail for ref `<waiver id>:<version>`; no longer owed once they signed again. */
+export async function reSignMail(ref: string): Promise<Mail | NothingToSend | undefined> {
+  const split = ref.indexOf(':');
+  const [waiverId, version] = [ref.slice(0, split), ref.slice(split + 1)];
+  const [row] = await query<{
+    id: string;
+    first_name: string;
+    email: string;
+    token_sha256: string;
+    token_sealed: string;
+  }>(
+    `SELECT r.id, r.token_sha256, r.token_sealed, w.first_name, w.email
+       FROM waiver_resign_requests r JOIN waivers w ON w.id = r.waiver_id
+      WHERE r.waiver_id = $1 AND r.version = $2`,
+    [waiverId, version],
+  );
+  if (!row) return undefined;
+  const [latest] = await query<{ created_at: Date; waiver_text_sha256: string }>(
+    `SELECT created_at, waiver_text_sha256 FROM waivers
+      WHERE lower(email) = lower($1) AND spam_reason IS NULL
+      ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [row.email],
+  );
+  if (
+    latest &&
+    statusOf({ createdAt: new Date(latest.created_at), sha256: latest.waiver_text_sha256 }) ===
+      'covered'
+  ) {
+    return nothingToSend('signed the version in force since');
+  }
+  return composeReSignMail({
+    firstName: row.first_name,
+    email: row.email,
+    link: reSignLink(row.id, { sealed: row.token_sealed, sha256: row.token_sha256 }),
+  });
+}
+
+export function composeReSignMail(to: { firstName: string; email: string; link: string }): Mail {
+  const { name: studio, email: studioEmail } = siteFacts();
+  const lines = [
+    `Hello ${to.firstName},`,
+    `${studio} has updated its liability waiver, and the changes matter for everyone who takes part, so I'm asking you to read and sign the new version before your next session.`,
+    'It takes about 5 minutes. The link below opens the waiver with your name and e-mail address filled in:',
+  ];
+  const after = [
+    `If you have questions about the changes, reply to this e-mail or write to ${studioEmail}. Thank you!`,
+  ];
+  const paragraph = (line: string) =>
+    `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(line)}</p>`;
+  const subject = `Please sign the updated liability waiver - ${studio}`;
+  return {
+    to: to.email,
+    replyTo: studioEmail,
+    subject,
+    text: [...lines, to.link, ...after].join('\n\n'),
+    html: [
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
+      '<div style="font-family:Helvetica,Arial,sans-serif;font-size:16px;color:#1f2a24;max-width:560px">',
+      ...lines.map(paragraph),
+      `<p style="margin:0 0 24px"><a href="${escapeHtml(to.link)}" style="display:inline-block;background:#4d6b57;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">Sign the updated waiver</a></p>`,
+      ...after.map(paragraph),
+      '</div></body></html>',
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The studio's waiver kiosk in Chromium, against its own `npm start` (a low WAIVER_RATE_LIMIT,
+ * a real SMTP server): turned on from the desk, it signs 25 waivers in a row from one address
+ * without a 429 while an ordinary visitor at the same address is held to the limit, and its form
+ * keeps nothing of the previous signer. Turned off, the device's form is the ordinary one.
+ */
+import { mkdir } from 'node:fs/promises';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { E2E_SMTP_PORT } from '../../playwright.config';
+import { SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { signaturePng } from '../fixtures/signatures';
+import { startSmtp, type TestSmtp } from '../functions/harness';
+import { startStudio, type Studio } from '../server/harness';
+import { expectNoViolations } from './axe';
+
+const STAFF = 'maya@example.test';
+const LIMIT = 5;
+const SIGNERS = Number(process.env.KIOSK_SIGNERS ?? 25);
+const SHOTS = 'test-results/kiosk';
+
+let smtp: TestSmtp;
+let studio: Studio;
+
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
+
+test.beforeAll(async () => {
+  smtp = await startSmtp(E2E_SMTP_PORT);
+  await mkdir(SHOTS, { recursive: true });
+  studio = await startStudio({
+    startTimeoutMs: 180_000,
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}/?tls.rejectUnauthorized=false`,
+      CONTACT_TO: 'studio-inbox@example.test',
+      STAFF_EMAILS: STAFF,
+      WAIVER_RATE_LIMIT: `${LIMIT}/10m`,
+      SIGN_IN_RATE_LIMIT: '1000/1m',
+      SIGN_IN_ADDRESS_LIMIT: '1000/1m',
+      SIGN_IN_INBOX_LIMIT: '1000/1m',
+    },
+  });
+});
+
+test.afterAll(async () => {
+  await studio?.stop();
+  await smtp?.stop();
+});
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: studio.url,
+    viewport: { width: 1280, height: 900 },
+  });
+  return context.newPage();
+}
+
+async function screens(name: string, on: Page) {
+  for (const width of [375, 1280]) {
+    await on.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await expectNoViolations(on);
+    await on.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await on.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function signIn(page: Page) {
+  const before = smtp.mails.length;
+  await page.goto('/records');
+  await page.getByRole('textbox', { name: 'Email' }).fill(STAFF);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByText(SIGN_IN_SENT)).toBeVisible();
+  await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
+  const mail = smtp.mails.slice(before).find((m) => m.envelope.to.includes(STAFF))!;
+  await page.goto(/https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0]);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+}
+
+/** What the form holds: every field's value, the boxes, and the signature's hidden value. */
+function formState(page: Page) {
+  return page.locator('#waiver-form form').evaluate((form: HTMLFormElement) => ({
+    values: [
+      ...form.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+        'input:not([type=hidden]):not([type=checkbox]), textarea',
+      ),
+    ].map((field) => field.value),
+    ticked: [...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].some(
+      (box) => box.checked,
+    ),
+    signature: (form.elements.namedItem('signature') as HTMLInputElement | null)?.value ?? '',
+    autocomplete: [
+      form.getAttribute('autocomplete'),
+      ...[...form.querySelectorAll<HTMLInputElement>('input:not([type=hidden]), textarea')].map(
+        (field) => field.getAttribute('autocomplete'),
+      ),
+    ],
+  }));
+}
+
+test('a kiosk signs 25 waivers in a row without a 429, keeps nothing of the previous signer, and an ordinary visitor at its address is still held to the limit', async ({
+  browser,
+}) => {
+  const tablet = await newPage(browser);
+  await signIn(tablet);
+  await tablet.goto('/records#/kiosk');
+  await expect(tablet.getByRole('heading', { level: 2, name: 'Waiver kiosk' })).toBeVisible();
+  await screens('desk-kiosk-off', tablet);
+  await tablet.getByRole('textbox', { name: 'Name of this device' }).fill('Front desk tablet');
+  await tablet.getByRole('button', { name: 'Turn this device into a waiver kiosk' }).click();
+  await expect(tablet.getByRole('status')).toContainText('This device is now the waiver kiosk');
+  await expect(tablet.getByText('Front desk tablet (this device)')).toBeVisible();
+  await screens('desk-kiosk-on', tablet);
+
+  const statuses: number[] = [];
+  tablet.on('response', (response) => {
+    if (response.url().endsWith('/api/submit-waiver')) statuses.push(response.status());
+  });
+  await tablet.goto('/waiver');
+  // No autofill from the first paint, before the form's script has run.
+  const first = await formState(tablet);
+  expect(new Set(first.autocomplete)).toEqual(new Set(['off']));
+
+  const toast = tablet.locator('[data-sonner-toast]').filter({
+    hasText: 'Waiver submitted successfully!',
+  });
+  for (let n = 1; n <= SIGNERS; n++) {
+    await tablet.getByLabel('First Name').fill(`Signer${n}`);
+    await tablet.getByLabel('Last Name').fill('Class');
+    await tablet.getByLabel('Email').fill(`signer${n}.${Date.now()}@example.test`);
+    await tablet.getByRole('textbox', { name: 'Phone', exact: true }).fill('503-555-0142');
+    await tablet.getByLabel('Emergency Contact Name').fill('Rae Class');
+    await tablet.getByLabel('Emergency Contact Phone').fill('503-555-0199');
+    await tablet.getByLabel('Medical Conditions or Injuries').fill(`Condition of signer ${n}`);
+    await tablet.getByRole('checkbox', { name: /agree to the liability waiver/ }).check();
+    await tablet.getByLabel('Type your full name to sign').fill(`Signer${n} Class`);
+    if (n === 1) await tablet.waitForFunction(() => performance.now() > 5_500);
+    await tablet.getByRole('button', { name: 'Submit Waiver' }).click();
+    await expect(toast.first()).toBeVisible();
+    expect(statuses.at(-1), `waiver ${n}`).toBe(200);
+    // Blank at once for the next signer.
+    await expect(tablet.getByLabel('First Name')).toHaveValue('');
+    await expect(
+      tablet.getByRole('checkbox', { name: /agree to the liability waiver/ }),
+    ).not.toBeChecked();
+    await expect(tablet.getByRole('button', { name: 'Submit Waiver' })).toBeDisabled();
+  }
+  expect(statuses).toEqual(Array(SIGNERS).fill(200));
+
+  // A few seconds later the notice is gone, the form is at the top, and nothing is left.
+  await expect(toast).toHaveCount(0, { timeout: 10_000 });
+  await expect(tablet.getByLabel('First Name')).toBeFocused();
+  const last = await formState(tablet);
+  expect(last.values.every((value) => value === '')).toBe(true);
+  expect(last.ticked).toBe(false);
+  expect(last.signature).toBe('');
+  expect(new Set(last.autocomplete)).toEqual(new Set(['off']));
+  await screens('kiosk-form', tablet);
+
+  // An ordinary visitor at the same address (no kiosk cookie) is held to the limit.
+  const visitor = await browser.newContext({ baseURL: studio.url });
+  const answers: number[] = [];
+  for (let n = 0; n <= LIMIT; n++) {
+    const response = await visitor.request.post('/api/submit-waiver', {
+      headers: { origin: studio.url },
+      data: {
+        waiver: {
+          firstName: 'Walk',
+          lastName: 'In',
+          email: `walk-in-${n}@example.test`,
+          phone: '503-555-0100',
+          emergencyName: 'Someone',
+          emergencyPhone: '503-555-0101',
+          medicalConditions: '',
+          medications: '',
+          agreedToTerms: true,
+          agreedToPhotos: false,
+          signature: signaturePng(),
+        },
+        website: '',
+        fillTimeMs: 20_000,
+      },
+    });
+    answers.push(response.status());
+  }
+  expect(answers.at(-1)).toBe(429);
+  expect(answers.filter((status) => status === 429)).toHaveLength(1);
+  await visitor.close();
+
+  // Turned off on the desk, the tablet's form is the ordinary one again.
+  await tablet.goto('/records#/kiosk');
+  await tablet.getByRole('button', { name: 'Turn off Front desk tablet' }).click();
+  await expect(tablet.getByRole('status')).toContainText('is turned off');
+  await tablet.goto('/waiver');
+  await tablet.getByLabel('First Name').focus();
+  await expect(tablet.locator('#waiver-form form')).not.toHaveAttribute('autocomplete', 'off');
+  await expect(tablet.getByLabel('First Name')).toHaveAttribute('autocomplete', 'given-name');
+  await tablet.context().close();
+});
