@@ -73,6 +73,10 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
   ['GET', '/api/records/kiosks'],
   ['POST', '/api/records/kiosks', { label: 'Tablet' }],
   ['POST', '/api/records/kiosks/0123456789abcdef/off', {}],
+  ['GET', '/api/records/list'],
+  ['GET', '/api/records/list/export'],
+  ['POST', '/api/records/list/remove', { email: 'ingrid@example.test' }],
+  ['POST', '/api/records/list/announce', { eventId: 'spring-reformer-workshop' }],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>
