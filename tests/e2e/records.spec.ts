@@ -422,6 +422,10 @@ test('works from the keyboard alone: the menu, a search, a result and back', asy
   await page.keyboard.press('Enter');
   await expect(heading(NAME)).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(
+    page.getByRole('link', { name: 'Their status and every waiver they signed' }),
+  ).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Download the signed PDF' })).toBeFocused();
   await page.goBack();
   await expect(heading('Waivers')).toBeFocused();
