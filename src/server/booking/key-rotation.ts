@@ -14,7 +14,8 @@
  */
 import { tokenHash } from '../auth/tokens';
 import { encryptField, decryptField, isSealedWithCurrentKey, keyring } from '../platform/crypto';
-import { query, transaction, type Queryable } from '../platform/db';
+import { query, type Queryable } from '../platform/db';
+import { resealInBatches } from '../platform/reseal';
 import { MANAGE_TOKEN_FIELD, derivedManageToken, manageToken } from './store';
 
 export interface LinkRotationBatch {
@@ -128,28 +129,19 @@ export async function rotateBookingLinks(
 ): Promise<LinkRotationSummary> {
   const batchSize = options.batchSize ?? 100;
   const summary: LinkRotationSummary = { from: {}, bookings: 0, unreadable: [], remaining: 0 };
-  let after = '00000000-0000-0000-0000-000000000000';
-  for (let batch = 1; ; batch += 1) {
-    const done = await transaction(async (tx) => {
-      const rows = await nextRows(tx, after, batchSize);
-      if (rows.length === 0) return undefined;
-      const plans: Plan[] = [];
-      const unreadable: string[] = [];
-      for (const row of rows) {
-        const planned = plan(row);
-        if (planned) plans.push(planned);
-        else unreadable.push(String(row.id));
-      }
-      if (plans.length > 0) await writeAndVerify(tx, plans);
-      return { last: String(rows.at(-1)!.id), plans, unreadable };
-    });
-    if (!done) break;
-    after = done.last;
-    for (const { from } of done.plans) summary.from[from] = (summary.from[from] ?? 0) + 1;
-    summary.bookings += done.plans.length;
-    summary.unreadable.push(...done.unreadable);
-    options.onBatch?.({ batch, bookings: done.plans.length });
-  }
+  await resealInBatches({
+    batchSize,
+    first: '00000000-0000-0000-0000-000000000000',
+    nextRows,
+    plan,
+    writeAndVerify,
+    onBatch({ batch, plans, unreadable }) {
+      for (const { from } of plans) summary.from[from] = (summary.from[from] ?? 0) + 1;
+      summary.bookings += plans.length;
+      summary.unreadable.push(...unreadable);
+      options.onBatch?.({ batch, bookings: plans.length });
+    },
+  });
   summary.remaining = await linksNotOnCurrentKey();
   return summary;
 }

@@ -9,7 +9,8 @@
  * is and named by its row. Counts and row ids only, never a token.
  */
 import { decryptField, encryptField, isSealedWithCurrentKey, keyring } from '../platform/crypto';
-import { query, transaction } from '../platform/db';
+import { query } from '../platform/db';
+import { resealInBatches } from '../platform/reseal';
 import { RE_SIGN_TOKEN_FIELD } from '../waiver/re-sign';
 import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, tokenHash } from './tokens';
 
@@ -66,33 +67,40 @@ export async function listTokensNotOnCurrentKey(): Promise<number> {
   return total;
 }
 
-/** Seals every token of the list with the current key. */
+/** A token to seal anew: its row, the token opened, the hash the row is found by. */
+interface Plan {
+  id: string;
+  token: string;
+  hash: string;
+}
+
+/** Seals every token of the list (and of the re-sign requests) with the current key. */
 export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTokenRotation> {
   const summary: ListTokenRotation = { tokens: 0, unreadable: [], remaining: 0 };
   for (const column of COLUMNS) {
-    // By the id's text: the list's ids are numbers, a re-sign request's a UUID.
-    let after = '';
-    for (;;) {
-      const done = await transaction(async (tx) => {
+    await resealInBatches({
+      batchSize,
+      // By the id's text: the list's ids are numbers, a re-sign request's a UUID.
+      first: '',
+      async nextRows(tx, after, limit) {
         const { rows } = await tx.query(
           `SELECT id, ${column.sealed} AS sealed, ${column.hash} AS hash FROM ${column.table}
             WHERE id::text > $2 AND ${stale(column)} ORDER BY id::text LIMIT $3 FOR UPDATE`,
-          [currentPattern(), after, batchSize],
+          [currentPattern(), after, limit],
         );
-        const found = rows as { id: string | number; sealed: string; hash: string }[];
-        if (found.length === 0) return undefined;
-        let sealed = 0;
-        const unreadable: string[] = [];
-        for (const row of found) {
-          const id = String(row.id);
-          let token: string;
-          try {
-            token = decryptField(row.sealed, column.field, id);
-            if (tokenHash(token) !== row.hash) throw new Error('hash');
-          } catch {
-            unreadable.push(`${column.table}:${id}`);
-            continue;
-          }
+        return rows as { id: string | number; sealed: string; hash: string }[];
+      },
+      plan(row): Plan | undefined {
+        const id = String(row.id);
+        try {
+          const token = decryptField(row.sealed, column.field, id);
+          return tokenHash(token) === row.hash ? { id, token, hash: row.hash } : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      async writeAndVerify(tx, plans) {
+        for (const { id, token, hash } of plans) {
           const again = encryptField(token, column.field, id);
           await tx.query(`UPDATE ${column.table} SET ${column.sealed} = $2 WHERE id = $1`, [
             id,
@@ -105,19 +113,17 @@ export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTo
           const stored = (back[0] as { sealed: string } | undefined)?.sealed ?? '';
           if (
             !isSealedWithCurrentKey(stored) ||
-            tokenHash(decryptField(stored, column.field, id)) !== row.hash
+            tokenHash(decryptField(stored, column.field, id)) !== hash
           ) {
             throw new Error(`${column.table} ${id}: its re-encrypted token did not read back`);
           }
-          sealed += 1;
         }
-        return { last: String(found.at(-1)!.id), sealed, unreadable };
-      });
-      if (!done) break;
-      after = done.last;
-      summary.tokens += done.sealed;
-      summary.unreadable.push(...done.unreadable);
-    }
+      },
+      onBatch({ plans, unreadable }) {
+        summary.tokens += plans.length;
+        summary.unreadable.push(...unreadable.map((id) => `${column.table}:${id}`));
+      },
+    });
   }
   summary.remaining = await listTokensNotOnCurrentKey();
   return summary;

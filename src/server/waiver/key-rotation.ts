@@ -27,7 +27,8 @@ import {
   openBytes,
   sealBytes,
 } from '../platform/crypto';
-import { query, transaction, type Queryable } from '../platform/db';
+import { query, type Queryable } from '../platform/db';
+import { resealInBatches } from '../platform/reseal';
 import { pdfLabel } from './records-pdf';
 import { columnOf } from './store';
 
@@ -200,35 +201,26 @@ export async function rotateKey(options: RotationOptions = {}): Promise<Rotation
     unreadable: [],
     remaining: 0,
   };
-  let after = '00000000-0000-0000-0000-000000000000';
-  for (let batch = 1; ; batch += 1) {
-    const done = await transaction(async (tx) => {
-      const rows = await nextRows(tx, after, batchSize);
-      if (rows.length === 0) return undefined;
-      const plans: Plan[] = [];
-      const unreadable: string[] = [];
-      for (const row of rows) {
-        const planned = plan(row);
-        if (planned) plans.push(planned);
-        else unreadable.push(String(row.id));
+  await resealInBatches({
+    batchSize,
+    first: '00000000-0000-0000-0000-000000000000',
+    nextRows,
+    plan,
+    writeAndVerify,
+    onBatch({ batch, plans, unreadable }) {
+      const progress: RotationBatch = { batch, waivers: plans.length, fields: 0, pdfs: 0 };
+      for (const { fields, pdf, from } of plans) {
+        progress.fields += fields.length;
+        progress.pdfs += pdf ? 1 : 0;
+        for (const key of from) summary.from[key] = (summary.from[key] ?? 0) + 1;
       }
-      if (plans.length > 0) await writeAndVerify(tx, plans);
-      return { last: String(rows.at(-1)!.id), plans, unreadable };
-    });
-    if (!done) break;
-    after = done.last;
-    const progress: RotationBatch = { batch, waivers: done.plans.length, fields: 0, pdfs: 0 };
-    for (const { fields, pdf, from } of done.plans) {
-      progress.fields += fields.length;
-      progress.pdfs += pdf ? 1 : 0;
-      for (const key of from) summary.from[key] = (summary.from[key] ?? 0) + 1;
-    }
-    summary.waivers += progress.waivers;
-    summary.fields += progress.fields;
-    summary.pdfs += progress.pdfs;
-    summary.unreadable.push(...done.unreadable);
-    options.onBatch?.(progress);
-  }
+      summary.waivers += progress.waivers;
+      summary.fields += progress.fields;
+      summary.pdfs += progress.pdfs;
+      summary.unreadable.push(...unreadable);
+      options.onBatch?.(progress);
+    },
+  });
   summary.remaining = await valuesNotOnCurrentKey();
   return summary;
 }
