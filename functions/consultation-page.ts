@@ -1,5 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { BOOKING_PAGE, bookingPage, unavailablePage } from '../src/server/booking/pages';
+import { afterAnswer } from '../src/server/request/guard';
 
 export const config: Config = { path: '/consultation' };
 
@@ -14,7 +15,7 @@ export default async (req: Request, context?: Context): Promise<Response> => {
   }
   try {
     return await bookingPage(req, {
-      later: (work) => (context?.waitUntil ? context.waitUntil(work) : work.then(() => undefined)),
+      later: (work) => afterAnswer(context, work),
     });
   } catch (error) {
     console.error(`${BOOKING_PAGE}: the free times could not be read (${(error as Error)?.name})`);

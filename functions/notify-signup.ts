@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@netlify/functions';
+import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import { FIX_BELOW } from '../src/shared/form-answer';
 import { NOTIFY_LABELS, NOTIFY_SENT_PAGE, NOTIFY_WORDS, notifySchema } from '../src/shared/notify';
 import { outbox } from '../src/server/mail-kinds';
@@ -10,7 +11,6 @@ import { formFunction } from '../src/server/request/pipeline';
 export const config: Config = { path: '/api/notify' };
 
 // Nobody types an address and presses the button faster (a post without script is untimed).
-const MIN_FILL_MS = 2_000;
 
 /**
  * Get Notified: an address in, one confirmation mail to it out (double opt-in). The answer is
@@ -20,7 +20,7 @@ export default formFunction({
   form: 'notify',
   maxBytes: 4 * 1024,
   rateLimit: 'NOTIFY_RATE_LIMIT',
-  minFillMs: MIN_FILL_MS,
+  minFillMs: MIN_FILL_MS.notify,
   schema: notifySchema,
   // A post without script brings no submission id; a repeat is found by its address (store.ts).
   fromForm: (body) => ({ email: body.email, submissionId: randomUUID() }),

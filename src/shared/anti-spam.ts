@@ -9,7 +9,12 @@ export const HONEYPOT_FIELD = 'website';
 export const TIMER_FIELD = 'fillTimeMs';
 
 /** Nobody reads, types and sends a form faster than this (milliseconds). */
-export const MIN_FILL_MS = { contact: 3_000, waiver: 5_000, booking: 3_000 } as const;
+export const MIN_FILL_MS = {
+  contact: 3_000,
+  waiver: 5_000,
+  booking: 3_000,
+  notify: 2_000,
+} as const;
 
 export interface AntiSpamFields {
   [HONEYPOT_FIELD]: string;

@@ -13,7 +13,12 @@
  * - It reports counts and key ids only, never a token.
  */
 import { tokenHash } from '../auth/tokens';
-import { encryptField, decryptField, isSealedWithCurrentKey, keyring } from '../platform/crypto';
+import {
+  encryptField,
+  decryptField,
+  isSealedWithCurrentKey,
+  sealedWithCurrentKeyPattern,
+} from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
 import { resealInBatches } from '../platform/reseal';
 import { MANAGE_TOKEN_FIELD, derivedManageToken, manageToken } from './store';
@@ -72,7 +77,7 @@ function plan(row: Row): Plan | undefined {
 }
 
 const STALE = `(manage_token_sealed IS NULL OR manage_token_sealed NOT LIKE $1)`;
-const currentPattern = () => `enc2:${keyring().currentId}:%`;
+const currentPattern = sealedWithCurrentKeyPattern;
 
 async function nextRows(tx: Queryable, after: string, limit: number): Promise<Row[]> {
   const { rows } = await tx.query(

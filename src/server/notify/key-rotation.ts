@@ -8,7 +8,12 @@
  * A token sealed with the current key is skipped (resumable); one no given key opens is left as it
  * is and named by its row. Counts and row ids only, never a token.
  */
-import { decryptField, encryptField, isSealedWithCurrentKey, keyring } from '../platform/crypto';
+import {
+  decryptField,
+  encryptField,
+  isSealedWithCurrentKey,
+  sealedWithCurrentKeyPattern,
+} from '../platform/crypto';
 import { query } from '../platform/db';
 import { resealInBatches } from '../platform/reseal';
 import { RE_SIGN_TOKEN_FIELD } from '../waiver/re-sign';
@@ -43,7 +48,7 @@ const COLUMNS: readonly Column[] = [
 ];
 
 const stale = (column: Column) => `${column.sealed} IS NOT NULL AND ${column.sealed} NOT LIKE $1`;
-const currentPattern = () => `enc2:${keyring().currentId}:%`;
+const currentPattern = sealedWithCurrentKeyPattern;
 
 export interface ListTokenRotation {
   /** Tokens sealed anew. */

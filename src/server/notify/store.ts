@@ -12,6 +12,7 @@
  * Consent is recorded on the row: when it was confirmed, from which client network (keyed hash,
  * as the rate limits key it), and the wording of the form the person signed up with.
  */
+import { normalEmail } from '../auth/staff';
 import type { NotifySignUp } from '../../shared/notify';
 import { NOTIFY_WORDING } from '../../shared/notify';
 import { sqlNow } from '../platform/clock';
@@ -104,7 +105,7 @@ export async function holdBackConfirmation(
 ): Promise<string | undefined> {
   const verdict = await countRequest(
     'notify-confirm-mail',
-    email.trim().toLowerCase(),
+    normalEmail(email),
     readSetting('NOTIFY_CONFIRM_LIMIT'),
     tx,
   );

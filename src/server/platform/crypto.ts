@@ -178,6 +178,9 @@ export function isSealedWithCurrentKey(sealed: string): boolean {
   return sealed.startsWith(`${FORMAT}:${keyring().currentId}:`);
 }
 
+/** The same test as a SQL `LIKE` pattern: the values sealed with the current key. */
+export const sealedWithCurrentKeyPattern = () => `${FORMAT}:${keyring().currentId}:%`;
+
 const BYTES_HEAD = 12;
 
 /**

@@ -1,4 +1,5 @@
 import type { Queryable } from '../platform/db';
+import { normalEmail } from '../auth/staff';
 import { readSetting } from '../platform/settings';
 import { countRequest } from '../request/rate-limit';
 
@@ -14,7 +15,7 @@ import { countRequest } from '../request/rate-limit';
 export async function holdBackCopy(tx: Queryable, email: string): Promise<string | undefined> {
   const verdict = await countRequest(
     'waiver-participant-copy',
-    email.trim().toLowerCase(),
+    normalEmail(email),
     readSetting('WAIVER_COPY_LIMIT'),
     tx,
   );

@@ -26,6 +26,7 @@ import {
   keyring,
   openBytes,
   sealBytes,
+  sealedWithCurrentKeyPattern,
 } from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
 import { resealInBatches } from '../platform/reseal';
@@ -84,7 +85,7 @@ function sealedWith(value: string): string {
 
 /** The rows of one batch that hold anything not sealed with the current key, locked. */
 async function nextRows(tx: Queryable, after: string, limit: number): Promise<Row[]> {
-  const current = `enc2:${keyring().currentId}:%`;
+  const current = sealedWithCurrentKeyPattern();
   const stale = COLUMNS.map((column) => `w.${column} NOT LIKE $2`).join(' OR ');
   const { rows } = await tx.query(
     `SELECT w.id, ${COLUMNS.map((column) => `w.${column}`).join(', ')},
@@ -177,7 +178,7 @@ async function writeAndVerify(tx: Queryable, plans: Plan[]): Promise<void> {
 
 /** How many stored values are not sealed with the current key. */
 export async function valuesNotOnCurrentKey(): Promise<number> {
-  const current = `enc2:${keyring().currentId}:%`;
+  const current = sealedWithCurrentKeyPattern();
   const head = currentBytesHead();
   const [row] = await query<{ n: number }>(
     `SELECT (SELECT count(*) FROM waivers, unnest(ARRAY[${COLUMNS.join(', ')}]) AS v
