@@ -19,7 +19,7 @@ import type {
 } from '../../shared/desk-api';
 import { query } from '../platform/db';
 import { WAIVER_SELECT, waiverRecord } from '../waiver/store';
-import { statusOf, waiverVersions } from '../waiver/versions';
+import { statusOf, versionInForce } from '../waiver/versions';
 import { containing } from './filters';
 import { isWaiverId } from './waivers';
 
@@ -130,7 +130,7 @@ export async function participantView(id: string): Promise<ParticipantView | und
   const [request] = await query<{ created_at: Date }>(
     `SELECT created_at FROM waiver_resign_requests
       WHERE email_key = $1 AND version = $2`,
-    [latest.email.toLowerCase(), waiverVersions().versions.at(-1)!.version],
+    [latest.email.toLowerCase(), versionInForce().version],
   );
   return {
     ...participantOf({ ...latest, key: latest.email.toLowerCase(), waivers: rows.length }),

@@ -8,6 +8,7 @@ import type { Staff } from '../auth/sessions';
 import type { Outbox } from '../platform/outbox';
 import { query, transaction } from '../platform/db';
 import { insertReSignRequest } from '../waiver/re-sign';
+import { coveringVersions } from '../../shared/waiver-versions';
 import { coveringHashes, versionInForce, waiverVersions } from '../waiver/versions';
 import { logAccess } from './access-log';
 
@@ -28,7 +29,8 @@ export async function waiverTexts(): Promise<WaiverTexts> {
       GROUP BY t.sha256
       ORDER BY min(w.created_at) DESC NULLS LAST, t.created_at DESC`,
   );
-  const reSignFrom = [...versions.versions].reverse().find((entry) => entry.material)!;
+  // The first version that covers a signer: the one statusOf counts from.
+  const reSignFrom = coveringVersions(versions)[0];
   return {
     texts: rows.map((row) => ({
       sha256: row.sha256.trim(),
