@@ -22,6 +22,8 @@ export interface RunResult {
   cls: number;
   speedIndex: number;
   transferBytes: number;
+  /** The page's own answer on the wire, headers included. */
+  documentBytes: number;
   jsBytes: number;
   requests: number;
   /** The LCP element as Lighthouse describes it (a selector or a snippet). */
@@ -126,6 +128,7 @@ async function runLighthouseOnce(url: string, chromePath: string): Promise<RunRe
       cls: numeric('cumulative-layout-shift'),
       speedIndex: numeric('speed-index'),
       transferBytes: items.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+      documentBytes: items.find((item) => item.resourceType === 'Document')?.transferSize ?? 0,
       jsBytes: scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
       requests: items.length,
       lcpElement: lcpNode ? `${lcpNode.selector} (${lcpNode.nodeLabel})` : undefined,
