@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import interactionDirective from './src/integrations/interaction-directive.ts';
+import pageStyles from './src/integrations/page-styles.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
 import { LOCAL_SITE_URL, platformValue, readSetting } from './src/server/platform/settings.ts';
@@ -53,6 +54,8 @@ export default defineConfig({
     // Pages only ever arrived at, and the records desk (the studio's, not the public's).
     sitemap({ filter: (page) => !UNLISTED.test(page) && !/\/records(\/|$)/.test(page) }),
     interactionDirective(),
+    // Each page's styles cut to what it uses, then hashed for the Content-Security-Policy.
+    pageStyles(),
     securityHeaders(),
     netlifyDev,
   ],

@@ -1,0 +1,190 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postcss, { type AtRule, type Rule } from 'postcss';
+import type { AstroIntegration } from 'astro';
+
+/**
+ * Each built page carries only the part of the site's style sheet it can use.
+ *
+ * Astro inlines the whole stylesheet Tailwind made for the site (about 29 KB) into every page,
+ * so that a page is one request. Most of it styles other pages: on a slow phone those bytes
+ * arrive in the page's first round trips and are parsed before anything is drawn. After the
+ * build, every rule whose classes the page can never carry is dropped from its `<style>`.
+ *
+ * What a page can carry is found as Tailwind finds what to generate, by the words that occur:
+ * - the page's own text (its markup and inline scripts);
+ * - the scripts its islands load, followed through their imports: what React draws later (an
+ *   error, a notice, the sent state) is in them;
+ * - for a page a function fills in (`data-fill`, e.g. /consultation's free slots), the source
+ *   of the functions' renderers too (src/server, src/shared), which write its markup at run time.
+ * A rule is kept unless a class it requires is missing; classes inside `:is()`, `:where()`,
+ * `:not()` and `:has()` are not required, so the doubt always keeps a rule. Rules without a
+ * class (the base styles, the theme) are all kept. The full sheet is still served on its own as
+ * /styles/site.css for the pages the functions write from scratch.
+ *
+ * It runs before security-headers, which hashes the pages' inline styles as they end up.
+ */
+export default function pageStyles(): AstroIntegration {
+  return {
+    name: 'page-styles',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const root = fileURLToPath(dir);
+        const project = fileURLToPath(new URL('../../', import.meta.url));
+        const scripts = new ScriptWords(root);
+        let renderers: Set<string> | undefined;
+        let before = 0;
+        let after = 0;
+        const pages = (await readdir(root, { recursive: true, withFileTypes: true })).filter(
+          (entry) => entry.isFile() && entry.name.endsWith('.html'),
+        );
+        for (const entry of pages) {
+          const file = join(entry.parentPath, entry.name);
+          const html = await readFile(file, 'utf8');
+          const words = wordsOf(html);
+          for (const url of scriptUrls(html)) for (const w of await scripts.of(url)) words.add(w);
+          if (/\sdata-fill=/.test(html)) {
+            renderers ??= await sourceWords([
+              join(project, 'src/server'),
+              join(project, 'src/shared'),
+            ]);
+            for (const w of renderers) words.add(w);
+          }
+          const pruned = pruneStyles(html, words);
+          before += html.length;
+          after += pruned.length;
+          if (pruned !== html) await writeFile(file, pruned);
+        }
+        logger.info(
+          `${pages.length} pages carry only the styles they use: ${Math.round((before - after) / 1024)} KB less in all`,
+        );
+      },
+    },
+  };
+}
+
+/** Every word of a text that could be a class name (a superset: what is not one costs nothing). */
+export function wordsOf(text: string): Set<string> {
+  return new Set(text.split(/[\s"'`<>={}\\]+|&quot;|&#39;|\$\{/));
+}
+
+/** The scripts a page loads: its islands' components and renderers, and `<script src>`. */
+export function scriptUrls(html: string): string[] {
+  const urls = html.matchAll(
+    /\s(?:component-url|renderer-url|before-hydration-url|src)="(\/_astro\/[^"]+\.js)"/g,
+  );
+  return [...new Set([...urls].map(([, url]) => url))];
+}
+
+/** The words of a built script and of every script it imports, read once per build. */
+class ScriptWords {
+  private readonly files = new Map<string, Promise<{ text: Set<string>; imports: string[] }>>();
+
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  async of(url: string): Promise<Set<string>> {
+    const words = new Set<string>();
+    const seen = new Set<string>();
+    const queue = [url];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const { text, imports } = await this.read(next);
+      for (const w of text) words.add(w);
+      queue.push(...imports);
+    }
+    return words;
+  }
+
+  private read(url: string): Promise<{ text: Set<string>; imports: string[] }> {
+    let file = this.files.get(url);
+    if (!file) {
+      file = readFile(join(this.root, url), 'utf8').then((code) => ({
+        text: wordsOf(code),
+        // Chunks import each other by relative name: `from"./react.B1.js"`, `import("./x.js")`.
+        imports: [...code.matchAll(/(?:from|import)\s*\(?\s*["']\.\/([^"']+\.js)["']/g)].map(
+          ([, name]) => `/_astro/${name}`,
+        ),
+      }));
+      this.files.set(url, file);
+    }
+    return file;
+  }
+}
+
+async function sourceWords(dirs: string[]): Promise<Set<string>> {
+  const words = new Set<string>();
+  for (const dir of dirs) {
+    for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.(ts|tsx)$/.test(entry.name)) continue;
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      for (const w of wordsOf(text)) words.add(w);
+    }
+  }
+  return words;
+}
+
+/** The page with each `<style>` reduced to the rules whose required classes are all in `words`. */
+export function pruneStyles(html: string, words: ReadonlySet<string>): string {
+  return html.replace(
+    /(<style\b[^>]*>)([\s\S]*?)(<\/style>)/gi,
+    (_, open: string, css: string, close: string) => `${open}${pruneSheet(css, words)}${close}`,
+  );
+}
+
+export function pruneSheet(css: string, words: ReadonlySet<string>): string {
+  const root = postcss.parse(css);
+  root.walkRules((rule: Rule) => {
+    if (insideKeyframes(rule)) return;
+    const kept = rule.selectors.filter((selector) =>
+      requiredClasses(selector).every((name) => words.has(name)),
+    );
+    if (kept.length === 0) rule.remove();
+    else if (kept.length < rule.selectors.length) rule.selectors = kept;
+  });
+  // A media query, layer or supports block left with nothing in it goes too.
+  let emptied = true;
+  while (emptied) {
+    emptied = false;
+    root.walkAtRules((at: AtRule) => {
+      if (at.nodes !== undefined && at.nodes.length === 0) {
+        at.remove();
+        emptied = true;
+      }
+    });
+  }
+  return root.toString();
+}
+
+function insideKeyframes(rule: Rule): boolean {
+  const parent = rule.parent;
+  return parent?.type === 'atrule' && /keyframes$/i.test((parent as AtRule).name);
+}
+
+/**
+ * The classes an element must carry for `selector` to match anything: those outside every
+ * parenthesised argument (`:not(.x)` matches without `x`, `:is(.a, .b)` with either).
+ */
+export function requiredClasses(selector: string): string[] {
+  let top = selector;
+  let previous;
+  do {
+    previous = top;
+    top = top.replace(/\([^()]*\)/g, '');
+  } while (top !== previous);
+  return [...top.matchAll(/\.((?:\\[0-9a-fA-F]{1,6}\s?|\\.|[\w-])+)/g)].map(([, name]) =>
+    unescapeCss(name),
+  );
+}
+
+function unescapeCss(name: string): string {
+  return name.replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (_, escape: string) =>
+    /^[0-9a-fA-F]/.test(escape) ? String.fromCodePoint(parseInt(escape, 16)) : escape,
+  );
+}
