@@ -274,6 +274,8 @@ describe('with the database down', () => {
         new Request(`${SITE}/consultation/manage?token=${'x'.repeat(43)}`),
       );
       expect(manage.status).toBe(503);
+      expect(manage.headers.get('retry-after')).toBe('30');
+      expect(await manage.text()).toContain('Your consultation cannot be opened just now');
     });
     expect(await env.count('consultation_bookings')).toBe(0);
   });
