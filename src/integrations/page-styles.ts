@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import type { AstroIntegration } from 'astro';
+import { htmlFiles } from './security-headers';
 
 /**
  * Each built page carries only the part of the site's style sheet it can use.
@@ -36,11 +37,8 @@ export default function pageStyles(): AstroIntegration {
         let renderers: Set<string> | undefined;
         let before = 0;
         let after = 0;
-        const pages = (await readdir(root, { recursive: true, withFileTypes: true })).filter(
-          (entry) => entry.isFile() && entry.name.endsWith('.html'),
-        );
-        for (const entry of pages) {
-          const file = join(entry.parentPath, entry.name);
+        const pages = await htmlFiles(root);
+        for (const file of pages) {
           const html = await readFile(file, 'utf8');
           const words = wordsOf(html);
           for (const url of scriptUrls(html)) for (const w of await scripts.of(url)) words.add(w);

@@ -85,7 +85,8 @@ function sha256(code: string): string {
   return `sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}`;
 }
 
-async function htmlFiles(dir: string): Promise<string[]> {
+/** Every built page under `dir`. */
+export async function htmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
