@@ -17,7 +17,7 @@ import type {
 import * as zoned from '../../shared/booking/zoned';
 import type { Staff } from '../auth/sessions';
 import { newToken, tokenHash } from '../auth/tokens';
-import { statusByEmail, statusFor } from './participants';
+import { withWaiverStatus } from './participants';
 import { addBlock, currentBlocks, removeBlock } from '../booking/blocks';
 import type { BookingMailKind } from '../booking/book';
 import { busyFeedState } from '../booking/busy-feed';
@@ -93,13 +93,9 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
     }),
     PAGE,
   );
-  const statuses = await statusByEmail(page.items.map((item) => item.email));
   return {
     ...page,
-    items: page.items.map((item) => ({
-      ...item,
-      waiverStatus: statusFor(statuses, item.email).status,
-    })),
+    items: await withWaiverStatus(page.items),
     timeZone: consultationSettings().timeZone,
   };
 }

@@ -5,7 +5,7 @@ import { query, transaction } from '../platform/db';
 import { outbox, type MailKind } from '../mail-kinds';
 import type { DrainSummary } from '../platform/outbox';
 import type { SpamReason } from '../../shared/anti-spam';
-import { statusByEmail, statusFor } from './participants';
+import { withWaiverStatus } from './participants';
 import { logAccess } from './access-log';
 import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
 import { mailState } from './delivery';
@@ -72,13 +72,9 @@ export async function searchMessages(
     where.params,
   );
   const page = pageOf(rows, messageRow);
-  const statuses = await statusByEmail(page.items.map((item) => item.email));
   return {
     ...page,
-    items: page.items.map((item) => ({
-      ...item,
-      waiverStatus: statusFor(statuses, item.email).status,
-    })),
+    items: await withWaiverStatus(page.items),
   };
 }
 

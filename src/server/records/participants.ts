@@ -64,28 +64,33 @@ function statusWith(sha256: string, createdAt: Date, version: string): Participa
 
 const NOTHING: ParticipantStatus = { status: 'none', signedAt: null, version: null };
 
-/** The status of each address (any case), for the desk's lists that name a person. */
-export async function statusByEmail(emails: string[]): Promise<Map<string, ParticipantStatus>> {
-  const keys = [...new Set(emails.map((email) => email.toLowerCase()))];
+/**
+ * The desk's lists that name a person (messages, consultations): each item with the waiver
+ * status of its address (any case), read in one query for the whole page.
+ */
+export async function withWaiverStatus<T extends { email: string }>(
+  items: T[],
+): Promise<(T & { waiverStatus: ParticipantStatus['status'] })[]> {
+  const keys = [...new Set(items.map((item) => item.email.toLowerCase()))];
   const statuses = new Map<string, ParticipantStatus>();
-  if (keys.length === 0) return statuses;
-  const rows = await query<LatestRow>(
-    `${LATEST} AND lower(w.email) = ANY($1::text[])
-      ORDER BY lower(w.email), w.created_at DESC, w.id DESC`,
-    [keys],
-  );
-  for (const row of rows) {
-    statuses.set(
-      row.key,
-      statusWith(row.waiver_text_sha256, new Date(row.created_at), row.version),
+  if (keys.length > 0) {
+    const rows = await query<LatestRow>(
+      `${LATEST} AND lower(w.email) = ANY($1::text[])
+        ORDER BY lower(w.email), w.created_at DESC, w.id DESC`,
+      [keys],
     );
+    for (const row of rows) {
+      statuses.set(
+        row.key,
+        statusWith(row.waiver_text_sha256, new Date(row.created_at), row.version),
+      );
+    }
   }
-  return statuses;
+  return items.map((item) => ({
+    ...item,
+    waiverStatus: (statuses.get(item.email.toLowerCase()) ?? NOTHING).status,
+  }));
 }
-
-/** The status of one address (any case). */
-export const statusFor = (statuses: Map<string, ParticipantStatus>, email: string) =>
-  statuses.get(email.toLowerCase()) ?? NOTHING;
 
 /**
  * The quick check: participants any of whose waivers has the text in its name, e-mail or phone
