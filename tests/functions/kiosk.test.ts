@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import submitWaiver from '../../functions/submit-waiver';
 import waiverKiosk from '../../functions/waiver-kiosk';
 import type { KioskRow, LogRow, Page } from '../../src/shared/desk-api';
+import { tokenHash } from '../../src/server/auth/tokens';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { waiverBody } from '../fixtures/submissions';
 import { desk, ORIGIN, signIn, STAFF } from './desk';
@@ -65,6 +66,7 @@ test('a kiosk signs past WAIVER_RATE_LIMIT while an ordinary device at its addre
   );
   expect(rows).toHaveLength(1);
   expect(rows[0]!.token_sha256).not.toContain(token);
+  expect(rows[0]!.token_sha256).toBe(tokenHash(token));
 
   const asked = await waiverKiosk(
     new Request(`${ORIGIN}/api/waiver/kiosk`, { headers: { cookie: kiosk } }),

@@ -14,6 +14,7 @@ import waiverReSign from '../../functions/waiver-re-sign';
 import { rotateListTokens } from '../../src/server/notify/key-rotation';
 import { reSignMail } from '../../src/server/waiver/re-sign';
 import { setClock } from '../../src/server/platform/clock';
+import { tokenHash } from '../../src/server/auth/tokens';
 import type {
   LogRow,
   MessageRow,
@@ -268,6 +269,7 @@ describe('re-sign requests', () => {
       `SELECT token_sha256 FROM waiver_resign_requests`,
     );
     expect(stored.rows.map((row) => row.token_sha256)).not.toContain(token);
+    expect(stored.rows.map((row) => row.token_sha256)).toContain(tokenHash(token));
 
     // Following the link twice reads the same and changes nothing.
     for (const _ of [1, 2]) {
