@@ -33,7 +33,7 @@ export default function pageStyles(): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
         const project = fileURLToPath(new URL('../../', import.meta.url));
-        const scripts = new ScriptWords(root);
+        const addScriptWords = scriptWords(root);
         let renderers: Set<string> | undefined;
         let before = 0;
         let after = 0;
@@ -41,7 +41,7 @@ export default function pageStyles(): AstroIntegration {
         for (const file of pages) {
           const html = await readFile(file, 'utf8');
           const words = wordsOf(html);
-          for (const url of scriptUrls(html)) for (const w of await scripts.of(url)) words.add(w);
+          await addScriptWords(scriptUrls(html), words);
           if (/\sdata-fill=/.test(html)) {
             renderers ??= await sourceWords([
               join(project, 'src/server'),
@@ -63,57 +63,55 @@ export default function pageStyles(): AstroIntegration {
 }
 
 /** Every word of a text that could be a class name (a superset: what is not one costs nothing). */
-export function wordsOf(text: string): Set<string> {
+function wordsOf(text: string): Set<string> {
   return new Set(text.split(/[\s"'`<>={}\\]+|&quot;|&#39;|\$\{/));
 }
 
 /** The scripts a page loads: its islands' components and renderers, and `<script src>`. */
-export function scriptUrls(html: string): string[] {
+function scriptUrls(html: string): string[] {
   const urls = html.matchAll(
     /\s(?:component-url|renderer-url|before-hydration-url|src)="(\/_astro\/[^"]+\.js)"/g,
   );
   return [...new Set([...urls].map(([, url]) => url))];
 }
 
-/** The words of a built script and of every script it imports, read once per build. */
-class ScriptWords {
-  private readonly files = new Map<string, Promise<{ text: Set<string>; imports: string[] }>>();
+interface BuiltScript {
+  words: Set<string>;
+  imports: string[];
+}
 
-  private readonly root: string;
-
-  constructor(root: string) {
-    this.root = root;
-  }
-
-  async of(url: string): Promise<Set<string>> {
-    const words = new Set<string>();
-    const seen = new Set<string>();
-    const queue = [url];
-    while (queue.length > 0) {
-      const next = queue.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      const { text, imports } = await this.read(next);
-      for (const w of text) words.add(w);
-      queue.push(...imports);
-    }
-    return words;
-  }
-
-  private read(url: string): Promise<{ text: Set<string>; imports: string[] }> {
-    let file = this.files.get(url);
+/**
+ * Adds the words of scripts and of every script they import (each file read once per build)
+ * to a page's words.
+ */
+function scriptWords(root: string) {
+  const files = new Map<string, Promise<BuiltScript>>();
+  const read = (url: string) => {
+    let file = files.get(url);
     if (!file) {
-      file = readFile(join(this.root, url), 'utf8').then((code) => ({
-        text: wordsOf(code),
+      file = readFile(join(root, url), 'utf8').then((code) => ({
+        words: wordsOf(code),
         // Chunks import each other by relative name: `from"./react.B1.js"`, `import("./x.js")`.
         imports: [...code.matchAll(/(?:from|import)\s*\(?\s*["']\.\/([^"']+\.js)["']/g)].map(
           ([, name]) => `/_astro/${name}`,
         ),
       }));
-      this.files.set(url, file);
+      files.set(url, file);
     }
     return file;
-  }
+  };
+  return async (urls: string[], into: Set<string>): Promise<void> => {
+    const seen = new Set<string>();
+    const queue = [...urls];
+    while (queue.length > 0) {
+      const url = queue.pop()!;
+      if (seen.has(url)) continue;
+      seen.add(url);
+      const { words, imports } = await read(url);
+      for (const word of words) into.add(word);
+      queue.push(...imports);
+    }
+  };
 }
 
 async function sourceWords(dirs: string[]): Promise<Set<string>> {
@@ -129,7 +127,7 @@ async function sourceWords(dirs: string[]): Promise<Set<string>> {
 }
 
 /** The page with each `<style>` reduced to the rules whose required classes are all in `words`. */
-export function pruneStyles(html: string, words: ReadonlySet<string>): string {
+function pruneStyles(html: string, words: ReadonlySet<string>): string {
   return html.replace(
     /(<style\b[^>]*>)([\s\S]*?)(<\/style>)/gi,
     (_, open: string, css: string, close: string) => `${open}${pruneSheet(css, words)}${close}`,
