@@ -335,8 +335,6 @@ export interface BookingRow {
   cancelledBy: string | null;
   cancelNote: string | null;
   spamReason: SpamReason | null;
-  /** A waiver (not spam) is on file for this e-mail address, in any case. */
-  waiverOnFile: boolean;
   /** Their waiver status, by the e-mail address in any case. */
   waiverStatus: WaiverStatus;
 }

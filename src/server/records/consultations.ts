@@ -44,7 +44,6 @@ interface Row {
   cancelled_by: string | null;
   cancel_note: string | null;
   spam_reason: SpamReason | null;
-  waiver_on_file: boolean;
   at_text: string;
 }
 
@@ -64,10 +63,7 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
   const order = upcoming ? 'b.ends_at, b.id' : 'b.ends_at DESC, b.id DESC';
   const rows = await query<Row>(
     `SELECT b.id, b.starts_at, b.ends_at, b.name, b.email, b.phone, b.topic, b.created_at,
-            b.cancelled_at, b.cancelled_by, b.cancel_note, b.spam_reason, b.ends_at::text AS at_text,
-            EXISTS (SELECT 1 FROM waivers w
-                     WHERE lower(w.email) = lower(b.email) AND w.spam_reason IS NULL)
-              AS waiver_on_file
+            b.cancelled_at, b.cancelled_by, b.cancel_note, b.spam_reason, b.ends_at::text AS at_text
        FROM consultation_bookings b
       WHERE b.ends_at ${upcoming ? '>' : '<='} ${sqlNow()} ${keyset}
       ORDER BY ${order}
@@ -89,7 +85,6 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
       cancelledBy: row.cancelled_by,
       cancelNote: row.cancel_note,
       spamReason: row.spam_reason,
-      waiverOnFile: row.waiver_on_file,
     }),
     PAGE,
   );
