@@ -18,6 +18,8 @@ import {
 import { reSignList, requestReSign, waiverTexts } from '../src/server/records/versions';
 import {
   forgetKioskCookies,
+  kioskId,
+  kioskOf,
   listKiosks,
   turnOffKiosk,
   turnOnKiosk,
@@ -119,9 +121,8 @@ export default deskFunction(config, [
   },
   {
     async POST({ req, params, staff }) {
-      const wasThisDevice = (await listKiosks(req)).some(
-        (row) => row.id === params.id && row.thisDevice,
-      );
+      const mine = await kioskOf(req);
+      const wasThisDevice = mine !== undefined && kioskId(mine) === params.id;
       if (!(await turnOffKiosk(params.id))) return deskRefusal(404);
       await logAccess(staff, { action: 'kiosk-off', detail: { id: params.id } });
       const answer = deskAnswer({ id: params.id, off: true });

@@ -71,6 +71,9 @@ export async function turnOnKiosk(req: Request, staff: Staff, label: string): Pr
 /** The `Set-Cookie`s that make this device an ordinary one again. */
 export const forgetKioskCookies = (req: Request) => cookies(req, undefined);
 
+/** A kiosk's id on the desk: the first 16 characters of its token's hash. */
+export const kioskId = (tokenSha256: string) => tokenSha256.slice(0, 16);
+
 export async function listKiosks(req: Request): Promise<KioskRow[]> {
   const mine = await kioskOf(req);
   const rows = await query<{
@@ -81,7 +84,7 @@ export async function listKiosks(req: Request): Promise<KioskRow[]> {
     last_used_at: Date | null;
   }>(`SELECT * FROM waiver_kiosks ORDER BY created_at DESC`);
   return rows.map((row) => ({
-    id: row.token_sha256.slice(0, 16),
+    id: kioskId(row.token_sha256),
     label: row.label,
     createdBy: row.created_by,
     createdAt: new Date(row.created_at).toISOString(),

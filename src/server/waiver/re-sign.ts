@@ -15,13 +15,14 @@ import { escapeHtml, type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newStoredToken, openStoredToken, tokenHash } from '../auth/tokens';
+import { RE_SIGN_HASH } from '../../shared/waiver';
 import { statusOf } from './versions';
 
 /** The field a request's sealed token is bound to, with the request's id. */
 export const RE_SIGN_TOKEN_FIELD = 'waiverReSignToken';
 
 const reSignLink = (id: string, stored: { sealed: string; sha256: string }) =>
-  `${siteOrigin()}/waiver#re-sign=${openStoredToken(RE_SIGN_TOKEN_FIELD, id, stored)}`;
+  `${siteOrigin()}/waiver${RE_SIGN_HASH}${openStoredToken(RE_SIGN_TOKEN_FIELD, id, stored)}`;
 
 /** Records a request for `waiverId`'s signer under `version`; `undefined` if there is one. */
 export async function insertReSignRequest(
