@@ -7,14 +7,12 @@
  * and serve it 15 more while it asks again (Netlify's CDN reads `Netlify-CDN-Cache-Control`,
  * other CDNs `CDN-Cache-Control`); browsers always ask again. The slots are so never more than a
  * minute old, and a booking is always checked against the database itself. A page about one
- * booking is personal: never stored by any cache, never indexed, and no Referer leaves the site
- * from it (its address holds the manage token). `same-origin` rather than `no-referrer`: with
- * no referrer at all, browsers send `Origin: null` with the page's own form posts, which the
- * same-origin check must refuse.
+ * booking is personal (platform/page-parts.ts PERSONAL).
  */
 import type { OfferedSlot } from '../../shared/booking/form';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { escapeHtml } from '../platform/mail';
+import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import type { OfferOptions } from './offer';
 import { offeredSlots } from './offer';
@@ -29,12 +27,6 @@ export const SHARED_CACHE: Readonly<Record<string, string>> = {
   'cache-control': 'public, max-age=0, must-revalidate',
   'netlify-cdn-cache-control': SHARED_FOR_A_MINUTE,
   'cdn-cache-control': 'public, s-maxage=45, stale-while-revalidate=15',
-};
-
-export const PERSONAL: Readonly<Record<string, string>> = {
-  'cache-control': 'no-store',
-  'x-robots-tag': 'noindex, nofollow',
-  'referrer-policy': 'same-origin',
 };
 
 /** /consultation with the slots free now. */

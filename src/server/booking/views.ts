@@ -17,6 +17,7 @@ import { HONEYPOT_FIELD } from '../../shared/anti-spam';
 import type { SlotDay } from '../../shared/booking/slots';
 import * as zoned from '../../shared/booking/zoned';
 import { escapeHtml } from '../platform/mail';
+import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
 import { slotListHtml, slotRadio } from './slot-list';
@@ -25,11 +26,8 @@ import type { Booking } from './store';
 const e = escapeHtml;
 
 const CARD = 'min-w-0 rounded-2xl border border-sand-200 bg-white p-6 shadow-sm sm:p-8';
-const BUTTON =
-  'inline-flex min-h-11 items-center justify-center rounded-full bg-sage-700 px-6 py-2.5 text-base font-semibold text-white transition-colors hover:bg-sage-800';
 const BUTTON_QUIET =
   'inline-flex min-h-11 items-center justify-center rounded-full border border-clay-700 bg-white px-6 py-2.5 text-base font-semibold text-clay-700 transition-colors hover:bg-sand-100';
-const LINK = 'font-semibold text-sage-800 underline underline-offset-4 hover:text-sage-700';
 
 /** What the slot list says when no time at all is free. */
 export function noFreeTimes(): string {
@@ -40,10 +38,6 @@ export function noFreeTimes(): string {
 /** The booking page's slot list. */
 export function bookingSlots(days: readonly SlotDay[]): string {
   return slotListHtml(days, { idPrefix: 'consultation-slots', openDays: 1, empty: noFreeTimes() });
-}
-
-function hero(eyebrow: string, title: string, text?: string): string {
-  return `<section class="bg-sage-50 px-5 py-14 sm:px-8 sm:py-20"><header class="mx-auto max-w-3xl text-center"><p class="mb-3 text-sm font-semibold tracking-wider text-clay-700 uppercase">${e(eyebrow)}</p><h1 id="page-title" class="text-4xl font-semibold tracking-tight sm:text-5xl">${e(title)}</h1>${text ? `<p class="mt-4 text-lg leading-relaxed text-muted">${e(text)}</p>` : ''}</header></section>`;
 }
 
 function body(content: string): string {

@@ -17,6 +17,7 @@ import { CONFIRM_PATH, UNSUBSCRIBE_PATH } from '../../shared/notify';
 import { isToken } from '../auth/tokens';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { escapeHtml } from '../platform/mail';
+import { BUTTON, hero, LINK, PERSONAL } from '../platform/page-parts';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { guardPost, readBody, type FunctionContext } from '../request/guard';
@@ -30,16 +31,6 @@ import {
 
 const e = escapeHtml;
 
-const PERSONAL: Readonly<Record<string, string>> = {
-  'cache-control': 'no-store',
-  'x-robots-tag': 'noindex, nofollow',
-  'referrer-policy': 'same-origin',
-};
-
-const BUTTON =
-  'inline-flex min-h-11 items-center justify-center rounded-full bg-sage-700 px-6 py-2.5 text-base font-semibold text-white transition-colors hover:bg-sage-800';
-const LINK = 'font-semibold text-sage-800 underline underline-offset-4 hover:text-sage-700';
-
 interface View {
   title: string;
   text: string;
@@ -51,7 +42,7 @@ interface View {
 function page(req: Request, view: View, status = 200): Promise<Response> {
   const title = `${e(view.title)} | ${e(siteFacts().name)}`;
   const colour = view.tone === 'bad' ? 'border-clay-600' : 'border-sand-200';
-  const html = `<section class="bg-sage-50 px-5 py-14 sm:px-8 sm:py-20"><header class="mx-auto max-w-3xl text-center"><p class="mb-3 text-sm font-semibold tracking-wider text-clay-700 uppercase">Event announcements</p><h1 id="page-title" class="text-4xl font-semibold tracking-tight sm:text-5xl">${e(view.title)}</h1></header></section><section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl px-5 sm:px-8"><div class="min-w-0 rounded-2xl border ${colour} bg-white p-6 shadow-sm sm:p-8" role="${view.tone === 'bad' ? 'alert' : 'status'}"><p class="text-lg leading-relaxed text-ink">${e(view.text)}</p>${view.more ?? ''}</div></div></section>`;
+  const html = `${hero('Event announcements', view.title)}<section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl px-5 sm:px-8"><div class="min-w-0 rounded-2xl border ${colour} bg-white p-6 shadow-sm sm:p-8" role="${view.tone === 'bad' ? 'alert' : 'status'}"><p class="text-lg leading-relaxed text-ink">${e(view.text)}</p>${view.more ?? ''}</div></div></section>`;
   const filled = fillPage(builtPage('notify/link.html'), { page: html }, title);
   return pageAnswer(req, '/notify/link', filled, { status, headers: PERSONAL });
 }
