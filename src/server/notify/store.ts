@@ -20,7 +20,7 @@ import { clientFingerprint } from '../platform/crypto';
 import { query, transaction, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import type { Received } from '../request/pipeline';
-import { clientNetwork, countRequest } from '../request/rate-limit';
+import { clientNetwork, recipientLimit } from '../request/rate-limit';
 import {
   CONFIRM_TOKEN_FIELD,
   UNSUBSCRIBE_TOKEN_FIELD,
@@ -99,17 +99,13 @@ export async function insertSignUp(
  * transaction. Past it the sign-up is stored and answered as always; its mail is recorded as
  * held back (`recipient-limit`) and never sent.
  */
-export async function holdBackConfirmation(
-  tx: Queryable,
-  email: string,
-): Promise<string | undefined> {
-  const verdict = await countRequest(
+export function holdBackConfirmation(tx: Queryable, email: string): Promise<string | undefined> {
+  return recipientLimit(
+    tx,
     'notify-confirm-mail',
     normalEmail(email),
     readSetting('NOTIFY_CONFIRM_LIMIT'),
-    tx,
   );
-  return verdict.allowed ? undefined : 'recipient-limit';
 }
 
 export interface Confirmation {

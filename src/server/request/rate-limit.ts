@@ -89,3 +89,19 @@ export function countClient(
 ): Promise<RateLimitVerdict> {
   return countRequest(bucket, clientNetwork(ip), rule);
 }
+
+/**
+ * A mail to an address nobody has verified (typed into a form): one address gets at most `rule`
+ * of them, counted under `bucket` in the caller's transaction (`tx`: what is not stored spends
+ * nothing) by the address as the caller normalises it (`normalEmail`: any case). Past it the mail is held back (`'recipient-limit'`, as
+ * the outbox records it); the submission itself is stored and answered as always.
+ */
+export async function recipientLimit(
+  tx: Queryable,
+  bucket: string,
+  address: string,
+  rule: RateLimit,
+): Promise<'recipient-limit' | undefined> {
+  const verdict = await countRequest(bucket, address, rule, tx);
+  return verdict.allowed ? undefined : 'recipient-limit';
+}
