@@ -17,7 +17,7 @@ import {
 import { query } from '../platform/db';
 import { resealInBatches } from '../platform/reseal';
 import { RE_SIGN_TOKEN_FIELD } from '../waiver/re-sign';
-import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, tokenHash } from './tokens';
+import { CONFIRM_TOKEN_FIELD, openStoredToken, UNSUBSCRIBE_TOKEN_FIELD, tokenHash } from './tokens';
 
 interface Column {
   table: 'list_confirmations' | 'list_subscribers' | 'waiver_resign_requests';
@@ -98,8 +98,8 @@ export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTo
       plan(row): Plan | undefined {
         const id = String(row.id);
         try {
-          const token = decryptField(row.sealed, column.field, id);
-          return tokenHash(token) === row.hash ? { id, token, hash: row.hash } : undefined;
+          const stored = { sealed: row.sealed, sha256: row.hash };
+          return { id, token: openStoredToken(column.field, id, stored), hash: row.hash };
         } catch {
           return undefined;
         }
@@ -107,13 +107,10 @@ export async function rotateListTokens({ batchSize = 100 } = {}): Promise<ListTo
       async writeAndVerify(tx, plans) {
         for (const { id, token, hash } of plans) {
           const again = encryptField(token, column.field, id);
-          await tx.query(`UPDATE ${column.table} SET ${column.sealed} = $2 WHERE id = $1`, [
-            id,
-            again,
-          ]);
           const { rows: back } = await tx.query(
-            `SELECT ${column.sealed} AS sealed FROM ${column.table} WHERE id = $1`,
-            [id],
+            `UPDATE ${column.table} SET ${column.sealed} = $2 WHERE id = $1
+             RETURNING ${column.sealed} AS sealed`,
+            [id, again],
           );
           const stored = (back[0] as { sealed: string } | undefined)?.sealed ?? '';
           if (
