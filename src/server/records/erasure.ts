@@ -23,6 +23,34 @@ import { kindsAbout } from '../mail-kinds';
  * the instructor knows which to take out of her own calendar if she added the invite.
  */
 
+/**
+ * The outbox's mails about a person's records, matched by kind and the record's id (a message's
+ * ref is its id; the others' refs start with it, `id:…`): one condition, for the erasure's
+ * preview and for the erasure itself. Parameters $1–$8, from `mailsAbout`.
+ */
+const MAILS_ABOUT = `(kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[]))
+   OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
+   OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
+   OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))`;
+
+function mailsAbout(records: {
+  waivers: string[];
+  messages: string[];
+  bookings: string[];
+  subscribers: string[];
+}): string[][] {
+  return [
+    kindsAbout('waiver'),
+    records.waivers,
+    kindsAbout('message'),
+    records.messages,
+    kindsAbout('booking'),
+    records.bookings,
+    kindsAbout('subscriber'),
+    records.subscribers,
+  ];
+}
+
 /** What an erasure of `email` would delete, for the instructor to check first. */
 export async function previewErasure(email: string): Promise<ErasurePreview> {
   const address = normalEmail(email);
@@ -43,22 +71,15 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
     `SELECT id FROM list_subscribers WHERE lower(email) = $1`,
     [address],
   );
+  const ids = (rows: { id: string | number }[]) => rows.map((row) => String(row.id));
   const [mails] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM mail_outbox
-      WHERE (kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[]))
-         OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
-         OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
-         OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))`,
-    [
-      kindsAbout('waiver'),
-      waivers.map((row) => row.id),
-      kindsAbout('message'),
-      messages.map((row) => String(row.id)),
-      kindsAbout('booking'),
-      bookings.map((row) => row.id),
-      kindsAbout('subscriber'),
-      subscribers.map((row) => String(row.id)),
-    ],
+    `SELECT count(*)::int AS n FROM mail_outbox WHERE ${MAILS_ABOUT}`,
+    mailsAbout({
+      waivers: ids(waivers),
+      messages: ids(messages),
+      bookings: ids(bookings),
+      subscribers: ids(subscribers),
+    }),
   );
   const listed = (row: { id: string | number; created_at: Date }) => ({
     id: String(row.id),
@@ -96,22 +117,8 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
       `SELECT id FROM list_subscribers WHERE lower(email) = $1 FOR UPDATE`,
     );
     const mails = await tx.query(
-      `DELETE FROM mail_outbox
-        WHERE (kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[]))
-           OR (kind = ANY($3::text[]) AND ref = ANY($4::text[]))
-           OR (kind = ANY($5::text[]) AND split_part(ref, ':', 1) = ANY($6::text[]))
-           OR (kind = ANY($7::text[]) AND split_part(ref, ':', 1) = ANY($8::text[]))
-    RETURNING id`,
-      [
-        kindsAbout('waiver'),
-        waivers,
-        kindsAbout('message'),
-        messages,
-        kindsAbout('booking'),
-        bookings,
-        kindsAbout('subscriber'),
-        subscribers,
-      ],
+      `DELETE FROM mail_outbox WHERE ${MAILS_ABOUT} RETURNING id`,
+      mailsAbout({ waivers, messages, bookings, subscribers }),
     );
     const pdfs = await tx.query(
       `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,
