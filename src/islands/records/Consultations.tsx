@@ -8,7 +8,6 @@ import {
 } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { count } from './format';
-import { StatusBadge } from './Participants';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
 import {
@@ -26,6 +25,7 @@ import {
   PagedList,
   ScreenTitle,
   Status,
+  StatusBadge,
   formValues,
 } from './ui';
 

@@ -5,7 +5,6 @@ import { when } from './format';
 import type { Route } from './route';
 import { usePages, useRowAction } from './useLoad';
 import { listQuery } from './Waivers';
-import { StatusBadge } from './Participants';
 import {
   Badge,
   BUTTON_QUIET,
@@ -21,6 +20,7 @@ import {
   ScreenTitle,
   SearchForm,
   Status,
+  StatusBadge,
 } from './ui';
 
 const SHOW = [

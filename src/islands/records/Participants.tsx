@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import {
-  STATUS_WORDS,
-  type ParticipantHealth,
-  type ParticipantRow,
-  type ParticipantView,
-  type WaiverStatus,
+import type {
+  ParticipantHealth,
+  ParticipantRow,
+  ParticipantView,
+  WaiverStatus,
 } from '../../shared/desk-api';
 import { call, DeskError } from './api';
 import { day, when } from './format';
 import { href } from './route';
 import { useLoad } from './useLoad';
 import {
-  Badge,
   BUTTON,
   BUTTON_QUIET,
   CARD,
@@ -21,24 +19,8 @@ import {
   LINK,
   Loading,
   ScreenTitle,
+  StatusBadge,
 } from './ui';
-
-const STATUS_TONES: Record<WaiverStatus, 'good' | 'warn' | 'bad'> = {
-  covered: 'good',
-  older: 'warn',
-  expired: 'warn',
-  none: 'bad',
-};
-
-/** A participant's status in words, wherever the desk names a person. */
-export function StatusBadge({ status }: { status: WaiverStatus }) {
-  return (
-    <Badge tone={STATUS_TONES[status]}>
-      <span className="sr-only">Waiver: </span>
-      {STATUS_WORDS[status]}
-    </Badge>
-  );
-}
 
 /**
  * The quick check on the desk's first screen: part of a name, e-mail or phone, and each

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
-import type { MailState } from '../../shared/desk-api';
+import { STATUS_WORDS, type MailState, type WaiverStatus } from '../../shared/desk-api';
 import { count } from './format';
 import { href, type Route } from './route';
 import type { Pages } from './useLoad';
@@ -306,6 +306,23 @@ const MAIL_WORDS: Record<MailState, [string, 'good' | 'warn' | 'bad']> = {
 export function MailBadge({ state }: { state: MailState }) {
   const [words, tone] = MAIL_WORDS[state];
   return <Badge tone={tone}>{words}</Badge>;
+}
+
+const STATUS_TONES: Record<WaiverStatus, 'good' | 'warn' | 'bad'> = {
+  covered: 'good',
+  older: 'warn',
+  expired: 'warn',
+  none: 'bad',
+};
+
+/** A participant's status in words, wherever the desk names a person. */
+export function StatusBadge({ status }: { status: WaiverStatus }) {
+  return (
+    <Badge tone={STATUS_TONES[status]}>
+      <span className="sr-only">Waiver: </span>
+      {STATUS_WORDS[status]}
+    </Badge>
+  );
 }
 
 /** Label and value pairs. */
