@@ -7,10 +7,10 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_SMTP_PORT } from '../../playwright.config';
-import { SIGN_IN_SENT } from '../../src/shared/desk-api';
 import { signaturePng } from '../fixtures/signatures';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { startStudio, type Studio } from '../server/harness';
+import { signInToDesk } from './desk';
 import { expectNoViolations } from './axe';
 
 const STAFF = 'maya@example.test';
@@ -62,18 +62,8 @@ async function screens(name: string, on: Page) {
   await on.setViewportSize({ width: 1280, height: 900 });
 }
 
-async function signIn(page: Page) {
-  const before = smtp.mails.length;
-  await page.goto('/records');
-  await page.getByRole('textbox', { name: 'Email' }).fill(STAFF);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await expect(page.getByText(SIGN_IN_SENT)).toBeVisible();
-  await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
-  const mail = smtp.mails.slice(before).find((m) => m.envelope.to.includes(STAFF))!;
-  await page.goto(/https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(`Signed in as ${STAFF}`)).toBeVisible();
-}
+/** Signs in to the desk as the studio (tests/e2e/desk.ts). */
+const signIn = (page: Page) => signInToDesk(page, smtp, STAFF);
 
 /** What the form holds: every field's value, the boxes, and the signature's hidden value. */
 function formState(page: Page) {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import pg from 'pg';
 import { E2E_SMTP_PORT } from '../../playwright.config';
 import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT, SIGNED_OUT_IDLE } from '../../src/shared/desk-api';
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { startSmtp, type TestSmtp } from '../functions/harness';
+import { localDatabase, signInToDesk } from './desk';
 import { expectNoViolations, smallTargets } from './axe';
 import { builtPages } from './pages';
 
@@ -181,21 +181,8 @@ async function open(screen: string) {
     .click();
 }
 
-/** Asks for a link on the desk, follows it from the mail and presses "Sign in". */
-async function signIn(desk: Page) {
-  const before = smtp.mails.length;
-  await desk.goto('/records');
-  await desk.getByRole('textbox', { name: 'Email' }).fill(STAFF);
-  await desk.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await expect(desk.getByText(SIGN_IN_SENT)).toBeVisible();
-  await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
-  const mail = smtp.mails.slice(before).find((m) => m.envelope.to.includes(STAFF))!;
-  const link = /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0];
-  await desk.goto(link);
-  await desk.getByRole('button', { name: 'Sign in' }).click();
-  await expect(desk.getByText(`Signed in as ${STAFF}`)).toBeVisible();
-  return link;
-}
+/** Signs in to the desk as the studio (tests/e2e/desk.ts). */
+const signIn = (desk: Page) => signInToDesk(desk, smtp, STAFF);
 
 test('asks for a sign-in link, follows it from the mail and signs in with a __Host- cookie', async () => {
   await page.goto('/records');
@@ -430,16 +417,6 @@ test('works from the keyboard alone: the menu, a search, a result and back', asy
   await page.goBack();
   await expect(heading('Waivers')).toBeFocused();
 });
-
-/** The local database of the server under test (npm start's embedded one, through its proxy). */
-async function localDatabase(): Promise<pg.Client> {
-  const state = JSON.parse(await readFile('.netlify/state.json', 'utf8')) as {
-    dbConnectionString: string;
-  };
-  const client = new pg.Client({ connectionString: state.dbConnectionString });
-  await client.connect();
-  return client;
-}
 
 test('the first screen says what the next retention run will remove, and how long each kind is kept', async () => {
   const db = await localDatabase();

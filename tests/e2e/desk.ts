@@ -1,0 +1,35 @@
+/** The records desk in the browser tests: signing in as the studio does, and its database. */
+import { readFile } from 'node:fs/promises';
+import { expect, type Page } from '@playwright/test';
+import pg from 'pg';
+import { SIGN_IN_SENT } from '../../src/shared/desk-api';
+import type { TestSmtp } from '../functions/harness';
+
+/**
+ * Asks for a link on the desk as `staff`, follows it from the mail `smtp` received and presses
+ * "Sign in". Returns the link.
+ */
+export async function signInToDesk(page: Page, smtp: TestSmtp, staff: string): Promise<string> {
+  const before = smtp.mails.length;
+  await page.goto('/records');
+  await page.getByRole('textbox', { name: 'Email' }).fill(staff);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByText(SIGN_IN_SENT)).toBeVisible();
+  await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
+  const mail = smtp.mails.slice(before).find((m) => m.envelope.to.includes(staff))!;
+  const link = /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0];
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(`Signed in as ${staff}`)).toBeVisible();
+  return link;
+}
+
+/** The local database of the server under test (npm start's embedded one, through its proxy). */
+export async function localDatabase(): Promise<pg.Client> {
+  const state = JSON.parse(await readFile('.netlify/state.json', 'utf8')) as {
+    dbConnectionString: string;
+  };
+  const client = new pg.Client({ connectionString: state.dbConnectionString });
+  await client.connect();
+  return client;
+}
