@@ -19,7 +19,7 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { bookingBody } from '../fixtures/submissions';
 import { desk, signIn, STAFF } from './desk';
-import { jsonPost } from './harness';
+import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -132,13 +132,7 @@ async function open(link: string) {
 }
 
 const manage = (token: string, fields: Record<string, string>) =>
-  consultationManage(
-    new Request(`${SITE}/consultation/manage`, {
-      method: 'POST',
-      headers: { origin: SITE, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token, ...fields }).toString(),
-    }),
-  );
+  consultationManage(formPost(`${SITE}/consultation/manage`, { token, ...fields }));
 
 describe('the manage link across npm run rotate-key', () => {
   test('the reminder composed after the rotation carries the link of the original invite, and it opens the booking', async () => {

@@ -16,7 +16,7 @@ import { setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { bookingBody, bookingFields } from '../fixtures/submissions';
-import { jsonPost } from './harness';
+import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
 const SITE = 'http://127.0.0.1:8888';
@@ -54,14 +54,6 @@ const offered = (html: string) =>
 
 function book(slot: string, overrides: Record<string, unknown> = {}) {
   return bookConsultation(jsonPost(`${SITE}/api/consultation/book`, bookingBody(slot, overrides)));
-}
-
-function formPost(url: string, fields: Record<string, string>) {
-  return new Request(url, {
-    method: 'POST',
-    headers: { origin: new URL(url).origin, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-  });
 }
 
 function calendarPart(mail: ReceivedMail) {

@@ -10,6 +10,7 @@ import submitWaiver from '../../functions/submit-waiver';
 import { currentWaiverText } from '../../src/server/waiver/current-text';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { pdfText } from '../fixtures/pdf-text';
+import { formPost as harnessFormPost } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 const RECORDS = 'waiver-records@example.test';
@@ -29,18 +30,9 @@ beforeEach(() => {
   vi.unstubAllEnvs();
 });
 
-/** A form post as a browser sends it: urlencoded fields and the page's own origin. */
-function formPost(url: string, fields: Record<string, string>) {
-  return new Request(url, {
-    method: 'POST',
-    headers: {
-      origin: new URL(url).origin,
-      'content-type': 'application/x-www-form-urlencoded',
-      'user-agent': 'NoScriptBrowser/1.0',
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+/** A form post as a browser with scripts off sends it. */
+const formPost = (url: string, fields: Record<string, string>) =>
+  harnessFormPost(url, fields, { 'user-agent': 'NoScriptBrowser/1.0' });
 
 const message = {
   name: 'Noor Haddad',

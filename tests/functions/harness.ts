@@ -21,6 +21,23 @@ export function jsonPost(
   });
 }
 
+/** A form post as a browser sends it: urlencoded fields and the page's own origin. */
+export function formPost(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: {
+      origin: new URL(url).origin,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
 /** A body that produces `next()` chunk after chunk, never ending: streamed, with no length. */
 export function streamOf(next: () => Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream({

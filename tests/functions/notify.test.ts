@@ -20,6 +20,7 @@ import { NOTIFY_WORDING } from '../../src/shared/notify';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
 import { desk, ORIGIN, signIn, STAFF } from './desk';
+import { formPost } from './harness';
 
 const env = useFunctionEnv();
 const NOW = new Date('2027-03-01T12:00:00Z');
@@ -46,14 +47,9 @@ afterEach(() => {
 
 /** A sign-up as the Events page's form posts it with scripts off (or on: it has no script). */
 async function signUp(email: string, extra: Record<string, string> = {}): Promise<Response> {
-  return notifySignUp(
-    new Request(`${ORIGIN}/api/notify`, {
-      method: 'POST',
-      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email, website: '', ...extra }).toString(),
-    }),
-    { ip: VISITOR_IP } as never,
-  );
+  return notifySignUp(formPost(`${ORIGIN}/api/notify`, { email, website: '', ...extra }), {
+    ip: VISITOR_IP,
+  } as never);
 }
 
 const mailsTo = (smtp: TestSmtp, to: string) =>
@@ -81,14 +77,7 @@ const near = (date: Date | null | undefined, at: Date) =>
 /** The Confirm button's POST, from the page the link opened. */
 function pressConfirm(link: string, ip = '198.51.100.7'): Promise<Response> {
   const token = new URL(link).searchParams.get('token')!;
-  return notifyConfirm(
-    new Request(`${ORIGIN}/notify/confirm`, {
-      method: 'POST',
-      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token }).toString(),
-    }),
-    { ip } as never,
-  );
+  return notifyConfirm(formPost(`${ORIGIN}/notify/confirm`, { token }), { ip } as never);
 }
 
 /** RFC 8058: what a mail client sends by itself, with no cookie and no Origin. */
