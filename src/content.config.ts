@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
@@ -8,7 +7,8 @@ import { parse as parseYaml } from 'yaml';
 import { ICON_NAMES } from './lib/icons';
 import { availabilitySchema } from './shared/booking/availability';
 import { retentionSchema } from './shared/retention';
-import { splitWaiverSource, versionProblems, waiverVersionsSchema } from './shared/waiver-versions';
+import { versionProblems, waiverVersionsSchema } from './shared/waiver-versions';
+import { waiverTextOf, type WaiverText } from './server/waiver/current-text';
 import { addressSchema, isTimeZone, timeZoneSchema } from './shared/studio';
 import { LOCAL_TIME_EXAMPLE, zonedTime } from './lib/studio-time';
 
@@ -74,16 +74,14 @@ const waiverVersions = defineCollection({
     parser: (text) => ({ waiverVersions: parseYaml(text) ?? {} }),
   }),
   schema: waiverVersionsSchema.superRefine((versions, context) => {
-    const source = splitWaiverSource(readFileSync('./content/waiver.md', 'utf8'));
-    if (!source || typeof source.version !== 'string' || !source.text) {
-      context.addIssue({
-        code: 'custom',
-        message: 'content/waiver.md needs a `version` in its frontmatter and a body',
-      });
+    let text: WaiverText;
+    try {
+      text = waiverTextOf(readFileSync('./content/waiver.md', 'utf8'));
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
       return;
     }
-    const sha256 = createHash('sha256').update(source.text).digest('hex');
-    for (const message of versionProblems(versions, { version: source.version, sha256 })) {
+    for (const message of versionProblems(versions, text)) {
       context.addIssue({ code: 'custom', message });
     }
   }),

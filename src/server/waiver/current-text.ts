@@ -12,18 +12,25 @@ export interface WaiverText {
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
+/**
+ * The text a waiver.md source holds: its frontmatter's version, its body exactly as signed, and
+ * the body's SHA-256. Throws, naming the file, when either is missing.
+ */
+export function waiverTextOf(source: string): WaiverText {
+  const parts = splitWaiverSource(source);
+  const version = parts?.version;
+  if (!parts || typeof version !== 'string' || !parts.text) {
+    throw new Error('content/waiver.md needs a `version` in its frontmatter and a body');
+  }
+  return { version, text: parts.text, sha256: sha256(parts.text) };
+}
+
 let cached: { file: string; text: WaiverText } | undefined;
 
 /** The waiver text in force: content/waiver.md, shipped beside the functions. */
 export function currentWaiverText(): WaiverText {
   const file = contentPath('waiver.md');
   if (cached?.file === file) return cached.text;
-  const source = splitWaiverSource(readFileSync(file, 'utf8'));
-  const version = source?.version;
-  if (!source || typeof version !== 'string' || !source.text) {
-    throw new Error('content/waiver.md needs a `version` in its frontmatter and a body');
-  }
-  const text = source.text;
-  cached = { file, text: { version, text, sha256: sha256(text) } };
+  cached = { file, text: waiverTextOf(readFileSync(file, 'utf8')) };
   return cached.text;
 }
