@@ -216,11 +216,21 @@ describe.concurrent('the waiver text and its versions', { timeout: 120_000 }, ()
     text.replace(/\n## /, '\nA sentence added after the version was published.\n\n## ');
   const body = (source: string) => splitWaiverSource(source)!.text;
 
-  test('a changed text under an unchanged version fails the build, naming content/waiver.md and what to do', async () => {
+  /** A copy whose content/waiver.md is changed under version '2027-01'; the new text's SHA-256. */
+  async function newVersionCopy() {
     const copy = await copyProject('content-schema-');
     copies.push(copy);
-    await copy.edit('content/waiver.md', changed);
-    const { code, output } = await copy.astro('sync');
+    let text = '';
+    await copy.edit('content/waiver.md', (source) => {
+      const next = changed(source).replace("version: '2026-11'", "version: '2027-01'");
+      text = body(next);
+      return next;
+    });
+    return { copy, newSha256: sha256(text) };
+  }
+
+  test('a changed text under an unchanged version fails the build, naming content/waiver.md and what to do', async () => {
+    const { code, output } = await brokenCopy('content/waiver.md', changed);
 
     expect(code).not.toBe(0);
     expect(output).toContain("content/waiver.md: its text has changed since version '2026-11'");
@@ -229,17 +239,10 @@ describe.concurrent('the waiver text and its versions', { timeout: 120_000 }, ()
   });
 
   test('the same change passes once it has a new version recorded with its SHA-256', async () => {
-    const copy = await copyProject('content-schema-');
-    copies.push(copy);
-    let text = '';
-    await copy.edit('content/waiver.md', (source) => {
-      const next = changed(source).replace("version: '2026-11'", "version: '2027-01'");
-      text = body(next);
-      return next;
-    });
+    const { copy, newSha256 } = await newVersionCopy();
     await copy.edit(
       'content/waiver-versions.yaml',
-      (yaml) => `${yaml}  - version: '2027-01'\n    sha256: ${sha256(text)}\n    material: true\n`,
+      (yaml) => `${yaml}  - version: '2027-01'\n    sha256: ${newSha256}\n    material: true\n`,
     );
     const { code, output } = await copy.astro('sync');
 
@@ -248,19 +251,12 @@ describe.concurrent('the waiver text and its versions', { timeout: 120_000 }, ()
   });
 
   test('a new version not yet in the list fails, giving the SHA-256 to record', async () => {
-    const copy = await copyProject('content-schema-');
-    copies.push(copy);
-    let text = '';
-    await copy.edit('content/waiver.md', (source) => {
-      const next = changed(source).replace("version: '2026-11'", "version: '2027-01'");
-      text = body(next);
-      return next;
-    });
+    const { copy, newSha256 } = await newVersionCopy();
     const { code, output } = await copy.astro('sync');
 
     expect(code).not.toBe(0);
     expect(output).toContain("content/waiver.md has version '2027-01'");
-    expect(output).toContain(sha256(text));
+    expect(output).toContain(newSha256);
   });
 });
 
