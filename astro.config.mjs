@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import interactionDirective from './src/integrations/interaction-directive.ts';
+import islandScripts from './src/integrations/island-scripts.ts';
 import pageStyles from './src/integrations/page-styles.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
@@ -56,6 +57,8 @@ export default defineConfig({
     interactionDirective(),
     // Each page's styles cut to what it uses, then hashed for the Content-Security-Policy.
     pageStyles(),
+    // Astro's island scripts wait until the page is parsed (same code, same hashes).
+    islandScripts(),
     securityHeaders(),
     netlifyDev,
   ],
