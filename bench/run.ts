@@ -15,7 +15,7 @@
  * pages; default 8950; PostgreSQL takes a free one).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -329,6 +329,10 @@ async function main() {
       const html = await (await fetch(urlOf(screen.path))).text();
       await writeFile(join(scratch, 'twins', `${slug(screen.name)}.html`), bareTwin(html));
     }
+    // Served with the site's own header rules, as every page is, so the ratio is the page's
+    // markup, styles and scripts only: Cross-Origin-Opener-Policy, for one, makes Chromium open
+    // the page in a new browsing context group, which a twin without it is spared.
+    await copyFile(join(root, 'dist', '_headers'), join(scratch, 'twins', '_headers'));
     const twinSite = await startStaticServer({ root: join(scratch, 'twins'), port: basePort + 1 });
     try {
       const targets = screens.flatMap((s) => [
