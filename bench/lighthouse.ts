@@ -16,6 +16,8 @@ export type Category = (typeof CATEGORIES)[number];
 
 export interface RunResult {
   scores: Record<Category, number>;
+  /** The server's time to the page's first byte, as Lighthouse observed it (unthrottled). */
+  firstByte: number;
   fcp: number;
   lcp: number;
   tbt: number;
@@ -122,6 +124,7 @@ async function runLighthouseOnce(url: string, chromePath: string): Promise<RunRe
       scores: Object.fromEntries(
         CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
       ) as Record<Category, number>,
+      firstByte: numeric('server-response-time'),
       fcp: numeric('first-contentful-paint'),
       lcp: numeric('largest-contentful-paint'),
       tbt: numeric('total-blocking-time'),

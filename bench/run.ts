@@ -93,6 +93,7 @@ function summarize(name: string, url: string, results: RunResult[]): PageSummary
         Category,
         number
       >,
+      firstByte: pick((r) => r.firstByte),
       fcp: pick((r) => r.fcp),
       lcp: pick((r) => r.lcp),
       tbt: pick((r) => r.tbt),
@@ -125,6 +126,7 @@ function table(pages: PageSummary[]): string {
     'a11y',
     'bp',
     'seo',
+    'TTFB ms',
     'FCP ms',
     'LCP ms',
     'TBT ms',
@@ -140,6 +142,7 @@ function table(pages: PageSummary[]): string {
   const rows = pages.map((p) => [
     p.name,
     ...CATEGORIES.map((c) => String(p.median.scores[c])),
+    p.median.firstByte.toFixed(1),
     p.median.fcp.toFixed(0),
     p.median.lcp.toFixed(0),
     p.median.tbt.toFixed(0),
