@@ -359,8 +359,10 @@ describe('the manage link', () => {
       expect(html).toContain('<title>Your consultation | Still Point Pilates</title>');
       expect(html).toContain('Choose another time');
       expect(html).toContain('Cancel my consultation');
-      // The slots to move to: the booking's own time does not stand in the way of its neighbours.
+      // The slots to move to: the booking's own time does not stand in the way of its
+      // neighbours, and is not offered as another time.
       expect(offered(html)).toContain(TUESDAY_915);
+      expect(offered(html)).not.toContain(TUESDAY_9);
     }
     expect(await bookingRow(id)).toMatchObject({ sequence: 0, cancelled_at: null });
   });
@@ -450,6 +452,20 @@ describe('the manage link', () => {
     expect(html).toContain('That time has just been taken');
     expect(html).toContain('The nearest free times');
     expect(await bookingRow(id)).toMatchObject({ sequence: 0 });
+  });
+
+  test('moving onto its own time answers 422 on the page, and changes and sends nothing', async () => {
+    const { id, token } = await booked();
+    await env.smtp.waitForMails(2);
+    const outboxBefore = await env.count('mail_outbox');
+    const answer = await manage(token, { action: 'move', slot: TUESDAY_9 });
+    expect(answer.status).toBe(422);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const html = await answer.text();
+    expect(html).toContain('Please choose one of the times offered.');
+    expect(offered(html)).not.toContain(TUESDAY_9);
+    expect(await bookingRow(id)).toMatchObject({ sequence: 0, cancelled_at: null });
+    expect(await env.count('mail_outbox')).toBe(outboxBefore);
   });
 
   test('a POST from another site is refused (403) and changes nothing', async () => {

@@ -27,6 +27,7 @@ import {
   type Booking,
 } from './store';
 import { manageView, unknownLinkView, type ManageDone } from './views';
+import type { SlotDay } from '../../shared/booking/slots';
 import { BOOKING_LABELS, bookingProblemNotice, type OfferedSlot } from '../../shared/booking/form';
 
 const DONE = new Set<ManageDone>(['booked', 'moved', 'cancelled']);
@@ -50,13 +51,34 @@ async function show(
   const at = now();
   const live = !booking.cancelledAt && booking.start.getTime() > at.getTime();
   const days = live
-    ? await offeredSlots({
-        except: booking.id,
-        later: (work) => afterAnswer(options.context, work),
-      })
+    ? otherTimes(
+        await offeredSlots({
+          except: booking.id,
+          later: (work) => afterAnswer(options.context, work),
+        }),
+        booking,
+      )
     : [];
-  const view = manageView(booking, token, { now: at, days, ...options });
+  const problem = options.problem && {
+    ...options.problem,
+    nearest: options.problem.nearest?.filter((slot) => !isItsTime(slot.start, booking)),
+  };
+  const view = manageView(booking, token, { now: at, days, ...options, problem });
   return personalPage(req, view, options.status);
+}
+
+/**
+ * The times a booking can move to: the free ones (its own hold set aside, so its neighbours are
+ * free) other than its own time, which is not another time.
+ */
+function otherTimes(days: SlotDay[], booking: Booking): SlotDay[] {
+  return days
+    .map((day) => ({ ...day, slots: day.slots.filter((slot) => !isItsTime(slot.start, booking)) }))
+    .filter((day) => day.slots.length > 0);
+}
+
+function isItsTime(start: string, booking: Booking): boolean {
+  return new Date(start).getTime() === booking.start.getTime();
 }
 
 /** GET: the booking, its time and place, and the forms to move or cancel it. */
@@ -147,6 +169,14 @@ export async function changeBooking(
     return show(req, booking, token, {
       status: 409,
       problem: { text: 'This consultation can no longer be moved.' },
+      context,
+    });
+  }
+  // Its own time is not offered (a page from before, or a hand-made post): nothing to move.
+  if (isItsTime(slot.data, booking)) {
+    return show(req, booking, token, {
+      status: 422,
+      problem: { text: 'Please choose one of the times offered.' },
       context,
     });
   }
