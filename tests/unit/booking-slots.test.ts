@@ -168,6 +168,47 @@ describe('free consultation slots', () => {
   });
 });
 
+describe('the days kept from one request to the next', () => {
+  test('asking again with the same availability gives the same slots, each a copy of its own', () => {
+    const kept = availability();
+    const first = freeSlots({ ...QUERY, availability: kept });
+    const firstMonday = structuredClone(day(first, '2027-03-08'));
+    day(first, '2027-03-08')!.slots[0].label = 'changed by a caller';
+    const again = freeSlots({
+      ...QUERY,
+      availability: kept,
+      now: new Date('2027-03-07T13:00:00Z'),
+    });
+    expect(day(again, '2027-03-08')).toEqual(firstMonday);
+  });
+
+  test('a changed availability is read afresh, even as the same object', () => {
+    const kept = availability();
+    expect(startsOn(freeSlots({ ...QUERY, availability: kept }), '2027-03-08')).toHaveLength(18);
+    kept.windows = [{ days: ['Mo'], from: '09:00', to: '10:00' }];
+    expect(startsOn(freeSlots({ ...QUERY, availability: kept }), '2027-03-08')).toEqual([
+      '09:00',
+      '09:15',
+      '09:30',
+      '09:45',
+    ]);
+  });
+
+  test('the zone is part of what is kept', () => {
+    const kept = availability();
+    const portland = day(freeSlots({ ...QUERY, availability: kept }), '2027-03-08')!;
+    const newYork = day(
+      freeSlots({ ...QUERY, availability: kept, timeZone: 'America/New_York' }),
+      '2027-03-08',
+    )!;
+    expect(portland.slots[0]).toMatchObject({
+      start: '2027-03-08T17:00:00Z',
+      label: '9:00 AM PST',
+    });
+    expect(newYork.slots[0]).toMatchObject({ start: '2027-03-08T14:00:00Z', label: '9:00 AM EST' });
+  });
+});
+
 describe('when the chosen slot was taken meanwhile', () => {
   const bookings = [span('2027-03-09T18:00:00Z', '2027-03-09T18:15:00Z')]; // Tuesday 10:00 AM
 

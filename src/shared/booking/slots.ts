@@ -68,8 +68,7 @@ export function freeSlots(query: SlotQuery): SlotDay[] {
   const taken = [...query.bookings.map((b) => heldSpan(b, availability)), ...(query.blocked ?? [])];
   // In milliseconds: a few hundred candidates, each checked against everything taken.
   const holdMs = (availability.lengthMinutes + availability.bufferMinutes) * MINUTE;
-  const isFree = (start: Temporal.Instant) => {
-    const from = start.epochMilliseconds;
+  const isFree = (from: number) => {
     const span = { start: new Date(from), end: new Date(from + holdMs) };
     return from >= range.start.getTime() && !taken.some((other) => overlaps(span, other));
   };
@@ -77,15 +76,44 @@ export function freeSlots(query: SlotQuery): SlotDay[] {
   const first = zoned.localDate(zoned.instantOf(query.now), timeZone);
   for (let day = 0; day <= availability.horizonDays; day += 1) {
     const date = first.add({ days: day });
-    const slots = windowStarts(availability, date, timeZone).filter(isFree).map(toSlot);
-    if (slots.length > 0) days.push({ date: date.toString(), label: zoned.dayLabel(date), slots });
+    const { label, slots: all } = dayOf(availability, date, timeZone);
+    const slots = all.filter((slot) => isFree(slot.from)).map((slot) => ({ ...slot.slot }));
+    if (slots.length > 0) days.push({ date: date.toString(), label, slots });
   }
   return days;
+}
 
-  function toSlot(start: Temporal.Instant): Slot {
-    const from = start.epochMilliseconds;
-    const end = from + availability.lengthMinutes * MINUTE;
-    const [time, label] = [zoned.clockTime(start, timeZone), zoned.timeLabel(start, timeZone)];
-    return { start: instantText(from), end: instantText(end), time, label };
+interface DayOfSlots {
+  label: string;
+  slots: { from: number; slot: Slot }[];
+}
+
+/**
+ * Every slot the weekly windows give on `date`, free or not, with its labels. It depends on the
+ * availability, the zone and the date alone, so it is kept (for the availability as it reads
+ * now; the settings are read once per instance): the zone arithmetic and the labels were most of
+ * a request's time, for the same answer every time. At most a few horizons of days are kept.
+ */
+const daysKept = new WeakMap<Availability, { as: string; days: Map<string, DayOfSlots> }>();
+const DAYS_KEPT = 200;
+
+function dayOf(availability: Availability, date: Temporal.PlainDate, timeZone: string): DayOfSlots {
+  const as = JSON.stringify(availability);
+  let kept = daysKept.get(availability);
+  if (kept?.as !== as) daysKept.set(availability, (kept = { as, days: new Map() }));
+  const key = `${timeZone} ${date.toString()}`;
+  let day = kept.days.get(key);
+  if (!day) {
+    if (kept.days.size >= DAYS_KEPT) kept.days.clear();
+    const slots = windowStarts(availability, date, timeZone).map((start) => {
+      const from = start.epochMilliseconds;
+      const end = from + availability.lengthMinutes * MINUTE;
+      const time = zoned.clockTime(start, timeZone);
+      const label = zoned.timeLabel(start, timeZone);
+      return { from, slot: { start: instantText(from), end: instantText(end), time, label } };
+    });
+    day = { label: zoned.dayLabel(date), slots };
+    kept.days.set(key, day);
   }
+  return day;
 }
