@@ -74,9 +74,10 @@ export function freeSlots(query: SlotQuery): SlotDay[] {
   };
   const days: SlotDay[] = [];
   const first = zoned.localDate(zoned.instantOf(query.now), timeZone);
+  const kept = keptDays(availability);
   for (let day = 0; day <= availability.horizonDays; day += 1) {
     const date = first.add({ days: day });
-    const { label, slots: all } = dayOf(availability, date, timeZone);
+    const { label, slots: all } = dayOf(kept, availability, date, timeZone);
     const slots = all.filter((slot) => isFree(slot.from)).map((slot) => ({ ...slot.slot }));
     if (slots.length > 0) days.push({ date: date.toString(), label, slots });
   }
@@ -97,14 +98,24 @@ interface DayOfSlots {
 const daysKept = new WeakMap<Availability, { as: string; days: Map<string, DayOfSlots> }>();
 const DAYS_KEPT = 200;
 
-function dayOf(availability: Availability, date: Temporal.PlainDate, timeZone: string): DayOfSlots {
+/** The days kept for `availability` as it reads now (checked once per `freeSlots` call). */
+function keptDays(availability: Availability): Map<string, DayOfSlots> {
   const as = JSON.stringify(availability);
   let kept = daysKept.get(availability);
   if (kept?.as !== as) daysKept.set(availability, (kept = { as, days: new Map() }));
+  return kept.days;
+}
+
+function dayOf(
+  kept: Map<string, DayOfSlots>,
+  availability: Availability,
+  date: Temporal.PlainDate,
+  timeZone: string,
+): DayOfSlots {
   const key = `${timeZone} ${date.toString()}`;
-  let day = kept.days.get(key);
+  let day = kept.get(key);
   if (!day) {
-    if (kept.days.size >= DAYS_KEPT) kept.days.clear();
+    if (kept.size >= DAYS_KEPT) kept.clear();
     const slots = windowStarts(availability, date, timeZone).map((start) => {
       const from = start.epochMilliseconds;
       const end = from + availability.lengthMinutes * MINUTE;
@@ -113,7 +124,7 @@ function dayOf(availability: Availability, date: Temporal.PlainDate, timeZone: s
       return { from, slot: { start: instantText(from), end: instantText(end), time, label } };
     });
     day = { label: zoned.dayLabel(date), slots };
-    kept.days.set(key, day);
+    kept.set(key, day);
   }
   return day;
 }
