@@ -35,15 +35,6 @@ const block = (row: Row): Block => ({
 const SELECT = `SELECT id, lower(span) AS span_from, upper(span) AS span_to, note, created_by, created_at
                   FROM consultation_blocks`;
 
-/** The blocked spans that overlap `span`, as they are (no buffer). */
-export async function blockedSpans(span: Interval): Promise<Interval[]> {
-  const rows = await query<Row>(
-    `${SELECT} WHERE span && tstzrange($1::timestamptz, $2::timestamptz) ORDER BY lower(span)`,
-    [span.start.toISOString(), span.end.toISOString()],
-  );
-  return rows.map(block);
-}
-
 /** Blocks that have not ended yet, soonest first. */
 export async function currentBlocks(): Promise<Block[]> {
   const rows = await query<Row>(`${SELECT} WHERE upper(span) > ${sqlNow()} ORDER BY lower(span)`);

@@ -17,10 +17,9 @@ import { windowStarts } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
 import type { OfferedSlot } from '../../shared/booking/form';
 import { now } from '../platform/clock';
-import { blockedSpans } from './blocks';
 import { busyTimes } from './busy-feed';
 import { consultationSettings, type ConsultationSettings } from './consultation';
-import { heldSpans, type BookedSlot } from './store';
+import { takenSpans, type BookedSlot } from './store';
 
 export interface OfferOptions {
   /** The booking being moved: its own time does not stand in the way. */
@@ -36,9 +35,8 @@ export async function offeredSlots(options: OfferOptions = {}): Promise<SlotDay[
   const { availability, timeZone } = settings;
   const at = options.at ?? now();
   const range = slotRange({ availability, timeZone, now: at });
-  const [held, blocked, busy] = await Promise.all([
-    heldSpans(range, options.except),
-    blockedSpans(range),
+  const [taken, busy] = await Promise.all([
+    takenSpans(range, options.except),
     busyTimes({ range, timeZone }, options.later),
   ]);
   // Bookings are passed by what they hold as booked (their buffer then), exactly what the
@@ -48,7 +46,7 @@ export async function offeredSlots(options: OfferOptions = {}): Promise<SlotDay[
     timeZone,
     now: at,
     bookings: [],
-    blocked: [...held, ...blocked, ...busy],
+    blocked: [...taken, ...busy],
   });
 }
 
