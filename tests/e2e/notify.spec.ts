@@ -15,6 +15,7 @@ import { copyProject, type ProjectCopy } from '../fixtures/project-copy';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
 import { startStudio, type Studio } from '../server/harness';
 import { expectNoViolations } from './axe';
+import { signInToDesk } from './desk';
 
 const SHOTS = 'test-results/notify';
 const STAFF = 'maya@example.test';
@@ -114,15 +115,8 @@ async function lookAtMail(browser: Browser, mail: ReceivedMail, name: string) {
 
 /** The records desk, signed in with the mailed link as the instructor does. */
 async function signedInDesk(browser: Browser): Promise<Page> {
-  const desk = await open(browser, { viewport: { width: 1280, height: 900 } });
-  await desk.goto(at('/records'));
-  await desk.getByRole('textbox', { name: 'Email' }).fill(STAFF);
-  await desk.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  const signInMail = await newMailTo(STAFF, mailsTo(STAFF).length);
-  const link = /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(signInMail.text ?? '')![0];
-  await desk.goto(link);
-  await desk.getByRole('button', { name: 'Sign in' }).click();
-  await expect(desk.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+  const desk = await open(browser, { baseURL: studio.url, viewport: { width: 1280, height: 900 } });
+  await signInToDesk(desk, smtp, STAFF);
   return desk;
 }
 
