@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
-import { SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { SIGN_IN_SENT, type Undelivered } from '../../src/shared/desk-api';
 import type { TestSmtp } from '../functions/harness';
 
 /**
@@ -22,6 +22,20 @@ export async function signInToDesk(page: Page, smtp: TestSmtp, staff: string): P
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText(`Signed in as ${staff}`)).toBeVisible();
   return link;
+}
+
+/**
+ * Waits until the outbox owes no mail (the delivery list of the signed-in `desk`): every mail the
+ * server will send is then sent, so a count of mails received is final; no waiting for a window
+ * in which a second copy might come.
+ */
+export async function outboxDrained(desk: Page): Promise<void> {
+  const owed = async () => {
+    const answer = await desk.request.get(new URL('/api/records/delivery', desk.url()).href);
+    expect(answer.status()).toBe(200);
+    return ((await answer.json()) as { undelivered: Undelivered }).undelivered.owed;
+  };
+  await expect.poll(owed, { timeout: 20_000 }).toBe(0);
 }
 
 /** The local database of the server under test (npm start's embedded one, through its proxy). */

@@ -15,7 +15,7 @@ import { copyProject, type ProjectCopy } from '../fixtures/project-copy';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
 import { startStudio, type Studio } from '../server/harness';
 import { expectNoViolations } from './axe';
-import { signInToDesk } from './desk';
+import { outboxDrained, signInToDesk } from './desk';
 
 const SHOTS = 'test-results/notify';
 const STAFF = 'maya@example.test';
@@ -118,20 +118,6 @@ async function signedInDesk(browser: Browser): Promise<Page> {
   const desk = await open(browser, { baseURL: studio.url, viewport: { width: 1280, height: 900 } });
   await signInToDesk(desk, smtp, STAFF);
   return desk;
-}
-
-/**
- * Waits until the outbox owes no mail (the desk's delivery list): every mail the server will
- * send is then sent, so a count of mails received is final; no waiting for a window in which a
- * second copy might come.
- */
-async function outboxDrained(desk: Page) {
-  const owed = async () => {
-    const answer = await desk.request.get(at('/api/records/delivery'));
-    expect(answer.status()).toBe(200);
-    return ((await answer.json()) as { undelivered: { owed: number } }).undelivered.owed;
-  };
-  await expect.poll(owed, { timeout: 20_000 }).toBe(0);
 }
 
 /** Signs up on the Events page, as a visitor does. */

@@ -6,7 +6,7 @@ import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT, SIGNED_OUT_IDLE } from '../../src/s
 import { parseCsv } from '../fixtures/csv';
 import { signaturePng } from '../fixtures/signatures';
 import { startSmtp, type TestSmtp } from '../functions/harness';
-import { localDatabase, signInToDesk } from './desk';
+import { localDatabase, outboxDrained, signInToDesk } from './desk';
 import { expectNoViolations, smallTargets } from './axe';
 import { builtPages } from './pages';
 
@@ -346,7 +346,7 @@ test('marks a spam message as not spam: it moves to the inbox and its mail arriv
     });
     expect(await press.json()).toMatchObject({ success: true, queued: false });
   }
-  await page.waitForTimeout(2_500);
+  await outboxDrained(page);
   expect(mailsTitled(`New Inquiry from ${name}`)).toHaveLength(1);
 });
 
@@ -384,7 +384,7 @@ test('a mail sent while the mail server is down is listed as owed, then failed; 
   await expect(page.getByText(/^Sent: message to the studio/)).toBeVisible();
   await expect.poll(() => mailsTitled(`New Inquiry from ${name}`).length).toBe(1);
   await expect(mail).toHaveCount(0);
-  await page.waitForTimeout(3_000);
+  await outboxDrained(page);
   expect(mailsTitled(`New Inquiry from ${name}`)).toHaveLength(1);
 });
 
