@@ -336,12 +336,20 @@ async function main() {
     const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     await mkdir(join(scratch, 'twins'));
     const twinPaths = new Map<string, string>();
+    let notFoundPath: string | undefined;
     for (const screen of screens) {
       const answer = await fetch(urlOf(screen.path));
       if (!answer.ok && answer.status !== 404) {
         throw new Error(`${screen.path} answered ${answer.status}: there is no page to measure`);
       }
       const notFound = answer.status === 404;
+      // The twin server has one 404.html for every unknown path: room for one such page's twin.
+      if (notFound && notFoundPath) {
+        throw new Error(
+          `${screen.path} and ${notFoundPath} both answer 404: measure one at a time`,
+        );
+      }
+      if (notFound) notFoundPath = screen.path;
       const file = notFound ? '404.html' : `${slug(screen.name)}.html`;
       await writeFile(join(scratch, 'twins', file), bareTwin(await answer.text()));
       twinPaths.set(screen.name, notFound ? screen.path : `/${slug(screen.name)}`);
