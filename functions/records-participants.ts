@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from '../src/shared/zod';
 import { outbox } from '../src/server/mail-kinds';
+import { transaction } from '../src/server/platform/db';
 import { afterAnswer } from '../src/server/request/guard';
 import { logAccess } from '../src/server/records/access-log';
 import {
@@ -112,9 +113,14 @@ export default deskFunction(config, [
     async POST({ req, body, staff }) {
       const input = checked(kiosk, body);
       if (!input.ok) return deskRefused(input.problem);
-      const cookies = await turnOnKiosk(req, staff, input.value.label);
-      await logAccess(staff, { action: 'kiosk-on', detail: { label: input.value.label } });
-      const answer = deskAnswer({ kiosk: true });
+      // The desk session that asked ends with it: a kiosk is a device nobody of the studio is
+      // signed in on, so the next person to hold it finds no desk behind the waiver form.
+      const cookies = await transaction(async (tx) => {
+        const set = await turnOnKiosk(tx, req, staff, input.value.label);
+        await logAccess(staff, { action: 'kiosk-on', detail: { label: input.value.label } }, tx);
+        return set;
+      });
+      const answer = deskAnswer({ kiosk: true, signedOut: true });
       for (const cookie of cookies) answer.headers.append('set-cookie', cookie);
       return answer;
     },

@@ -35,8 +35,20 @@ export type DeskAnswer<T extends object = object> =
   | ({ success: true } & T)
   | { success: false; error: string; fieldErrors?: FieldErrors; reason?: RefusalReason };
 
-/** A refusal the desk handles in its own way: a sign-in too old for what was asked. */
-export type RefusalReason = 'fresh-sign-in';
+/**
+ * A refusal the desk handles in its own way: a sign-in too old for what was asked, or a device
+ * that is the studio's waiver kiosk (403 for every desk request; 409 for a sign-in link followed
+ * on it without saying that the kiosk may be turned off).
+ */
+export type RefusalReason = 'fresh-sign-in' | 'kiosk';
+
+/** Every desk request from a waiver kiosk is refused with these words. */
+export const KIOSK_DEVICE =
+  'This device is the studio’s waiver kiosk, so the records desk does not open on it. To use the desk here, sign in with a new link: signing in turns the kiosk off on this device.';
+
+/** A sign-in link followed on a kiosk: it is not spent until she says the kiosk may go. */
+export const KIOSK_SIGN_IN =
+  'This device is the studio’s waiver kiosk. Signing in turns the kiosk off on it: the waiver form here becomes the ordinary one again.';
 
 /** A page of a list, newest first; `next` fetches the older ones (keyset paging). */
 export interface Page<T> {

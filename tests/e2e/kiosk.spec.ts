@@ -24,6 +24,8 @@ let studio: Studio;
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 test.beforeAll(async () => {
+  // Its own npm start: a busy machine may take minutes to start it.
+  test.setTimeout(300_000);
   smtp = await startSmtp(E2E_SMTP_PORT);
   await mkdir(SHOTS, { recursive: true });
   studio = await startStudio({
@@ -93,18 +95,20 @@ test('a kiosk signs 25 waivers in a row without a 429, keeps nothing of the prev
   await signIn(tablet);
   await tablet.goto('/records#/kiosk');
   await expect(tablet.getByRole('heading', { level: 2, name: 'Waiver kiosk' })).toBeVisible();
+  await expect(
+    tablet.getByText('This signs you out of the records desk on this device'),
+  ).toBeVisible();
   await screens('desk-kiosk-off', tablet);
   await tablet.getByRole('textbox', { name: 'Name of this device' }).fill('Front desk tablet');
   await tablet.getByRole('button', { name: 'Turn this device into a waiver kiosk' }).click();
-  await expect(tablet.getByRole('status')).toContainText('This device is now the waiver kiosk');
-  await expect(tablet.getByText('Front desk tablet (this device)')).toBeVisible();
-  await screens('desk-kiosk-on', tablet);
+  // Signed out, and the waiver form in the desk's place.
+  await expect(tablet).toHaveURL(/\/waiver$/);
+  await expect(tablet.getByRole('heading', { level: 1, name: 'Liability Waiver' })).toBeVisible();
 
   const statuses: number[] = [];
   tablet.on('response', (response) => {
     if (response.url().endsWith('/api/submit-waiver')) statuses.push(response.status());
   });
-  await tablet.goto('/waiver');
   // No autofill from the first paint, before the form's script has run.
   const first = await formState(tablet);
   expect(new Set(first.autocomplete)).toEqual(new Set(['off']));
@@ -175,13 +179,65 @@ test('a kiosk signs 25 waivers in a row without a 429, keeps nothing of the prev
   expect(answers.filter((status) => status === 429)).toHaveLength(1);
   await visitor.close();
 
-  // Turned off on the desk, the tablet's form is the ordinary one again.
-  await tablet.goto('/records#/kiosk');
-  await tablet.getByRole('button', { name: 'Turn off Front desk tablet' }).click();
-  await expect(tablet.getByRole('status')).toContainText('is turned off');
+  // Turned off on the desk from her phone, the tablet's form is the ordinary one again.
+  const phone = await newPage(browser);
+  await signIn(phone);
+  await phone.goto('/records#/kiosk');
+  await phone.getByRole('button', { name: 'Turn off Front desk tablet' }).click();
+  await expect(phone.getByRole('status')).toContainText('is turned off');
+  await phone.context().close();
   await tablet.goto('/waiver');
   await tablet.getByLabel('First Name').focus();
   await expect(tablet.locator('#waiver-form form')).not.toHaveAttribute('autocomplete', 'off');
   await expect(tablet.getByLabel('First Name')).toHaveAttribute('autocomplete', 'given-name');
+  await tablet.context().close();
+});
+
+test('a kiosk keeps no desk behind its waiver form: Back, history and the back-forward cache lead to no record, and signing in on it turns it off first', async ({
+  browser,
+}) => {
+  const tablet = await newPage(browser);
+  await signIn(tablet);
+  // The desk as she left it: the waivers the class signed (the test above), on screen.
+  await tablet.goto('/records#/waivers');
+  await expect(tablet.getByText(/Signer\d+ Class/).first()).toBeVisible();
+  await tablet.goto('/records#/kiosk');
+  await tablet.getByRole('textbox', { name: 'Name of this device' }).fill('Class tablet');
+  await tablet.getByRole('button', { name: 'Turn this device into a waiver kiosk' }).click();
+  await expect(tablet).toHaveURL(/\/waiver$/);
+
+  // Back, as far as the history goes: never a signed-in desk.
+  for (let step = 0; step < 4; step++) {
+    if (!(await tablet.goBack())) break;
+    if (new URL(tablet.url()).pathname.startsWith('/records')) {
+      await expect(tablet.getByText('This device is the studio’s waiver kiosk')).toBeVisible();
+      await expect(tablet.getByText(`Signed in as ${STAFF}`)).toHaveCount(0);
+      await expect(tablet.getByText(/Signer\d+ Class/)).toHaveCount(0);
+    }
+  }
+  // Whatever page it is on, no desk request from this browser answers with a record.
+  for (const path of ['/api/records/session', '/api/records/waivers', '/api/records/kiosks']) {
+    const answer = await tablet.request.get(path);
+    expect(answer.status(), path).toBe(403);
+  }
+  await tablet.goto('/records');
+  await expect(tablet.getByText('This device is the studio’s waiver kiosk')).toBeVisible();
+  await screens('desk-on-a-kiosk', tablet);
+
+  // Following a sign-in link on it asks first, and then turns the kiosk off.
+  const before = smtp.mails.length;
+  await tablet.getByRole('textbox', { name: 'Email' }).fill(STAFF);
+  await tablet.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
+  const mail = smtp.mails.slice(before).find((m) => m.envelope.to.includes(STAFF))!;
+  const link = /https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(mail.text ?? '')![0];
+  await tablet.goto(link);
+  await tablet.getByRole('button', { name: 'Sign in' }).click();
+  await expect(tablet.getByRole('status')).toContainText('Signing in turns the kiosk off');
+  await screens('sign-in-on-a-kiosk', tablet);
+  await tablet.getByRole('button', { name: 'Turn the kiosk off and sign in' }).click();
+  await expect(tablet.getByText(`Signed in as ${STAFF}`)).toBeVisible();
+  await tablet.goto('/records#/kiosk');
+  await expect(tablet.getByText('Class tablet')).toHaveCount(0);
   await tablet.context().close();
 });

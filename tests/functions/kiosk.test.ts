@@ -10,7 +10,7 @@ import type { KioskRow, LogRow, Page } from '../../src/shared/desk-api';
 import { tokenHash } from '../../src/server/auth/tokens';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { waiverBody } from '../fixtures/submissions';
-import { desk, ORIGIN, signIn, STAFF } from './desk';
+import { desk, DESK_FUNCTIONS, linkToken, ORIGIN, signIn, signWaiver, STAFF } from './desk';
 
 const env = useFunctionEnv();
 const ADDRESS = '203.0.113.40';
@@ -41,9 +41,11 @@ async function sign(n: number, cookie?: string): Promise<number> {
   return response.status;
 }
 
+/** The cookies an answer sets (those it deletes are not kept, as a browser would not). */
 const cookiesOf = (response: Response) =>
   response.headers
     .getSetCookie()
+    .filter((cookie) => !/Max-Age=0/.test(cookie))
     .map((cookie) => cookie.split(';')[0]!)
     .join('; ');
 
@@ -82,13 +84,16 @@ test('a kiosk signs past WAIVER_RATE_LIMIT while an ordinary device at its addre
   expect(visitor).toEqual([200, 200, 200, 429]);
   expect(await env.count('waivers')).toBe(11);
 
-  const { items } = (await (await desk('/api/records/kiosks', { cookie: session })).json()) as {
+  // Turning the kiosk on ended the desk session that asked: she turns it off from another device.
+  expect((await desk('/api/records/kiosks', { cookie: session })).status).toBe(401);
+  const phone = await signIn(env.smtp);
+  const { items } = (await (await desk('/api/records/kiosks', { cookie: phone })).json()) as {
     items: KioskRow[];
   };
   expect(items).toMatchObject([
     { label: 'Front desk tablet', createdBy: STAFF, thisDevice: false },
   ]);
-  const off = await desk(`/api/records/kiosks/${items[0]!.id}/off`, { body: {}, cookie: session });
+  const off = await desk(`/api/records/kiosks/${items[0]!.id}/off`, { body: {}, cookie: phone });
   expect(off.status).toBe(200);
   expect(await env.count('waiver_kiosks')).toBe(0);
 
@@ -99,8 +104,9 @@ test('a kiosk signs past WAIVER_RATE_LIMIT while an ordinary device at its addre
   expect(await after.json()).toEqual({ success: true, kiosk: false });
   expect(after.headers.getSetCookie().some((c) => /^waiver-kiosk=;.*Max-Age=0/.test(c))).toBe(true);
 
-  const log = (await (await desk('/api/records/log', { cookie: session })).json()) as Page<LogRow>;
-  expect(log.items.map((row) => row.action).slice(0, 2)).toEqual(['kiosk-off', 'kiosk-on']);
+  const log = (await (await desk('/api/records/log', { cookie: phone })).json()) as Page<LogRow>;
+  const kioskActions = log.items.map((row) => row.action).filter((a) => a.startsWith('kiosk'));
+  expect(kioskActions).toEqual(['kiosk-off', 'kiosk-on']);
 });
 
 test('a forged kiosk cookie is an ordinary device', async () => {
@@ -120,4 +126,99 @@ test('a kiosk needs a name, and turning one off that is not there is a 404', asy
     cookie: session,
   });
   expect(missing.status).toBe(404);
+});
+
+/** Every desk path and method, with its `:name` parts filled in. */
+function everyDeskRequest(ids: Record<string, string>) {
+  return DESK_FUNCTIONS.flatMap(({ handler }) =>
+    handler.routes.map(({ method, path, open }) => ({
+      method,
+      open,
+      path: path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? ids.id!),
+    })),
+  );
+}
+
+test('turning a device into the kiosk ends its desk session: no desk route answers 2xx from it, whatever cookies it still presents', async () => {
+  const waiverId = await signWaiver({ medicalConditions: 'Old knee injury of the last signer' });
+  const session = await signIn(env.smtp);
+  const on = await desk('/api/records/kiosks', { body: { label: 'Tablet' }, cookie: session });
+  expect(on.status).toBe(200);
+  // The answer deletes the desk's cookie on this device, and the session is over server-side.
+  expect(on.headers.getSetCookie().some((c) => /^__Host-desk=;.*Max-Age=0/.test(c))).toBe(true);
+  const kiosk = cookiesOf(on);
+  const { rows } = await env.db.query<{ revoked_at: Date | null }>(
+    `SELECT revoked_at FROM staff_sessions`,
+  );
+  expect(rows.map((row) => row.revoked_at !== null)).toEqual([true]);
+
+  // A browser that kept the old cookie anyway, or the kiosk's alone, or both: every route that
+  // needs a session is refused, and the health of the last signer is never in an answer.
+  const [{ token_sha256: kioskHash }] = (
+    await env.db.query<{ token_sha256: string }>(`SELECT token_sha256 FROM waiver_kiosks`)
+  ).rows as [{ token_sha256: string }];
+  const ids = { id: waiverId, token: 'x'.repeat(43), kind: 'waiver' };
+  for (const cookie of [`${kiosk}; ${session}`, kiosk, session]) {
+    for (const { method, path, open } of everyDeskRequest(ids)) {
+      if (open) continue;
+      const answer = await desk(path, {
+        method,
+        cookie,
+        ...(method === 'POST' && { body: {} }),
+      });
+      expect(
+        answer.status,
+        `${method} ${path} with ${cookie.split('=')[0]}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(await answer.text()).not.toContain('Old knee injury');
+    }
+  }
+  const health = await desk(`/api/records/participants/${waiverId}/health`, {
+    cookie: `${kiosk}; ${session}`,
+  });
+  expect(health.status).toBe(403);
+  expect(await health.json()).toMatchObject({ success: false, reason: 'kiosk' });
+  expect(kioskHash).toHaveLength(64);
+
+  // A new session started elsewhere and carried onto the kiosk is refused there, and ended.
+  const phone = await signIn(env.smtp);
+  const carried = await desk('/api/records/session', { cookie: `${kiosk}; ${phone}` });
+  expect(carried.status).toBe(403);
+  expect((await desk('/api/records/session', { cookie: phone })).status).toBe(401);
+});
+
+test('a sign-in link followed on a kiosk is not spent until she says the kiosk may go; then the kiosk is off and she is in', async () => {
+  const session = await signIn(env.smtp);
+  const on = await desk('/api/records/kiosks', { body: { label: 'Tablet' }, cookie: session });
+  const kiosk = cookiesOf(on);
+
+  const before = env.smtp.mails.length;
+  expect(
+    (await desk('/api/records/sign-in', { body: { email: STAFF }, cookie: kiosk })).status,
+  ).toBe(200);
+  await env.smtp.waitForMails(before + 1);
+  const token = linkToken(env.smtp);
+
+  const asked = await desk('/api/records/session', { body: { token }, cookie: kiosk });
+  expect(asked.status).toBe(409);
+  expect(await asked.json()).toMatchObject({ success: false, reason: 'kiosk' });
+  expect(asked.headers.getSetCookie()).toEqual([]);
+  expect(await env.count('waiver_kiosks')).toBe(1);
+
+  const agreed = await desk('/api/records/session', {
+    body: { token, endKiosk: true },
+    cookie: kiosk,
+  });
+  expect(agreed.status).toBe(200);
+  expect(await env.count('waiver_kiosks')).toBe(0);
+  const set = agreed.headers.getSetCookie();
+  expect(set.some((c) => /^__Host-waiver-kiosk-token=;.*Max-Age=0/.test(c))).toBe(true);
+  expect(set.some((c) => /^waiver-kiosk=;.*Max-Age=0/.test(c))).toBe(true);
+  const desked = set[0]!.split(';')[0]!;
+  expect((await desk('/api/records/session', { cookie: `${kiosk}; ${desked}` })).status).toBe(200);
+  expect(await sign(1, kiosk)).toBe(200);
+  const asKiosk = await waiverKiosk(
+    new Request(`${ORIGIN}/api/waiver/kiosk`, { headers: { cookie: kiosk } }),
+  );
+  expect(await asKiosk.json()).toEqual({ success: true, kiosk: false });
 });

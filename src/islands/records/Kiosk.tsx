@@ -28,6 +28,19 @@ export default function Kiosk() {
       setBusy(false);
     }
   };
+  // Signed out by the same answer: the desk's page is replaced by the waiver form, so Back does
+  // not lead to it, and nothing the desk held stays in this tab.
+  const turnOn = async (label: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('/kiosks', { body: { label } });
+      window.location.replace('/waiver');
+    } catch (failure) {
+      setError(failure as DeskError);
+      setBusy(false);
+    }
+  };
   const thisOne = list.data?.items.find((row) => row.thisDevice);
   return (
     <div className="space-y-6">
@@ -49,11 +62,7 @@ export default function Kiosk() {
           onSubmit={(event) => {
             event.preventDefault();
             const label = String(new FormData(event.currentTarget).get('label') ?? '');
-            void act(
-              '/kiosks',
-              { label },
-              'This device is now the waiver kiosk. Open the waiver page on it and hand it over.',
-            );
+            void turnOn(label);
           }}
         >
           <Field
@@ -62,7 +71,17 @@ export default function Kiosk() {
             placeholder="Front desk tablet"
             error={error?.fieldErrors?.label}
           />
-          <button type="submit" className={BUTTON} disabled={busy}>
+          <p id="kiosk-sign-out" className="text-sm text-muted">
+            This signs you out of the records desk on this device, and the waiver form opens in its
+            place, ready to hand over. To use the desk on it again, sign in on it: that turns the
+            kiosk off.
+          </p>
+          <button
+            type="submit"
+            className={BUTTON}
+            disabled={busy}
+            aria-describedby="kiosk-sign-out"
+          >
             Turn this device into a waiver kiosk
           </button>
         </form>

@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
-import { IDLE_MINUTES, SIGNED_OUT_IDLE, type SessionInfo } from '../../shared/desk-api';
+import {
+  IDLE_MINUTES,
+  KIOSK_DEVICE,
+  SIGNED_OUT_IDLE,
+  type SessionInfo,
+} from '../../shared/desk-api';
 import ErrorBoundary from '../ErrorBoundary';
 import { useHydrated } from '../forms/useHydrated';
 import AccessLog from './AccessLog';
@@ -56,7 +61,9 @@ function Desk() {
       (error: unknown) => {
         if (controller.signal.aborted) return;
         // (A session that ended while she was in is already said by onSignedOut below.)
-        if (error instanceof DeskError && error.status === 401)
+        if (error instanceof DeskError && error.reason === 'kiosk')
+          setState({ kind: 'signed-out', ended: KIOSK_DEVICE });
+        else if (error instanceof DeskError && error.status === 401)
           setState((current) => (current.kind === 'signed-out' ? current : { kind: 'signed-out' }));
         // A refresh that fails keeps the desk as it was; only a first load shows the failure.
         else
@@ -78,6 +85,16 @@ function Desk() {
     setState({ kind: 'loading' });
     setRound((n) => n + 1);
   };
+
+  // A desk page brought back from the back-forward cache shows what it held when it was left;
+  // it loads anew instead, asking the server who (if anyone) is signed in on this device now.
+  useEffect(() => {
+    const fresh = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload();
+    };
+    window.addEventListener('pageshow', fresh);
+    return () => window.removeEventListener('pageshow', fresh);
+  }, []);
 
   // Any answer that says the session is gone brings back the sign-in form.
   useEffect(

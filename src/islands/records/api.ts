@@ -70,7 +70,8 @@ export async function call<T extends object>(
   }
   noteActivity();
   const answer = (await response.json().catch(() => null)) as DeskAnswer<T> | null;
-  if (response.status === 401) signedOut.forEach((listener) => listener());
+  const kioskRefusal = answer?.success === false && answer.reason === 'kiosk';
+  if (response.status === 401 || kioskRefusal) signedOut.forEach((listener) => listener());
   if (response.ok && answer?.success) return answer;
   const refusal = answer && !answer.success ? answer : undefined;
   const words =

@@ -70,6 +70,14 @@ export async function forgetDevices(tx: Queryable, email: string): Promise<void>
   await tx.query(`DELETE FROM staff_devices WHERE email = $1`, [email]);
 }
 
+/** The device asking is no longer one she signs in on (it became the waiver kiosk). */
+export async function forgetThisDevice(tx: Queryable, req: Request): Promise<void> {
+  const token = cookieIn(req, deviceCookieName(req));
+  if (isToken(token)) {
+    await tx.query(`DELETE FROM staff_devices WHERE token_sha256 = $1`, [tokenHash(token)]);
+  }
+}
+
 /** `Set-Cookie` for the device `token`, or one that deletes the cookie (no token). */
 export function deviceCookie(req: Request, token?: string): string {
   const { secure } = sessionCookie(req);

@@ -71,6 +71,16 @@ export async function endSession(tx: Queryable, staff: Staff): Promise<void> {
   ]);
 }
 
+/** Ends the session `token` opens, if any (a session presented from a waiver kiosk). */
+export async function endSessionOfToken(token: string | undefined): Promise<void> {
+  if (!isToken(token)) return;
+  await query(
+    `UPDATE staff_sessions SET revoked_at = ${sqlNow()}
+      WHERE token_sha256 = $1 AND revoked_at IS NULL`,
+    [tokenHash(token)],
+  );
+}
+
 /** "Sign out everywhere": every session of this person ends, and any link not yet used. */
 export async function endEverySession(tx: Queryable, staff: Staff): Promise<void> {
   await tx.query(

@@ -1,7 +1,8 @@
 /**
  * The one way a records desk request travels through a function, as `formFunction` is for the
- * forms: route (404, 405) → same origin for a POST (403) → a live session unless the route is
- * open (401) → a small JSON object for a POST (415, 413, 408, 400) → the route's handler → its
+ * forms: route (404, 405) → same origin for a POST (403) → not a waiver kiosk unless the route is
+ * open (403: a kiosk is a device nobody of the studio is signed in on; a session it still
+ * presents is ended) → a live session unless the route is open (401) → a small JSON object for a POST (415, 413, 408, 400) → the route's handler → its
  * answer, `Cache-Control: no-store`, `X-Robots-Tag: noindex` and the security headers on
  * everything, 503 when the database is down, 500 (logged by error name only) for the rest.
  *
@@ -14,8 +15,15 @@ import type { z } from 'zod';
 import { describeProblems, fieldErrors, type FieldErrors } from '../../shared/fields';
 import { failed, ok, type Result } from '../../shared/result';
 import { CHECK_FIELDS } from '../../shared/form-answer';
-import { FRESH_SIGN_IN_NEEDED, type DeskAnswer } from '../../shared/desk-api';
-import { findSession, sessionToken, setSessionCookie, type Staff } from '../auth/sessions';
+import { FRESH_SIGN_IN_NEEDED, KIOSK_DEVICE, type DeskAnswer } from '../../shared/desk-api';
+import {
+  endSessionOfToken,
+  findSession,
+  sessionToken,
+  setSessionCookie,
+  type Staff,
+} from '../auth/sessions';
+import { carriesKioskToken, kioskOf } from '../waiver/kiosk';
 import { DatabaseUnavailableError } from '../platform/db';
 import { API_SECURITY_HEADERS, json, refused, type Problem } from '../request/responses';
 import {
@@ -40,6 +48,8 @@ export interface DeskCall<S> {
   staff: S;
   client: Client;
   context: FunctionContext | undefined;
+  /** The waiver kiosk this device is (its token's hash), if it is one: only open routes see it. */
+  kiosk: string | undefined;
 }
 
 type Method = 'GET' | 'POST';
@@ -187,7 +197,14 @@ export function deskFunction(config: { path?: string | string[] }, paths: DeskPa
 
     try {
       const token = sessionToken(req);
-      const staff = await findSession(token);
+      const kiosk = carriesKioskToken(req) ? await kioskOf(req) : undefined;
+      if (kiosk && !route.open) {
+        await endSessionOfToken(token);
+        const body: DeskAnswer = { success: false, error: KIOSK_DEVICE, reason: 'kiosk' };
+        const clear: Record<string, string> = token ? { 'set-cookie': setSessionCookie(req) } : {};
+        return json(body, 403, { ...DESK_HEADERS, ...clear });
+      }
+      const staff = kiosk ? undefined : await findSession(token);
       if (!staff && !route.open) {
         // A cookie that opens nothing any more (expired, revoked, forged) is deleted.
         const clear: Record<string, string> = token ? { 'set-cookie': setSessionCookie(req) } : {};
@@ -202,7 +219,7 @@ export function deskFunction(config: { path?: string | string[] }, paths: DeskPa
         if (!read.ok) return deskRefusal(read.problem);
         body = read.value;
       }
-      const call = { req, url, params, body, client: clientOf(req, context), context };
+      const call = { req, url, params, body, client: clientOf(req, context), context, kiosk };
       return route.open
         ? await route.handle({ ...call, staff })
         : await route.handle({ ...call, staff: staff! });

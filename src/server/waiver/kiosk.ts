@@ -6,13 +6,18 @@
  * kiosk (`kioskOf`) once it runs. A kiosk's waivers are exempt from WAIVER_RATE_LIMIT (a class
  * signs in a row from one address); every other check still applies. Turned off on the desk: the
  * row is deleted, and its token opens nothing from then on.
+ *
+ * A kiosk is a device no member of the studio is signed in on: turning one on ends the desk
+ * session that asked (and forgets the device as hers), the desk refuses every request from a
+ * kiosk (records/endpoint.ts), and signing in on one turns it off first (records-session).
  */
 import type { KioskRow } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
-import { cookieIn, sessionCookie } from '../auth/sessions';
+import { cookieIn, endSession, sessionCookie, setSessionCookie } from '../auth/sessions';
+import { deviceCookie, forgetThisDevice } from '../auth/devices';
 import { isToken, newToken, tokenHash } from '../auth/tokens';
 import { sqlNow } from '../platform/clock';
-import { query } from '../platform/db';
+import { query, type Queryable } from '../platform/db';
 
 export const KIOSK_DAYS = 400;
 
@@ -23,6 +28,10 @@ function kioskCookieName(req: Request): { name: string; secure: boolean } {
   const { secure } = sessionCookie(req);
   return { name: secure ? '__Host-waiver-kiosk-token' : 'waiver-kiosk-token', secure };
 }
+
+/** Whether the request carries a kiosk token at all (no database asked): the cheap first check. */
+export const carriesKioskToken = (req: Request): boolean =>
+  isToken(cookieIn(req, kioskCookieName(req).name));
 
 /**
  * The kiosk this request comes from (its token's hash), or `undefined` for any other device.
@@ -57,15 +66,26 @@ function cookies(req: Request, token: string | undefined): string[] {
   ];
 }
 
-/** Turns the requesting device into a kiosk; the `Set-Cookie`s that make it one. */
-export async function turnOnKiosk(req: Request, staff: Staff, label: string): Promise<string[]> {
+/**
+ * Turns the requesting device into a kiosk, in the caller's transaction: the kiosk's row, and the
+ * end of the desk session that asked, so whoever picks the device up next finds no desk on it.
+ * Returns the `Set-Cookie`s that make it a kiosk and delete the session's and the device's.
+ */
+export async function turnOnKiosk(
+  tx: Queryable,
+  req: Request,
+  staff: Staff,
+  label: string,
+): Promise<string[]> {
   const token = newToken();
-  await query(
+  await tx.query(
     `INSERT INTO waiver_kiosks (token_sha256, label, created_by, created_at)
      VALUES ($1, $2, $3, ${sqlNow()})`,
     [tokenHash(token), label, staff.email],
   );
-  return cookies(req, token);
+  await endSession(tx, staff);
+  await forgetThisDevice(tx, req);
+  return [...cookies(req, token), setSessionCookie(req), deviceCookie(req)];
 }
 
 /** The `Set-Cookie`s that make this device an ordinary one again. */
@@ -101,4 +121,9 @@ export async function turnOffKiosk(id: string): Promise<boolean> {
     [id],
   );
   return rows.length > 0;
+}
+
+/** Turns off the kiosk whose token's hash is `tokenSha256` (this device), in the caller's transaction. */
+export async function turnOffThisKiosk(tx: Queryable, tokenSha256: string): Promise<void> {
+  await tx.query(`DELETE FROM waiver_kiosks WHERE token_sha256 = $1`, [tokenSha256]);
 }
