@@ -77,6 +77,13 @@ export default defineConfig(
                 'platform/ is the lowest layer: it never imports request/, a feature (contact, waiver, auth, records) or the mail kinds; pass what it needs in.',
             },
             {
+              target: './src/server/mail',
+              from: './src/server',
+              except: ['./mail', './platform'],
+              message:
+                'mail/ is the look of every mail: features hand it their words; it imports only platform/.',
+            },
+            {
               target: './src/server/request',
               from: './src/server',
               except: ['./request', './platform'],
@@ -109,7 +116,7 @@ export default defineConfig(
   // The server code holds health data and sends mail: the rules that need types, so a forgotten
   // await or an `any` that leaks is an error, not a review note.
   {
-    files: ['src/server/**/*.ts', 'functions/**/*.ts'],
+    files: ['src/server/**/*.{ts,tsx}', 'functions/**/*.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true } },
   },

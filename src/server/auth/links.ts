@@ -1,7 +1,8 @@
 import { LINK_MINUTES } from '../../shared/desk-api';
 import type { Queryable } from '../platform/db';
 import { query } from '../platform/db';
-import { escapeHtml, type Mail } from '../platform/mail';
+import { mailBody } from '../mail/blocks';
+import type { Mail } from '../platform/mail';
 import { siteOrigin } from '../platform/hosting';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newToken, tokenHash } from './tokens';
@@ -44,24 +45,19 @@ export async function useSignInLink(tx: Queryable, token: unknown): Promise<stri
 /** The mail with a sign-in link, which points at the site's own address (`siteOrigin()`). */
 export function signInMail(to: string, token: string): Mail {
   const studio = siteFacts().name;
-  const link = `${siteOrigin()}/records/sign-in#token=${token}`;
-  const lines = [
-    `Someone (hopefully you) asked to sign in to the ${studio} records desk.`,
-    `Open this link and press "Sign in". It works once, within ${LINK_MINUTES} minutes:`,
-  ];
-  const after = 'If you did not ask for it, ignore this e-mail: nobody can sign in without it.';
   return {
     to,
     subject: `Your sign-in link for the ${studio} records desk`,
-    text: [...lines, link, after, ''].join('\n\n'),
-    html: `<!doctype html>
-<html>
-<body style="font-family: Arial, sans-serif; color: #1e2a23; line-height: 1.5;">
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-<p><a href="${escapeHtml(link)}">Sign in to the records desk</a></p>
-<p style="color: #4a5650; font-size: 14px;">${escapeHtml(after)}</p>
-</body>
-</html>
-`,
+    ...mailBody(
+      [
+        `Someone (hopefully you) asked to sign in to the ${studio} records desk.`,
+        {
+          text: `Open this link and press "Sign in". It works once, within ${LINK_MINUTES} minutes:`,
+          link: `${siteOrigin()}/records/sign-in#token=${token}`,
+          label: 'Sign in to the records desk',
+        },
+      ],
+      ['If you did not ask for it, ignore this e-mail: nobody can sign in without it.'],
+    ),
   };
 }

@@ -15,7 +15,8 @@
 import type { ConsultationPlace } from '../../shared/booking/place';
 import * as zoned from '../../shared/booking/zoned';
 import { now } from '../platform/clock';
-import { contactRecipient, escapeHtml, type CalendarEvent, type Mail } from '../platform/mail';
+import { mailBody, type Block } from '../mail/blocks';
+import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
@@ -81,29 +82,10 @@ function context(booking: Booking): InviteContext {
   };
 }
 
-/** A line of text, or a link: written as text and as HTML, every value escaped. */
-type Line = string | { text: string; link: string; label: string };
+/** A line of text, or a link: the blocks of a mail (src/server/mail). */
+type Line = Block;
 
-function body(lines: Line[], footer?: string): { text: string; html: string } {
-  const text = lines.map((line) =>
-    typeof line === 'string' ? line : `${line.text}\n${line.link}`,
-  );
-  const html = lines.map((line) =>
-    typeof line === 'string'
-      ? `<p>${escapeHtml(line).replace(/\n/g, '<br>')}</p>`
-      : `<p>${escapeHtml(line.text)}<br><a href="${escapeHtml(line.link)}">${escapeHtml(line.label)}</a></p>`,
-  );
-  return {
-    text: [...text, ...(footer ? ['--', footer] : []), ''].join('\n\n'),
-    html: `<!doctype html>
-<html>
-<body style="font-family: Arial, sans-serif; color: #1e2a23; line-height: 1.5;">
-${html.join('\n')}${footer ? `\n<hr>\n<p style="color: #4a5650; font-size: 14px;">${escapeHtml(footer)}</p>` : ''}
-</body>
-</html>
-`,
-  };
-}
+const body = (lines: Line[], footer?: string) => mailBody(lines, footer ? [footer] : []);
 
 function visitorLines(booking: Booking, w: When, heading: string): Line[] {
   const { place } = consultationSettings();

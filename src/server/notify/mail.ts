@@ -12,12 +12,10 @@
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), a visible unsubscribe link and
  * the studio's postal address. Links start at the site's own address (`siteOrigin()`).
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH, type AnnounceableEvent } from '../../shared/notify';
-import { addressSchema, formatAddress } from '../../shared/studio';
 import { siteOrigin } from '../platform/hosting';
-import { escapeHtml, type Mail } from '../platform/mail';
+import { mailBody, type Block } from '../mail/blocks';
+import { type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { contentPath } from '../platform/paths';
 import { query } from '../platform/db';
@@ -33,18 +31,14 @@ import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, openStoredToken } from '.
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
 
-let postal: string | undefined;
-
-/** The studio's postal address from content/site.yaml, one line: every list mail carries it. */
-export function postalAddress(): string {
-  if (postal === undefined) {
-    const file = contentPath('site.yaml');
-    const data = parse(readFileSync(file, 'utf8')) as { address?: unknown };
-    const address = addressSchema.safeParse(data?.address);
-    if (!address.success) throw new Error(`${file}: address is missing or not valid`);
-    postal = formatAddress(address.data);
+/**
+ * Every list mail carries the studio's postal address (the mail's footer writes it): without one
+ * in content/site.yaml, no list mail goes out.
+ */
+function postalAddressOnFile(): void {
+  if (!siteFacts().address) {
+    throw new Error(`${contentPath('site.yaml')}: address is missing or not valid`);
   }
-  return postal;
 }
 
 export const confirmUrl = (confirmation: Pick<Confirmation, 'id' | 'link'>) =>
@@ -66,29 +60,10 @@ function listHeaders(subscriber: Pick<Subscriber, 'id' | 'link'>): Pick<Mail, 'l
   };
 }
 
-type Line = string | { text: string; link: string; label: string };
+type Line = Block;
 
-/** Text and HTML of the same lines, every value escaped, with the footer every list mail has. */
-function body(lines: Line[], footer: Line[]): { text: string; html: string } {
-  const asText = (line: Line) => (typeof line === 'string' ? line : `${line.text}\n${line.link}`);
-  const asHtml = (line: Line, style = '') =>
-    typeof line === 'string'
-      ? `<p${style}>${escapeHtml(line).replace(/\n/g, '<br>')}</p>`
-      : `<p${style}>${escapeHtml(line.text)}<br><a href="${escapeHtml(line.link)}">${escapeHtml(line.label)}</a></p>`;
-  const small = ' style="color: #4a5650; font-size: 14px;"';
-  return {
-    text: [...lines.map(asText), '--', ...footer.map(asText), ''].join('\n\n'),
-    html: `<!doctype html>
-<html>
-<body style="font-family: Arial, sans-serif; color: #1e2a23; line-height: 1.5; max-width: 36rem;">
-${lines.map((line) => asHtml(line)).join('\n')}
-<hr>
-${footer.map((line) => asHtml(line, small)).join('\n')}
-</body>
-</html>
-`,
-  };
-}
+/** The blocks of a list mail, with the footer every list mail has (the postal address: mailBody). */
+const body = (lines: Line[], footer: Line[]) => mailBody(lines, footer);
 
 /** The confirmation of a sign-up: the link to press, valid for 48 hours. */
 export async function confirmMail(ref: string): Composed {
@@ -100,6 +75,7 @@ export async function confirmMail(ref: string): Composed {
   const subscriber = await subscriberById(confirmation.subscriberId);
   if (!subscriber) return undefined;
   const studio = siteFacts();
+  postalAddressOnFile();
   return {
     to: confirmation.email,
     subject: `Please confirm: ${studio.name} event announcements`,
@@ -115,7 +91,7 @@ export async function confirmMail(ref: string): Composed {
         'If it was not you, ignore this e-mail: without a confirmation we send nothing more.',
         `${studio.instructor}, ${studio.name}`,
       ],
-      [`${studio.name}, ${postalAddress()}`],
+      [],
     ),
     ...listHeaders(subscriber),
   };
@@ -135,6 +111,7 @@ export async function announcementMail(ref: string): Composed {
   if (!subscriber.listed) return nothingToSend('not on the list (unsubscribed or unconfirmed)');
   const { event } = announcement;
   const studio = siteFacts();
+  postalAddressOnFile();
   const unsubscribe = unsubscribeUrl(subscriber);
   return {
     to: subscriber.email,
@@ -159,7 +136,6 @@ export async function announcementMail(ref: string): Composed {
           link: unsubscribe,
           label: 'Unsubscribe',
         },
-        `${studio.name}, ${postalAddress()}`,
       ],
     ),
     ...listHeaders(subscriber),

@@ -1,6 +1,7 @@
-import { escapeHtml, waiverRecordsRecipient, type Mail } from '../platform/mail';
+import { mailBody } from '../mail/blocks';
+import { waiverRecordsRecipient, type Mail } from '../platform/mail';
 import { siteFacts } from '../platform/site-facts';
-import { formatUtc, ON_FILE, renderParticipantPdf, type PdfCopy } from './pdf';
+import { signedAt, ON_FILE, renderParticipantPdf, type PdfCopy } from './pdf';
 import { pdfName, recordsPdf } from './records-pdf';
 import { loadWaiver, type WaiverRecord } from './store';
 
@@ -14,13 +15,6 @@ export async function recordsMail(id: string): Promise<Mail | undefined> {
 export async function participantMail(id: string): Promise<Mail | undefined> {
   const record = await loadWaiver(id);
   return record && composeParticipantMail(record);
-}
-
-function paragraphs(lines: string[]) {
-  return {
-    text: lines.join('\n\n'),
-    html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n'),
-  };
 }
 
 async function attachment(record: WaiverRecord, copy: PdfCopy) {
@@ -39,12 +33,15 @@ export async function composeRecordsMail(record: WaiverRecord): Promise<Mail> {
   return {
     to: waiverRecordsRecipient(),
     replyTo: record.email,
-    subject: `Signed waiver: ${fullName} (${record.createdAt.toISOString().slice(0, 10)})`,
-    ...paragraphs([
-      `${fullName} signed the liability waiver on ${formatUtc(record.createdAt)}.`,
-      `Record ID: ${record.id}`,
-      'The signed PDF, with health information and the audit trail, is attached. It contains health information: please file it securely.',
-    ]),
+    subject: `Signed waiver: ${fullName} (${signedAt(record.createdAt).day})`,
+    ...mailBody(
+      [
+        `${fullName} signed the liability waiver on ${signedAt(record.createdAt).local}.`,
+        `Record ID: ${record.id}`,
+        'The signed PDF, with health information and the audit trail, is attached. It contains health information: please file it securely.',
+      ],
+      [`Reply to this e-mail to write to ${fullName}: replies go to ${record.email}.`],
+    ),
     attachments: [await attachment(record, 'records')],
   };
 }
@@ -62,12 +59,15 @@ export async function composeParticipantMail(record: WaiverRecord): Promise<Mail
     to: record.email,
     replyTo: studioEmail,
     subject: `Your signed liability waiver - ${studio}`,
-    ...paragraphs([
-      `Hello ${record.firstName},`,
-      `Thank you for completing the liability waiver for ${studio} on ${formatUtc(record.createdAt)}. The waiver text you agreed to (version ${record.waiverText.version}) is attached for your records.`,
-      `This e-mail holds none of the details you typed into the form. ${ON_FILE(studioEmail)} Replying to this e-mail reaches the studio too.`,
-      'If any of your details or your health change significantly, just let us know. See you in the studio!',
-    ]),
+    ...mailBody(
+      [
+        `Hello ${record.firstName},`,
+        `Thank you for completing the liability waiver for ${studio} on ${signedAt(record.createdAt).local}. The waiver text you agreed to (version ${record.waiverText.version}) is attached for your records.`,
+        `This e-mail holds none of the details you typed into the form. ${ON_FILE(studioEmail)} Replying to this e-mail reaches the studio too.`,
+        'If any of your details or your health change significantly, just let us know. See you in the studio!',
+      ],
+      [`You get this e-mail because this address was given on a liability waiver for ${studio}.`],
+    ),
     attachments: [await attachment(record, 'participant')],
   };
 }

@@ -10,6 +10,8 @@ import {
   type WaiverFieldSpec,
 } from '../../shared/waiver';
 import { waiverBlocks } from '../../shared/waiver-blocks';
+import * as zoned from '../../shared/booking/zoned';
+import { siteFacts } from '../platform/site-facts';
 import type { WaiverRecord } from './store';
 
 export type PdfCopy = 'records' | 'participant';
@@ -70,6 +72,21 @@ function typefaceFor(doc: PDFKit.PDFDocument, texts: string[]): Typeface {
 /** "2026-11-22 04:15:02 UTC" */
 export function formatUtc(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * When a waiver was signed, as people read it: on the studio's clock with its zone named
+ * ("Thursday, November 26, 2026, 10:32 AM PST"), the studio's calendar day ("2026-11-26"), and
+ * the exact UTC second the audit trail keeps beside it.
+ */
+export function signedAt(date: Date): { local: string; day: string; utc: string } {
+  const { timeZone } = siteFacts();
+  const instant = zoned.instantOf(date);
+  return {
+    local: zoned.momentLabel(instant, timeZone),
+    day: zoned.localDate(instant, timeZone).toString(),
+    utc: formatUtc(date),
+  };
 }
 
 /** A letter-size document being written, with the few looks a waiver's PDF is made of. */
@@ -154,7 +171,7 @@ function sheet(info: PDFKit.DocumentInfo, texts: string[]): Sheet {
 function heading({ doc, face, left }: Sheet, studioName: string, subtitle: string, signed: Date) {
   doc.font(face.bold).fontSize(20).fillColor(INK).text(studioName, left);
   doc.font(face.regular).fontSize(13).fillColor(MUTED).text(subtitle);
-  doc.fontSize(10).text(`Signed electronically on ${formatUtc(signed)}`);
+  doc.fontSize(10).text(`Signed electronically on ${signedAt(signed).local}`);
 }
 
 /** The exact waiver text signed, with its version, and the answers to the two consents. */
@@ -229,6 +246,7 @@ export function renderWaiverPdf(record: WaiverRecord, studioName: string): Promi
 
   section('Audit Trail');
   row('Record ID', record.id);
+  row('Signed at', signedAt(record.createdAt).local);
   row('Signed at (UTC)', formatUtc(record.createdAt));
   row('IP address', record.clientIp ?? 'Not available');
   row('User agent', record.userAgent ?? 'Not available');
@@ -283,6 +301,7 @@ export function renderParticipantPdf(
 
   section('Record');
   row('Record ID', record.id);
+  row('Signed at', signedAt(record.createdAt).local);
   row('Signed at (UTC)', formatUtc(record.createdAt));
   row('Waiver text version', record.waiverText.version);
   row('Waiver text SHA-256', record.waiverText.sha256);

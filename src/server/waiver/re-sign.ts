@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { query, type Queryable } from '../platform/db';
 import { siteOrigin } from '../platform/hosting';
-import { escapeHtml, type Mail } from '../platform/mail';
+import { mailBody } from '../mail/blocks';
+import type { Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newStoredToken, openStoredToken, tokenHash } from '../auth/tokens';
@@ -103,29 +104,22 @@ export async function reSignMail(ref: string): Promise<Mail | NothingToSend | un
 
 export function composeReSignMail(to: { firstName: string; email: string; link: string }): Mail {
   const { name: studio, email: studioEmail } = siteFacts();
-  const lines = [
-    `Hello ${to.firstName},`,
-    `${studio} has updated its liability waiver, and the changes matter for everyone who takes part, so I'm asking you to read and sign the new version before your next session.`,
-    'It takes about 5 minutes. The link below opens the waiver with your name and e-mail address filled in:',
-  ];
-  const after = [
-    `If you have questions about the changes, reply to this e-mail or write to ${studioEmail}. Thank you!`,
-  ];
-  const paragraph = (line: string) =>
-    `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(line)}</p>`;
-  const subject = `Please sign the updated liability waiver - ${studio}`;
   return {
     to: to.email,
     replyTo: studioEmail,
-    subject,
-    text: [...lines, to.link, ...after].join('\n\n'),
-    html: [
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
-      '<div style="font-family:Helvetica,Arial,sans-serif;font-size:16px;color:#1f2a24;max-width:560px">',
-      ...lines.map(paragraph),
-      `<p style="margin:0 0 24px"><a href="${escapeHtml(to.link)}" style="display:inline-block;background:#4d6b57;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">Sign the updated waiver</a></p>`,
-      ...after.map(paragraph),
-      '</div></body></html>',
-    ].join('\n'),
+    subject: `Please sign the updated liability waiver - ${studio}`,
+    ...mailBody(
+      [
+        `Hello ${to.firstName},`,
+        `${studio} has updated its liability waiver, and the changes matter for everyone who takes part, so I'm asking you to read and sign the new version before your next session.`,
+        {
+          text: 'It takes about 5 minutes. The link below opens the waiver with your name and e-mail address filled in:',
+          link: to.link,
+          label: 'Sign the updated waiver',
+        },
+        `If you have questions about the changes, reply to this e-mail or write to ${studioEmail}. Thank you!`,
+      ],
+      [`You get this e-mail because you signed a liability waiver for ${studio}.`],
+    ),
   };
 }

@@ -95,6 +95,11 @@ export function fullDateLabel(instant: Temporal.Instant, timeZone: string): stri
   );
 }
 
+/** "Thursday, November 26, 2026, 10:32 AM PST": a moment on the studio's clock, its zone named. */
+export function momentLabel(instant: Temporal.Instant, timeZone: string): string {
+  return `${fullDateLabel(instant, timeZone)}, ${timeLabel(instant, timeZone)}`;
+}
+
 /** "9:00 – 9:15 AM PDT": a span within one day, on the studio's clock, its zone named. */
 export function timeRangeLabel(
   start: Temporal.Instant,
