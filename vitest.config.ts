@@ -80,12 +80,14 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
-          // Each file starts `npm start` in a child process and some time its answers or measure
-          // its memory: one file at a time, after the other projects, on a quiet machine.
+          // Each file starts `npm start` in a child process and some measure its memory: one file
+          // at a time, after the other projects. A first start bundles the functions, which takes
+          // minutes while the cores are busy (tests/server/harness.ts waits up to 300 s for it).
           fileParallelism: false,
           sequence: { groupOrder: 1 },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          setupFiles: 'tests/server/setup.ts',
+          testTimeout: 120_000,
+          hookTimeout: 330_000,
         },
       },
     ],

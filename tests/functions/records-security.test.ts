@@ -430,8 +430,7 @@ describe('rate limits on sign-in requests', () => {
       expect(answer.ms).toBeGreaterThanOrEqual(390);
     }
     expect(JSON.parse(over[0]!.body)).toEqual({ success: true, message: SIGN_IN_SENT });
-    await env.smtp.waitForMails(2);
-    await new Promise((done) => setTimeout(done, 300));
+    // Called without waitUntil, a function sends its mail before it answers: the count is final.
     expect(env.smtp.mails).toHaveLength(2);
     expect(await env.count('staff_sign_in_links')).toBe(2);
   });
@@ -443,8 +442,7 @@ describe('rate limits on sign-in requests', () => {
     await env.smtp.waitForMails(3);
     const other = await ask(STAFF, { ip: '2001:db8:1:3::1' });
     expect(other.status).toBe(200);
-    await env.smtp.waitForMails(4);
-    await new Promise((done) => setTimeout(done, 300));
+    // Called without waitUntil, a function sends its mail before it answers: the count is final.
     expect(linksTo(STAFF)).toHaveLength(4);
   });
 

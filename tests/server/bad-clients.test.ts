@@ -1,7 +1,8 @@
 /**
  * Bad clients cannot hurt other visitors: the probes of issue 11, against `npm start` serving the
- * real contact function. After each, a normal contact message must still be answered within its
- * usual time, and the server's memory must stay bounded.
+ * real contact function. A normal contact message is answered while slow clients are still
+ * sending (none of them answered yet) and after each probe, and the server's memory stays
+ * bounded. Nothing here is timed: each limit is seen to fire (its 408 or 413).
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -11,37 +12,43 @@ import {
   contactMessage,
   ensureBuilt,
   rawExchange,
+  sendContact,
   startStudio,
-  timedContact,
   type Studio,
 } from './harness.ts';
 
 let studio: Studio;
-/** The median time of a normal contact message on this server, before any probe. */
-let usualMs: number;
+
+/** How often a slow client sends its next byte: well inside BODY_IDLE_TIMEOUT_MS. */
+const DRIP_MS = 500;
 
 beforeAll(async () => {
   ensureBuilt();
-  // A slow sender is cut off after 6 s (and one that pauses, after 3 s of silence).
-  studio = await startStudio({ env: { REQUEST_TIMEOUT_MS: '6000', BODY_IDLE_TIMEOUT_MS: '3000' } });
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) times.push((await timedContact(studio.url, i)).ms);
-  usualMs = times.sort((a, b) => a - b)[3];
-  console.info(`a contact message usually takes ${usualMs.toFixed(0)} ms here`);
+  // A slow sender is cut off after 20 s, one that pauses after 5 s of silence: margins wide
+  // enough that a normal message, on a busy machine, is answered long before either.
+  studio = await startStudio({
+    env: { REQUEST_TIMEOUT_MS: '20000', BODY_IDLE_TIMEOUT_MS: '5000' },
+  });
 });
 afterAll(async () => {
   await studio?.stop();
 });
 
-/** Within its usual time: a few times the median, with room for a shared machine's noise. */
-const withinUsual = () => Math.max(1_500, 3 * usualMs);
-
 async function expectNormalMessageAnswered() {
-  const answer = await timedContact(studio.url, Math.floor(Math.random() * 1e6));
+  const answer = await sendContact(studio.url, Math.floor(Math.random() * 1e6));
   expect(answer.status).toBe(200);
   expect(answer.type).toMatch(/^application\/json/);
-  expect(answer.ms).toBeLessThan(withinUsual());
-  return answer.ms;
+}
+
+/** Resolves once `ready()` holds, checked at every drip. */
+function when(ready: () => boolean): Promise<void> {
+  return new Promise((done) => {
+    const check = setInterval(() => {
+      if (!ready()) return;
+      clearInterval(check);
+      done();
+    }, DRIP_MS / 5);
+  });
 }
 
 function contactHead(length: number | 'chunked') {
@@ -61,7 +68,7 @@ function openSocket(): Promise<Socket> {
 }
 
 describe('slow and vanishing clients', () => {
-  test('with 20 clients sending a byte a second, a message is answered in its usual time, and after they close', async () => {
+  test('with 20 clients sending two bytes a second, a message is answered while they are still sending, and after they close', async () => {
     const body = JSON.stringify(contactMessage(100));
     const sockets = await Promise.all(Array.from({ length: 20 }, openSocket));
     const received = sockets.map(() => '');
@@ -74,12 +81,16 @@ describe('slow and vanishing clients', () => {
     const drip = setInterval(() => {
       for (const socket of sockets) if (!socket.destroyed) socket.write(body[sent]);
       sent += 1;
-    }, 1_000);
+    }, DRIP_MS);
     try {
-      await new Promise((done) => setTimeout(done, 2_000));
+      // Their bodies have begun: the server is reading from all of them.
+      await when(() => sent >= 2);
       await expectNormalMessageAnswered();
-      // They are still connected and still sending.
+      // They are still connected, still sending, and none has had an answer (not even the 408
+      // that ends them): the message was answered without waiting for them.
       expect(sockets.every((socket) => !socket.destroyed)).toBe(true);
+      expect(received).toEqual(sockets.map(() => ''));
+      expect(sent).toBeLessThan(body.length);
       for (const socket of sockets) socket.destroy();
       await expectNormalMessageAnswered();
     } finally {
@@ -88,7 +99,7 @@ describe('slow and vanishing clients', () => {
     }
   });
 
-  test('a client that keeps sending a byte a second gets a JSON 408 and is disconnected', async () => {
+  test('a client that keeps sending two bytes a second gets a JSON 408 (REQUEST_TIMEOUT_MS) and is disconnected', async () => {
     const body = JSON.stringify(contactMessage(101));
     const socket = await openSocket();
     let text = '';
@@ -98,25 +109,24 @@ describe('slow and vanishing clients', () => {
     socket.write(contactHead(body.length));
     let sent = 0;
     const drip = setInterval(() => {
-      if (!socket.destroyed) socket.write(body[sent++]);
-    }, 1_000);
-    const started = performance.now();
+      if (!socket.destroyed && sent < body.length) socket.write(body[sent++]);
+    }, DRIP_MS);
     await closed;
     clearInterval(drip);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Cut off with its body unfinished.
+    expect(sent).toBeLessThan(body.length);
     expect(text).toMatch(/^HTTP\/1\.1 408/);
     expect(text).toMatch(/content-type: application\/json/i);
     expect(text).toMatch(/"success":false/);
   });
 
   test('a client that stops sending halfway gets a 408 after BODY_IDLE_TIMEOUT_MS', async () => {
-    const raw = await rawExchange(studio.port, `${contactHead(200)}{"name":`, 8_000);
+    const raw = await rawExchange(studio.port, `${contactHead(200)}{"name":`, 60_000);
     expect(raw.text).toMatch(/^HTTP\/1\.1 408/);
     expect(raw.closed).toBe(true);
-    expect(raw.firstByteMs).toBeGreaterThan(2_500);
   });
 
-  test('after 12 posts abandoned halfway, a message is answered in its usual time', async () => {
+  test('after 12 posts abandoned halfway, a message is answered', async () => {
     for (let i = 0; i < 12; i++) {
       const socket = await openSocket();
       socket.on('error', () => undefined);
@@ -130,11 +140,11 @@ describe('slow and vanishing clients', () => {
 });
 
 describe('oversized bodies', () => {
-  test('a declared Content-Length of 10 GB gets 413 at once, before any of it is sent', async () => {
-    const raw = await rawExchange(studio.port, contactHead(10 * 1024 ** 3), 5_000);
+  test('a declared Content-Length of 10 GB gets 413 before any of it is sent', async () => {
+    // Only the head is sent: the answer cannot have waited for the body.
+    const raw = await rawExchange(studio.port, contactHead(10 * 1024 ** 3));
     expect(raw.text).toMatch(/^HTTP\/1\.1 413/);
     expect(raw.text).toMatch(/content-type: application\/json/i);
-    expect(raw.firstByteMs).toBeLessThan(1_000);
     expect(raw.closed).toBe(true);
   });
 
@@ -145,42 +155,38 @@ describe('oversized bodies', () => {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const total = 500 * 1024 * 1024;
     let written = 0;
-    const started = performance.now();
-    const outcome = await new Promise<{ status: number; written: number; ms: number }>(
-      (done, fail) => {
-        const req = request(`${studio.url}/api/send-email`, {
-          method: 'POST',
-          headers: { origin: studio.url, 'content-type': 'application/json' },
-        });
-        let answered = false;
-        req.on('response', (res) => {
-          answered = true;
-          res.resume();
-          done({ status: res.statusCode!, written, ms: performance.now() - started });
-          req.destroy();
-        });
-        req.on('error', (error) => {
-          if (!answered) fail(error);
-        });
-        const pump = () => {
-          while (!answered && written < total) {
-            written += chunk.length;
-            if (!req.write(chunk)) return void req.once('drain', pump);
-          }
-          if (!answered) req.end();
-        };
-        pump();
-      },
-    );
+    const outcome = await new Promise<{ status: number; written: number }>((done, fail) => {
+      const req = request(`${studio.url}/api/send-email`, {
+        method: 'POST',
+        headers: { origin: studio.url, 'content-type': 'application/json' },
+      });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        res.resume();
+        done({ status: res.statusCode!, written });
+        req.destroy();
+      });
+      req.on('error', (error) => {
+        if (!answered) fail(error);
+      });
+      const pump = () => {
+        while (!answered && written < total) {
+          written += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        if (!answered) req.end();
+      };
+      pump();
+    });
     clearInterval(sampler);
     console.info(
       `500 MB chunked: ${outcome.status} after ${(outcome.written / 1024 ** 2).toFixed(1)} MB ` +
-        `in ${outcome.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} -> peak ${peak.toFixed(0)} MB`,
+        `; RSS ${before.toFixed(0)} -> peak ${peak.toFixed(0)} MB`,
     );
     expect(outcome.status).toBe(413);
     // The answer came long before the 500 MB did (the rest was never sent, let alone read).
     expect(outcome.written).toBeLessThan(64 * 1024 * 1024);
-    expect(outcome.ms).toBeLessThan(5_000);
     expect(peak - before).toBeLessThan(100);
     await expectNormalMessageAnswered();
   });

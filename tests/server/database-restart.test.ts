@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensurePostgres, startPostgres, type PostgresServer } from '../../scripts/postgres.ts';
-import { ensureBuilt, startStudio, timedContact } from './harness.ts';
+import { ensureBuilt, startStudio, sendContact } from './harness.ts';
 
 const bin = ensurePostgres().bin;
 
@@ -31,7 +31,7 @@ describe('npm start on a real PostgreSQL', () => {
     const first = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
     try {
       expect(first.output()).toMatch(/Applied migrations: 0001_/);
-      expect((await timedContact(first.url)).status).toBe(200);
+      expect((await sendContact(first.url)).status).toBe(200);
     } finally {
       await first.stop();
     }
@@ -50,14 +50,14 @@ describe('npm start on a real PostgreSQL', () => {
   test('survives the database ending its connections while requests hold them, and answers the next message', async () => {
     const studio = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
     try {
-      expect((await timedContact(studio.url, 1)).status).toBe(200);
+      expect((await sendContact(studio.url, 1)).status).toBe(200);
       // Requests in flight while the database ends every connection: some hold a connection
       // between two statements, some are handed one that is already dead. No wait for the
       // server to hear of it first: each request is answered (stored, or 503), none ends it.
       const statuses: number[] = [];
       for (let round = 0; round < 5; round += 1) {
         const requests = Array.from({ length: 24 }, (_, i) =>
-          timedContact(studio.url, 100 * round + i).then(
+          sendContact(studio.url, 100 * round + i).then(
             (answer) => answer.status,
             () => 0,
           ),
@@ -67,7 +67,7 @@ describe('npm start on a real PostgreSQL', () => {
         expect(studio.child.exitCode, studio.output()).toBeNull();
       }
       expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
-      expect((await timedContact(studio.url, 2)).status).toBe(200);
+      expect((await sendContact(studio.url, 2)).status).toBe(200);
       expect(studio.child.exitCode).toBeNull();
     } finally {
       await studio.stop();

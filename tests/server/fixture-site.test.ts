@@ -209,7 +209,7 @@ describe('functions', () => {
     const text = await response.text();
     expect(JSON.parse(text)).toMatchObject({ success: false });
     expect(text).not.toMatch(/health data|TypeError|at /);
-    expect(studio.output()).toContain('echo: the function threw TypeError');
+    await studio.said('echo: the function threw TypeError');
     expect(studio.output()).not.toContain('health data');
   });
 
@@ -247,26 +247,27 @@ describe('behind a proxy and on shutdown', () => {
     }
   });
 
-  test('SIGTERM waits for waitUntil work, then exits 0 in about a second more', async () => {
+  test('SIGTERM waits for waitUntil work, then exits 0 without waiting out SHUTDOWN_TIMEOUT_MS', async () => {
     const marker = join(tmpdir(), `studio-wait-${process.pid}-${Date.now()}`);
-    const own = await startStudio({ cwd: fixture.root });
+    // A deadline it could never reach in this test (the harness kills it 20 s after the signal,
+    // and its exit code is then null): an exit 0 is the server finding nothing left to wait for.
+    const own = await startStudio({ cwd: fixture.root, env: { SHUTDOWN_TIMEOUT_MS: '600000' } });
     const response = await fetch(`${own.url}/echo?do=wait`, { headers: { 'x-marker': marker } });
     expect(response.status).toBe(200);
-    const { code, ms } = await own.stop('SIGTERM');
+    const { code } = await own.stop('SIGTERM');
     expect(code).toBe(0);
     expect(existsSync(marker)).toBe(true);
     await rm(marker, { force: true });
-    expect(ms).toBeLessThan(4_000);
   });
 
   test('a function that never answers gets the visitor a JSON 504 after FUNCTION_TIMEOUT_MS', async () => {
     const own = await startStudio({ cwd: fixture.root, env: { FUNCTION_TIMEOUT_MS: '1500' } });
     try {
-      const started = performance.now();
       const response = await fetch(`${own.url}/echo?do=hang`);
       expect(response.status).toBe(504);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(performance.now() - started).toBeLessThan(4_000);
+      // The server's own limit answered, and says so.
+      await own.said('echo: no answer within 1500 ms');
     } finally {
       await own.stop();
     }

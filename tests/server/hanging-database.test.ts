@@ -1,8 +1,8 @@
 /**
  * A database that hangs: a TCP listener that accepts every connection and never answers, as
  * NETLIFY_DB_URL. The server itself must not hang (its own connections have timeouts; static
- * pages are still served) and a visitor must get a JSON answer within seconds, never a stack
- * trace.
+ * pages are still served) and a visitor must get a JSON answer, never a stack trace, from
+ * whichever timeout fires first.
  *
  * The visitor's answer within a few seconds comes from the functions' own database code
  * (src/server/platform/db.ts bounds the wait for a connection and for a statement, since
@@ -32,11 +32,9 @@ afterAll(async () => {
   await hanging?.close();
 });
 
-async function timedPost(studio: Studio) {
-  const started = performance.now();
+async function post(studio: Studio) {
   const response = await postJson(studio.url, '/api/send-email', contactMessage(7));
-  const text = await response.text();
-  return { response, text, ms: performance.now() - started };
+  return { response, text: await response.text() };
 }
 
 describe('a database that accepts connections and never answers', () => {
@@ -44,7 +42,7 @@ describe('a database that accepts connections and never answers', () => {
   beforeAll(async () => {
     // The server's own limit is set high here, so that only the functions' timeouts could answer.
     studio = await startStudio({
-      env: { NETLIFY_DB_URL: databaseUrl, FUNCTION_TIMEOUT_MS: '20000' },
+      env: { NETLIFY_DB_URL: databaseUrl, FUNCTION_TIMEOUT_MS: '60000' },
     });
   });
   afterAll(async () => {
@@ -52,23 +50,20 @@ describe('a database that accepts connections and never answers', () => {
   });
 
   test('the server starts anyway, says so, and keeps serving pages', async () => {
-    expect(studio.output()).toMatch(/cannot be reached/);
-    const started = performance.now();
+    await studio.said(/cannot be reached/);
     const page = await fetch(`${studio.url}/about`);
     expect(page.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  test('a visitor gets a JSON 503 within a few seconds, never a stack trace', async () => {
-    const started = performance.now();
+  test('a visitor gets a JSON 503 from the database timeout, never a stack trace', async () => {
     const response = await fetch(`${studio.url}/api/send-email`, {
       method: 'POST',
       headers: { origin: studio.url, 'content-type': 'application/json' },
       body: JSON.stringify(contactMessage(8)),
-      signal: AbortSignal.timeout(8_000),
     });
     const text = await response.text();
-    expect(performance.now() - started).toBeLessThan(8_000);
+    // 503, not the server's 504: the functions' own database timeout answered (DB_CONNECT_TIMEOUT_MS,
+    // 5 s, against FUNCTION_TIMEOUT_MS, 60 s here).
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(text).not.toMatch(/\bat \S+:\d+|Error:/);
@@ -76,18 +71,23 @@ describe('a database that accepts connections and never answers', () => {
 });
 
 describe('the server’s own limit', () => {
-  test('with FUNCTION_TIMEOUT_MS=3000 the visitor gets a JSON 504 in about 3 s', async () => {
+  test('with FUNCTION_TIMEOUT_MS=3000 under a longer database timeout, the visitor gets a JSON 504 from it', async () => {
+    // The functions' own timeouts are set longer, so that only the server's limit could answer.
     const studio = await startStudio({
-      env: { NETLIFY_DB_URL: databaseUrl, FUNCTION_TIMEOUT_MS: '3000' },
+      env: {
+        NETLIFY_DB_URL: databaseUrl,
+        FUNCTION_TIMEOUT_MS: '3000',
+        DB_CONNECT_TIMEOUT_MS: '60000',
+        DB_QUERY_TIMEOUT_MS: '60000',
+      },
     });
     try {
-      const { response, text, ms } = await timedPost(studio);
+      const { response, text } = await post(studio);
       expect(response.status).toBe(504);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(JSON.parse(text)).toMatchObject({ success: false });
       expect(text).not.toMatch(/\bat \S+:\d+|Error:/);
-      expect(ms).toBeGreaterThan(2_500);
-      expect(ms).toBeLessThan(6_000);
+      await studio.said('send-email: no answer within 3000 ms');
     } finally {
       await studio.stop();
     }

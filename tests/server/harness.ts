@@ -3,6 +3,11 @@
  * child process, on a free port of 127.0.0.1 in 9100-9199, with its own throwaway embedded
  * database and mail folder, so its memory can be read from /proc and nothing touches the
  * developer's `.netlify/db`.
+ *
+ * Nothing it starts outlives the test: each server leads its own process group, which
+ * `stopStudios()` (after every server test file, tests/server/setup.ts) and this process's exit
+ * end with SIGKILL, and the server ends its group itself when the test process is gone
+ * (tests/server/orphan-guard.ts, told by the closing of an IPC channel).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +18,7 @@ import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const SERVE = join(ROOT, 'scripts', 'serve.ts');
+const GUARD = join(import.meta.dirname, 'orphan-guard.ts');
 /** A fixed test key, so that no key file is made in the project. */
 const TEST_KEY = 'a'.repeat(64);
 
@@ -82,17 +88,62 @@ export interface Studio {
   child: ChildProcess;
   /** Everything the server printed so far. */
   output(): string;
+  /**
+   * Resolves once the server has printed `pattern` (its stdout and stderr are two pipes, read in
+   * no set order: a line printed before an answer may be read after it).
+   */
+  said(pattern: RegExp | string): Promise<void>;
   /** The server's resident memory, in MB. */
   rssMb(): number;
-  /** Sends a signal and resolves with the exit code and how long the exit took. */
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+  /**
+   * Sends a signal and resolves with the exit code (null if it had to be killed: still running
+   * 20 s after the signal; what it started is then ended too).
+   */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null }>;
 }
 
 export interface StudioOptions {
   env?: Record<string, string>;
   /** The project to serve (default: this one). */
   cwd?: string;
+  /**
+   * How long it may take to say it is serving: the first start of a project bundles its
+   * functions, which takes minutes on a machine whose cores are busy (default 300 s).
+   */
   startTimeoutMs?: number;
+}
+
+/** Every server started here and not yet exited. */
+const running = new Set<ChildProcess>();
+
+/** Ends a server's whole process group (it and whatever it started) with SIGKILL. */
+function killGroup(child: ChildProcess) {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
+
+process.once('exit', () => {
+  for (const child of running) killGroup(child);
+});
+
+/**
+ * Kills every server still running (a test that failed before stopping its own, a start that
+ * timed out) with its process group, and resolves once they have exited.
+ */
+export async function stopStudios(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', () => done());
+          killGroup(child);
+        }),
+    ),
+  );
 }
 
 export async function startStudio(options: StudioOptions = {}): Promise<Studio> {
@@ -118,50 +169,96 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   if (env.NETLIFY_DB_URL && !Object.hasOwn(options.env ?? {}, 'SITE_URL')) {
     env.SITE_URL = `http://127.0.0.1:${port}`;
   }
-  const child = spawn(process.execPath, [SERVE, '--no-build'], {
+  // Its own process group (detached), so that it can be ended with all it started; an IPC
+  // channel open for as long as this process lives (orphan-guard.ts).
+  const child = spawn(process.execPath, ['--import', GUARD, SERVE, '--no-build'], {
     cwd: options.cwd ?? ROOT,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+  });
+  // The channel keeps nothing of this process alive either.
+  child.channel?.unref();
+  running.add(child);
+  child.once('exit', () => {
+    running.delete(child);
+    // Whatever it started and left behind goes with it.
+    killGroup(child);
   });
   const chunks: string[] = [];
   child.stdout!.on('data', (chunk) => chunks.push(String(chunk)));
   child.stderr!.on('data', (chunk) => chunks.push(String(chunk)));
   const output = () => chunks.join('');
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 90_000);
-  let url: string | undefined;
-  while (!url) {
-    url = /Serving the studio site on (\S+)/.exec(output())?.[1];
-    if (url) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not start:\n${output()}`);
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
+  // Ready when it says so (the line `npm start` prints once it answers).
+  const READY = /Serving the studio site on (\S+)/;
+  const url = await new Promise<string>((done, fail) => {
+    const give = (reason: string) => {
+      clearTimeout(timer);
+      killGroup(child);
+      fail(new Error(`the server did not start (${reason}):\n${output()}`));
+    };
+    const heard = () => {
+      const found = READY.exec(output())?.[1];
+      if (!found) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', heard);
+      child.off('close', closed);
+      done(found);
+    };
+    // 'close', not 'exit': all it printed has been read by then (what it says when it refuses).
+    const closed = (code: number | null) => give(`it exited with code ${code}`);
+    const timer = setTimeout(
+      () => give(`no word within ${options.startTimeoutMs ?? 300_000} ms`),
+      options.startTimeoutMs ?? 300_000,
+    );
+    child.stdout!.on('data', heard);
+    child.once('close', closed);
+  });
+  // What it printed on stderr before that line was in its pipe when the line was read, and is
+  // read in the same turn of the event loop: after this one, output() holds it.
+  await new Promise((done) => setImmediate(done));
 
-  let exited: Promise<{ code: number | null; ms: number }> | undefined;
+  let exited: Promise<{ code: number | null }> | undefined;
   return {
     url,
     port,
     pid: child.pid!,
     child,
     output,
+    said(pattern) {
+      const found = () =>
+        typeof pattern === 'string' ? output().includes(pattern) : pattern.test(output());
+      return new Promise((done, fail) => {
+        const check = () => {
+          if (!found()) return;
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          done();
+        };
+        const timer = setTimeout(() => {
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          fail(new Error(`the server did not say ${pattern} within 30 s:\n${output()}`));
+        }, 30_000);
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+        check();
+      });
+    },
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
     },
     stop(signal = 'SIGTERM') {
       exited ??= new Promise((done) => {
-        const started = Date.now();
         const finish = (code: number | null) => {
           clearTimeout(force);
-          void rm(scratch, { recursive: true, force: true }).finally(() =>
-            done({ code, ms: Date.now() - started }),
-          );
+          void rm(scratch, { recursive: true, force: true }).finally(() => done({ code }));
         };
-        const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
-        if (child.exitCode !== null) return finish(child.exitCode);
+        const force = setTimeout(() => killGroup(child), 20_000);
+        if (child.exitCode !== null || child.signalCode !== null) return finish(child.exitCode);
         child.once('exit', (code) => finish(code));
         child.kill(signal);
       });
@@ -207,16 +304,13 @@ export function postJson(
   });
 }
 
-/** Times one normal contact message: its status, type and milliseconds. */
-export async function timedContact(base: string, n = 0) {
-  const started = performance.now();
+/** Sends one normal contact message: its status, type and body. */
+export async function sendContact(base: string, n = 0) {
   const response = await postJson(base, '/api/send-email', contactMessage(n));
-  const text = await response.text();
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
-    ms: performance.now() - started,
-    text,
+    text: await response.text(),
   };
 }
 
@@ -224,23 +318,18 @@ export async function timedContact(base: string, n = 0) {
 export function rawExchange(
   port: number,
   request: string | Buffer,
-  ms = 5_000,
-): Promise<{ text: string; closed: boolean; firstByteMs: number }> {
+  ms = 30_000,
+): Promise<{ text: string; closed: boolean }> {
   return new Promise((done) => {
-    const started = performance.now();
-    let firstByteMs = NaN;
     const chunks: Buffer[] = [];
     const socket: Socket = connect(port, '127.0.0.1', () => socket.write(request));
     const finish = (closed: boolean) => {
       clearTimeout(timer);
       socket.destroy();
-      done({ text: Buffer.concat(chunks).toString('latin1'), closed, firstByteMs });
+      done({ text: Buffer.concat(chunks).toString('latin1'), closed });
     };
     const timer = setTimeout(() => finish(false), ms);
-    socket.on('data', (chunk) => {
-      if (chunks.length === 0) firstByteMs = performance.now() - started;
-      chunks.push(chunk);
-    });
+    socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('close', () => finish(true));
     socket.on('error', () => undefined);
   });

@@ -113,14 +113,15 @@ describe('the functions', () => {
 });
 
 describe('stopping', () => {
-  test('SIGTERM after form posts stops the server in about a second, exit code 0', async () => {
-    const own = await startStudio();
+  test('SIGTERM after form posts stops the server with exit code 0, nothing left to wait out', async () => {
+    // A deadline it could never reach in this test (the harness kills it 20 s after the signal,
+    // and its exit code is then null): an exit 0 is the server finding nothing left to wait for.
+    const own = await startStudio({ env: { SHUTDOWN_TIMEOUT_MS: '600000' } });
     for (let i = 0; i < 3; i++) {
       const response = await postJson(own.url, '/api/send-email', contactMessage(10 + i));
       expect(response.status).toBe(200);
     }
-    const { code, ms } = await own.stop('SIGTERM');
+    const { code } = await own.stop('SIGTERM');
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(3_000);
   });
 });
