@@ -5,17 +5,10 @@
  * browser's copy runs jitless).
  */
 import { z } from 'zod';
+import { isTimeZone } from './time-zone';
 
 /** Whether `name` is a time zone this runtime knows (an IANA name such as America/Los_Angeles). */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    // Intl also takes offsets ("+02:00") and abbreviations ("PST"), which follow no clock changes.
-    return name.includes('/') || name === 'UTC';
-  } catch {
-    return false;
-  }
-}
+export { isTimeZone };
 
 export const timeZoneSchema = z.string().refine(isTimeZone, {
   message: 'use an IANA time zone name, e.g. America/Los_Angeles',

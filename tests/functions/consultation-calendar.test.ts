@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import consultationPage from '../../functions/consultation-page';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
+import { everySecondCalendar } from '../fixtures/busy-calendar';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { desk, signIn, STAFF } from './desk';
 
@@ -244,6 +245,32 @@ describe('busy times from the instructor’s calendar', () => {
     );
     expect(rows[0].error).toMatch(/something other than a calendar/);
   });
+
+  test('3,000 events repeating every second: the read stops at its budget, the last good copy stays and the desk says so', async () => {
+    const before = fromTuesday(await slots());
+    const { rows: first } = await env.db.query<{ fetched_at: Date }>(
+      `SELECT fetched_at FROM consultation_busy_feed`,
+    );
+    served = { status: 200, body: everySecondCalendar(3_000) };
+    advanceClock(61_000);
+    // The stale copy answers; the read after it (awaited here, as no waitUntil is given) ends
+    // when its budget is spent instead of holding the server for minutes.
+    expect(fromTuesday(await slots())).toEqual(before);
+    expect(requests).toBe(2);
+    advanceClock(1_000);
+    expect(fromTuesday(await slots())).toEqual(before);
+
+    const cookie = await signIn(env.smtp);
+    const { busy } = (await (
+      await desk('/api/records/consultations/calendar', { cookie })
+    ).json()) as { busy: Record<string, unknown> };
+    expect(busy).toMatchObject({
+      events: 3,
+      unreadable: 0,
+      error: 'Your calendar has too many repeating events to read in time.',
+      fetchedAt: first[0]!.fetched_at.toISOString(),
+    });
+  }, 60_000);
 
   test('a new address starts afresh: the old address’s copy is not used for it', async () => {
     await slots();

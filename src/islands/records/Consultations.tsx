@@ -404,7 +404,7 @@ function Calendar({
                 The last attempt{busy.checkedAt ? ` (${format.at(busy.checkedAt)})` : ''} failed:{' '}
                 {busy.error}{' '}
                 {busy.fetchedAt
-                  ? 'The copy read before is still used.'
+                  ? `The site is using the copy read ${format.at(busy.fetchedAt)}.`
                   : 'Until it can be read, only your weekly hours and the blocked time count.'}
               </Notice>
             )}

@@ -8,9 +8,12 @@
  * - A page never waits for a calendar it already has a copy of: a stale copy is used as it is and
  *   read again after the answer (`context.waitUntil`). Only when there is no copy of this address
  *   at all is it read before answering, within CONSULTATION_BUSY_TIMEOUT_MS.
- * - When the calendar cannot be read (down, too slow, too large, not a calendar, unparseable), the
- *   last good copy stays in use and the desk says what went wrong and since when. Nothing here
- *   ever fails the booking page: without any copy, her weekly windows and the desk's blocks decide.
+ * - A copy is read into busy spans in a worker thread within a time budget and limits
+ *   (busy-reader.ts), never on the thread that answers the pages.
+ * - When the calendar cannot be read (down, too slow, too large, not a calendar, unparseable, more
+ *   work than the budget allows), the last good copy stays in use and the desk says what went
+ *   wrong and since when. Nothing here ever fails the booking page: without any copy, her weekly
+ *   windows and the desk's blocks decide.
  *
  * The address is a secret (whoever holds it reads her whole calendar): it is never stored, logged
  * or shown. The row keeps its SHA-256, to tell a copy of a replaced address from this one's.
@@ -21,7 +24,8 @@ import { clip } from '../../shared/booking/intervals';
 import { now, sqlNow } from '../platform/clock';
 import { query } from '../platform/db';
 import { readSetting } from '../platform/settings';
-import { readBusyTimes, UnreadableCalendarError } from './busy-times';
+import { readCalendar } from './busy-reader';
+import { TooMuchCalendarError, UnreadableCalendarError } from './busy-times';
 import { fetchBusyFeed } from './fetch-feed';
 
 /** How old a copy may be before it is read again. */
@@ -125,7 +129,7 @@ async function spansOf(row: FeedRow, window: BusyWindow): Promise<Interval[]> {
     `SELECT calendar FROM consultation_busy_feed`,
   );
   if (!text?.calendar) return [];
-  return (await readBusyTimes(text.calendar, range, window.timeZone)).busy;
+  return (await readCalendar(text.calendar, range, window.timeZone)).busy;
 }
 
 /**
@@ -161,12 +165,14 @@ export async function refresh(url: string, print: string, window: BusyWindow): P
   const to = new Date(window.range.end.getTime() + MARGIN_MS);
   let read;
   try {
-    read = await readBusyTimes(fetched.text, { start: from, end: to }, window.timeZone);
+    read = await readCalendar(fetched.text, { start: from, end: to }, window.timeZone);
   } catch (error) {
     const words =
-      error instanceof UnreadableCalendarError
-        ? `The calendar could not be read: ${error.message}`
-        : 'The calendar could not be read.';
+      error instanceof TooMuchCalendarError
+        ? error.message
+        : error instanceof UnreadableCalendarError
+          ? `The calendar could not be read: ${error.message}`
+          : 'The calendar could not be read.';
     return failedRead(print, words);
   }
   await query(

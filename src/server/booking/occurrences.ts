@@ -6,10 +6,10 @@
  */
 import ical, { type VEvent } from 'node-ical';
 import type { Interval } from '../../shared/booking/intervals';
-import { wholeDays } from '../../shared/booking/zoned';
-import { allDayDate } from './all-day';
+import { wholeDays } from '../../shared/booking/zoned.ts';
+import { allDayDate } from './all-day.ts';
 import type { Occurrence } from './occurrence';
-import { rdateOccurrences } from './rdate';
+import { rdateOccurrences } from './rdate.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -7,9 +7,9 @@
  */
 import type { VEvent } from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
-import { isTimeZone } from '../../shared/studio';
-import { dateOf, wholeDays } from '../../shared/booking/zoned';
-import { allDayDate } from './all-day';
+import { isTimeZone } from '../../shared/time-zone.ts';
+import { dateOf, wholeDays } from '../../shared/booking/zoned.ts';
+import { allDayDate } from './all-day.ts';
 import type { Occurrence } from './occurrence';
 
 type Value = string | { params?: Record<string, string>; val: string };
