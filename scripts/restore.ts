@@ -8,10 +8,12 @@
  *   (scripts/backup-seal.ts): a changed byte, a cut file or another key restores nothing, in one
  *   line. A backup made before backups were sealed is restored only with `--unsealed`.
  * - `RESTORE_REPLACES` names the database the restore replaces (its connection string, or the
- *   embedded database's folder, moved aside); `--old-database-lost` says there is none to read.
+ *   embedded database's folder, moved aside); `--replaces-nothing` says there is none to read.
  *   Its erasures, unsubscribes and cancellations made since the backup are made again, and every
  *   desk session, sign-in link, remembered device, kiosk and calendar feed address of the backup
  *   is revoked (src/server/records/after-restore.ts).
+ * - `--settle` does that to the site's database as it is: after a restore by other means
+ *   (Netlify Database's own), before the site is used again.
  * - A `pg_dump` file goes into the database of `NETLIFY_DB_URL`, which must hold no table yet
  *   (make a new one: a restore never mixes into, or replaces, a database in use), with
  *   `pg_restore` in one transaction: all of it, or nothing. Its password reaches `pg_restore` in
@@ -35,8 +37,9 @@ import type { Replaced } from '../src/server/records/after-restore.ts';
 
 const root = process.cwd();
 const args = process.argv.slice(2);
-const FLAGS = ['--check', '--old-database-lost', '--unsealed'];
+const FLAGS = ['--check', '--settle', '--replaces-nothing', '--unsealed'];
 const checkOnly = args.includes('--check');
+const settleOnly = args.includes('--settle');
 const files = args.filter((arg) => !arg.startsWith('--'));
 const unknown = args.filter((arg) => arg.startsWith('--') && !FLAGS.includes(arg));
 const MIGRATIONS = resolve(import.meta.dirname, '../netlify/database/migrations');
@@ -63,13 +66,13 @@ if (!readSetting('WAIVER_ENCRYPTION_KEY') && !existsSync(resolve(root, LOCAL_KEY
 async function readReplacedDatabase(): Promise<Replaced> {
   const { readReplaced, NOTHING_REPLACED } = await import('../src/server/records/after-restore.ts');
   const source = readSetting('RESTORE_REPLACES');
-  if (args.includes('--old-database-lost')) {
-    if (source) fail('RESTORE_REPLACES is set and --old-database-lost says there is none: which?');
+  if (args.includes('--replaces-nothing')) {
+    if (source) fail('RESTORE_REPLACES is set and --replaces-nothing says there is none: which?');
     return NOTHING_REPLACED;
   }
   if (!source) {
     fail(
-      'set RESTORE_REPLACES to the database this restore replaces (its connection string, or the folder of the embedded one), so that the erasures made since the backup are made again; if it is lost, say --old-database-lost',
+      'set RESTORE_REPLACES to the database this restore replaces (its connection string, or the folder of the embedded one), so that the erasures made since the backup are made again; if there is none (it is lost), say --replaces-nothing',
     );
   }
   try {
@@ -97,7 +100,7 @@ async function readReplacedDatabase(): Promise<Replaced> {
     }
   } catch (error) {
     return fail(
-      `the database RESTORE_REPLACES names cannot be read (${(error as Error).message}); if it is lost, say --old-database-lost. Nothing was restored.`,
+      `the database RESTORE_REPLACES names cannot be read (${(error as Error).message}); if it is lost, say --replaces-nothing instead. Nothing was restored.`,
     );
   }
 }
@@ -105,7 +108,10 @@ async function readReplacedDatabase(): Promise<Replaced> {
 /** Set once a backup is restored: what the database it replaces took back since. */
 let replaced: Replaced | undefined;
 
-if (!checkOnly) {
+if (settleOnly) {
+  if (checkOnly || files.length > 0) fail('--settle works on the site’s database: name no file');
+  replaced = await readReplacedDatabase();
+} else if (!checkOnly) {
   if (files.length !== 1) fail('name one backup file: npm run restore -- backups/studio-....dump');
   const file = resolve(files[0]!);
   if (!existsSync(file)) fail(`${file} does not exist`);
@@ -191,7 +197,7 @@ try {
     const { afterRestore } = await import('../src/server/records/after-restore.ts');
     const done = await afterRestore(replaced);
     console.log(
-      `restore: ${files[0]} restored; revoked ${done.sessions} desk session(s), ${done.signInLinks} sign-in link(s), ${done.devices} remembered device(s), ${done.kiosks} kiosk(s) and ${done.feedAddresses} calendar feed address(es); made again ${done.erasures} erasure(s), ${done.unsubscribed} unsubscribe(s) and ${done.cancelled} cancellation(s) since the backup`,
+      `restore: ${files[0] ?? 'the site’s database'} ${settleOnly ? 'settled' : 'restored'}; revoked ${done.sessions} desk session(s), ${done.signInLinks} sign-in link(s), ${done.devices} remembered device(s), ${done.kiosks} kiosk(s) and ${done.feedAddresses} calendar feed address(es); made again ${done.erasures} erasure(s), ${done.unsubscribed} unsubscribe(s) and ${done.cancelled} cancellation(s) since the backup`,
     );
   }
   const { readEveryWaiver } = await import('../src/server/waiver/read-back.ts');

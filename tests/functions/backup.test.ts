@@ -386,6 +386,24 @@ describe('a backup is sealed, and a restore takes back what was taken back since
     });
   }, 180_000);
 
+  test('--settle does the same to a database restored by other means (Netlify Database’s own restore)', async () => {
+    const session = await signIn(env.smtp);
+    expect((await desk('/api/records/session', { cookie: session })).status).toBe(200);
+    const unsaid = await run('restore', ['--settle'], { NETLIFY_DB_URL: env.url });
+    expect(unsaid.code).toBe(1);
+    expect((await desk('/api/records/session', { cookie: session })).status).toBe(200);
+
+    const settled = await run('restore', ['--settle', '--replaces-nothing'], {
+      NETLIFY_DB_URL: env.url,
+    });
+    expect(settled.err).toBe('');
+    expect(settled.code).toBe(0);
+    expect(settled.out).toContain(
+      'restore: the site’s database settled; revoked 1 desk session(s)',
+    );
+    expect((await desk('/api/records/session', { cookie: session })).status).toBe(401);
+  }, 120_000);
+
   test('a changed, cut or planted backup file, or one opened with another key, restores nothing and says so in one line', async () => {
     await signWaiver({ email: 'someone@example.test' });
     const file = join(scratch, 'sealed.dump');

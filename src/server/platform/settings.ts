@@ -383,7 +383,7 @@ export const SETTINGS = {
   RESTORE_REPLACES: {
     ...text(
       'npm run restore: the database the restore replaces (a connection string, or the embedded database’s folder), whose erasures since the backup it makes again',
-      'none: npm run restore asks for it, or for --old-database-lost',
+      'none: npm run restore asks for it, or for --replaces-nothing',
     ),
     secret: true,
   },
