@@ -58,7 +58,6 @@ export function pgConnection(url: string): { dbname: string; env: NodeJS.Process
   parsed.password = '';
   parsed.searchParams.delete('password');
   const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.PGPASSWORD;
   if (password !== undefined) env.PGPASSWORD = password;
   return { dbname: parsed.href, env };
 }

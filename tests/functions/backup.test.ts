@@ -6,14 +6,23 @@
  * with the SHA-256 of the very PDF that was mailed.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { ensurePostgres } from '../../scripts/postgres.ts';
 import { startEmbeddedDatabase } from '../../scripts/embedded-db.ts';
+import { newToken, tokenHash } from '../../src/server/auth/tokens';
 import { closeDatabase } from '../../src/server/platform/db';
 import { storedRecordsPdf } from '../../src/server/waiver/records-pdf';
 import { loadWaiver } from '../../src/server/waiver/store';
@@ -77,6 +86,8 @@ function run(
     child.on('close', (code) => done({ code, out, err }));
   });
 }
+
+const DAMAGED = 'restore: The backup file is damaged or was changed; nothing was restored.\n';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -199,6 +210,18 @@ describe('npm run backup, then npm run restore', () => {
     expect(backup.out).toMatch(/wrote .*embedded\.tar\.gz \(\d+ KB\), the embedded database/);
 
     const into = join(scratch, 'restored-db');
+    // One byte changed: one line, and no folder made.
+    const damaged = Buffer.from(readFileSync(file));
+    damaged[damaged.length - 100]! ^= 0x40;
+    writeFileSync(join(scratch, 'damaged.tar.gz'), damaged);
+    const refused = await run('restore', [join(scratch, 'damaged.tar.gz')], {
+      LOCAL_DB_DIR: into,
+      RESTORE_REPLACES: folder,
+    });
+    expect(refused.err).toBe(DAMAGED);
+    expect(refused.code).toBe(1);
+    expect(existsSync(into)).toBe(false);
+
     const restore = await run('restore', [file], { LOCAL_DB_DIR: into, RESTORE_REPLACES: folder });
     expect(restore.err).toBe('');
     expect(restore.code).toBe(0);
@@ -270,8 +293,6 @@ async function onDatabase<T>(url: string, work: () => Promise<T>): Promise<T> {
     vi.stubEnv('NETLIFY_DB_URL', env.url);
   }
 }
-
-const DAMAGED = 'restore: The backup file is damaged or was changed; nothing was restored.\n';
 
 describe('a backup is sealed, and a restore takes back what was taken back since', () => {
   test('a restored site honours no session, sign-in link, kiosk or feed address made before the backup, and shows nobody erased after it', async () => {
@@ -404,16 +425,86 @@ describe('a backup is sealed, and a restore takes back what was taken back since
     expect((await desk('/api/records/session', { cookie: session })).status).toBe(401);
   }, 120_000);
 
+  test('the embedded database’s restore reads the old folder too: its erasures and cancellations since the backup are made again, its sessions end', async () => {
+    const folder = join(scratch, 'taken-back-db');
+    const embedded = await startEmbeddedDatabase(folder);
+    await embedded.applyMigrations(MIGRATIONS);
+    const [gone, stays] = await seedWaivers(embedded.db, [
+      { medicalConditions: 'Erased later' },
+      { medicalConditions: 'Kept' },
+    ]);
+    const booking = randomUUID();
+    await embedded.db.query(
+      `INSERT INTO consultation_bookings
+         (id, starts_at, ends_at, held, name, email, manage_token_sha256, origin)
+       VALUES ($1, '2030-01-01T10:00Z', '2030-01-01T10:30Z',
+               tstzrange('2030-01-01T10:00Z', '2030-01-01T10:45Z'), 'Ada', 'ada@example.test',
+               $2, $3)`,
+      [booking, tokenHash(newToken()), ORIGIN],
+    );
+    await embedded.db.query(
+      `INSERT INTO staff_sessions (token_sha256, email, expires_at)
+       VALUES ($1, $2, now() + interval '1 hour')`,
+      [tokenHash(newToken()), STAFF],
+    );
+    await embedded.stop();
+    const file = join(scratch, 'taken-back.tar.gz');
+    expect((await run('backup', [`--out=${file}`], { LOCAL_DB_DIR: folder })).code).toBe(0);
+
+    // Since the backup: one waiver erased (its tombstone, as an erasure leaves it), the booking
+    // cancelled by its visitor.
+    const later = await startEmbeddedDatabase(folder);
+    await later.db.query(`DELETE FROM waivers WHERE id = $1`, [gone!.id]);
+    await later.db.query(
+      `INSERT INTO erasure_tombstones (id, waiver_ids, message_ids, booking_ids, subscriber_ids)
+       VALUES ($1, $2::uuid[], '{}', '{}', '{}')`,
+      [randomUUID(), [gone!.id]],
+    );
+    await later.db.query(
+      `UPDATE consultation_bookings SET cancelled_at = now(), cancelled_by = 'visitor',
+              sequence = 1 WHERE id = $1`,
+      [booking],
+    );
+    await later.stop();
+
+    const into = join(scratch, 'taken-back-restored');
+    const restore = await run('restore', [file], { LOCAL_DB_DIR: into, RESTORE_REPLACES: folder });
+    expect(restore.err).toBe('');
+    expect(restore.code).toBe(0);
+    expect(restore.out).toContain('revoked 1 desk session(s)');
+    expect(restore.out).toContain(
+      'made again 1 erasure(s), 0 unsubscribe(s) and 1 cancellation(s)',
+    );
+    expect(restore.out).toContain('1 waiver(s) read back');
+
+    const restored = await startEmbeddedDatabase(into);
+    try {
+      const { rows } = await restored.db.query<{ waivers: string[]; cancelled: string | null }>(
+        `SELECT (SELECT array_agg(id::text) FROM waivers) AS waivers,
+                (SELECT cancelled_by FROM consultation_bookings WHERE id = $1) AS cancelled`,
+        [booking],
+      );
+      expect(rows[0]).toEqual({ waivers: [stays!.id], cancelled: 'visitor' });
+      expect((await restored.db.query(`SELECT * FROM staff_sessions`)).rows).toEqual([]);
+    } finally {
+      await restored.stop();
+    }
+  }, 240_000);
+
   test('a changed, cut or planted backup file, or one opened with another key, restores nothing and says so in one line', async () => {
     await signWaiver({ email: 'someone@example.test' });
     const file = join(scratch, 'sealed.dump');
     expect((await run('backup', [`--out=${file}`], { NETLIFY_DB_URL: env.url })).code).toBe(0);
     const sealed = readFileSync(file);
     const target = await emptyDatabase(`changed_${randomBytes(4).toString('hex')}`);
-    const restoreOf = async (bytes: Buffer, extra: Record<string, string> = {}) => {
+    const restoreOf = async (
+      bytes: Buffer,
+      extra: Record<string, string> = {},
+      flags: string[] = [],
+    ) => {
       const changed = join(scratch, `changed-${randomBytes(4).toString('hex')}.dump`);
       writeFileSync(changed, bytes, { mode: 0o600 });
-      return run('restore', [changed], {
+      return run('restore', [changed, ...flags], {
         NETLIFY_DB_URL: target,
         RESTORE_REPLACES: env.url,
         ...extra,
@@ -433,6 +524,7 @@ describe('a backup is sealed, and a restore takes back what was taken back since
       expect(refused.out).toBe('');
       expect(refused.code).toBe(1);
     }
+    writeFileSync(join(scratch, 'unsealed.dump'), planted.stdout, { mode: 0o600 });
     const unsealed = await restoreOf(planted.stdout);
     expect(unsealed.code).toBe(1);
     expect(unsealed.err).toMatch(/^restore: [^\n]+ was made before backups were sealed, [^\n]+\n$/);
@@ -443,10 +535,17 @@ describe('a backup is sealed, and a restore takes back what was taken back since
     expect(otherKey.err).toMatch(/^restore: the backup was sealed with key [0-9a-f]{8}, [^\n]+\n$/);
     expect(await tablesIn(target)).toBe(0);
 
-    // The very file, unchanged, restores.
+    // The very file, unchanged, restores; so does an unsealed one, when the operator says so.
     const whole = await restoreOf(sealed);
     expect(whole.err).toBe('');
     expect(whole.code).toBe(0);
+    const other = await emptyDatabase(`unsealed_${randomBytes(4).toString('hex')}`);
+    const said = await run('restore', [join(scratch, 'unsealed.dump'), '--unsealed'], {
+      NETLIFY_DB_URL: other,
+      RESTORE_REPLACES: env.url,
+    });
+    expect(said.err).toBe('');
+    expect(said.code).toBe(0);
   }, 120_000);
 
   test('pg_dump and pg_restore never get the password on their command line, and no backup is readable by others at any time', async () => {
