@@ -9,16 +9,28 @@
  *   made by PGlite itself (`dumpDataDir`), with `npm start` stopped (PGlite does not lock its
  *   folder, so two processes must never open it at once).
  *
- * The file is written to `backups/` (made 0700, the file 0600; git ignores it) unless `--out`
- * says where. It holds names, addresses and the encrypted health information: the key is not in
- * it and must be kept elsewhere.
+ * The file is written to `backups/` (made 0700; git ignores it) unless `--out` says where,
+ * sealed whole with a key derived from `WAIVER_ENCRYPTION_KEY` (scripts/backup-seal.ts): what it
+ * holds (names, addresses, the health information) reads only with the key, which is not in it
+ * and must be kept elsewhere, and `npm run restore` refuses it if a byte of it changed. Nothing
+ * unsealed is written to disk, and the file is its owner's alone (0600) from the moment it exists.
+ * The database's password goes to `pg_dump` in its environment, never on its command line.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import './source-imports.ts';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { readSetting } from '../src/server/platform/settings.ts';
-import { KEY_WORDS, pgTool } from './backups.ts';
+import { openBackup, sealBackup } from './backup-seal.ts';
+import { KEY_WORDS, pgConnection, pgTool, runTool } from './backups.ts';
 import { embeddedDirectory, runningEmbedded } from './site-database.ts';
 
 const root = process.cwd();
@@ -30,31 +42,64 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-const url = readSetting('NETLIFY_DB_URL');
-const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const out = resolve(outArg ?? join('backups', `studio-${stamp}${url ? '.dump' : '.tar.gz'}`));
-mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
-
 function fail(message: string): never {
   console.error(`backup: ${message}`);
   process.exit(1);
 }
 
+// The backup is sealed with the site's key: without one, a local run would make a new key that
+// opens nothing the database holds.
+const { LOCAL_KEY_FILE, keyring } = await import('../src/server/platform/crypto.ts');
+if (!readSetting('WAIVER_ENCRYPTION_KEY') && !existsSync(resolve(root, LOCAL_KEY_FILE))) {
+  fail(
+    `no WAIVER_ENCRYPTION_KEY (nor ${LOCAL_KEY_FILE}): set the site's key, which seals the backup`,
+  );
+}
+const keys = keyring();
+
+const url = readSetting('NETLIFY_DB_URL');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const out = resolve(outArg ?? join('backups', `studio-${stamp}${url ? '.dump' : '.tar.gz'}`));
+mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
+
+/** Writes `plain` sealed, under a name of its own made 0600, then moves it into place. */
+function writeSealed(plain: Buffer) {
+  const draft = `${out}.${process.pid}.tmp`;
+  try {
+    writeFileSync(draft, sealBackup(plain, keys), { mode: 0o600, flag: 'wx' });
+    renameSync(draft, out);
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/** The file as written, opened again: what a restore will read. */
+function readBack(): Buffer {
+  const opened = openBackup(readFileSync(out), keys);
+  if (!opened.ok) fail(`${relative(root, out)} does not open again: the disk may be failing`);
+  return opened.plain;
+}
+
+const size = () => `${Math.ceil(statSync(out).size / 1024)} KB`;
+
 if (url) {
-  const dump = spawnSync(
+  const connection = pgConnection(url);
+  const dump = await runTool(
     pgTool('pg_dump'),
-    ['--format=custom', '--no-owner', '--no-privileges', `--file=${out}`, `--dbname=${url}`],
-    { encoding: 'utf8' },
+    ['--format=custom', '--no-owner', '--no-privileges', `--dbname=${connection.dbname}`],
+    { env: connection.env },
   );
   // pg_dump's own words say what went wrong (a refused login, a server newer than pg_dump);
   // they never hold the password, which it does not print.
   if (dump.status !== 0) fail(`pg_dump failed: ${dump.stderr.trim()}`);
-  chmodSync(out, 0o600);
-  const list = spawnSync(pgTool('pg_restore'), ['--list', out], { encoding: 'utf8' });
+  writeSealed(dump.stdout);
+  const list = await runTool(pgTool('pg_restore'), ['--list'], { input: readBack() });
   if (list.status !== 0) fail(`the backup does not read back: ${list.stderr.trim()}`);
-  const tables = list.stdout.split('\n').filter((line) => / TABLE DATA /.test(line)).length;
+  const tables = String(list.stdout)
+    .split('\n')
+    .filter((line) => / TABLE DATA /.test(line)).length;
   console.log(
-    `backup: wrote ${relative(root, out)} (${Math.ceil(statSync(out).size / 1024)} KB, ${tables} tables with their rows; pg_restore reads it back whole)`,
+    `backup: wrote ${relative(root, out)} (${size()}, ${tables} tables with their rows; pg_restore reads it back whole)`,
   );
 } else {
   if (await runningEmbedded(root)) {
@@ -66,15 +111,16 @@ if (url) {
   const db = await PGlite.create(directory);
   try {
     const tarball = await db.dumpDataDir('gzip');
-    writeFileSync(out, Buffer.from(await tarball.arrayBuffer()), { mode: 0o600 });
+    writeSealed(Buffer.from(await tarball.arrayBuffer()));
   } finally {
     await db.close();
   }
+  readBack();
   console.log(
-    `backup: wrote ${relative(root, out)} (${Math.ceil(statSync(out).size / 1024)} KB), the embedded database in ${relative(root, directory) || '.'}`,
+    `backup: wrote ${relative(root, out)} (${size()}), the embedded database in ${relative(root, directory) || '.'}`,
   );
   if (!readSetting('WAIVER_ENCRYPTION_KEY')) {
-    console.log('backup: the key is .netlify/waiver-encryption.key: copy it separately.');
+    console.log(`backup: the key is ${LOCAL_KEY_FILE}: copy it separately.`);
   }
 }
 console.log(`backup: ${KEY_WORDS}`);

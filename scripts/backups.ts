@@ -3,9 +3,8 @@
  * of backup a file is, and the words about the key that every backup needs beside it (but not
  * next to it).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readSetting } from '../src/server/platform/settings.ts';
 
@@ -33,21 +32,66 @@ export function pgTool(name: 'pg_dump' | 'pg_restore'): string {
   );
 }
 
-/** A backup file's kind, by its first bytes: pg_dump's custom format, or a gzipped tarball. */
-export async function backupKind(file: string): Promise<'dump' | 'folder' | undefined> {
-  const handle = await open(file, 'r');
+/**
+ * How `pg_dump` and `pg_restore` reach the database of `url` without its password on their
+ * command line, where every user of the machine can read it (`ps`): the connection string
+ * without the password as `--dbname`, and the password in their environment (`PGPASSWORD`),
+ * which only the same user can read.
+ */
+export function pgConnection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+  let parsed: URL;
   try {
-    const head = Buffer.alloc(5);
-    await handle.read(head, 0, 5, 0);
-    if (head.toString('ascii') === 'PGDMP') return 'dump';
-    if (head[0] === 0x1f && head[1] === 0x8b) return 'folder';
-    return undefined;
-  } finally {
-    await handle.close();
+    parsed = new URL(url);
+  } catch {
+    throw new Error(
+      'NETLIFY_DB_URL must be a connection string, postgres://user:password@host/database',
+    );
   }
+  if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
+    throw new Error(
+      'NETLIFY_DB_URL must be a connection string, postgres://user:password@host/database',
+    );
+  }
+  const password = parsed.password
+    ? decodeURIComponent(parsed.password)
+    : (parsed.searchParams.get('password') ?? undefined);
+  parsed.password = '';
+  parsed.searchParams.delete('password');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (password !== undefined) env.PGPASSWORD = password;
+  return { dbname: parsed.href, env };
 }
 
 export const KEY_WORDS =
-  'The health information in it is encrypted: it reads back only with WAIVER_ENCRYPTION_KEY ' +
-  '(and any WAIVER_ENCRYPTION_OLD_KEYS it was sealed with). Keep a copy of the key, but never in ' +
-  'the same place as the backups: whoever has both reads everything.';
+  'It is sealed with WAIVER_ENCRYPTION_KEY: it opens, and its health information reads, only ' +
+  'with that key (or the WAIVER_ENCRYPTION_OLD_KEYS it was made with). Keep a copy of the key, ' +
+  'but never in the same place as the backups: whoever has both reads everything.';
+
+export interface ToolRun {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs `pg_dump` or `pg_restore` with `input` on its standard input; its output, whole. */
+export function runTool(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: Buffer } = {},
+): Promise<ToolRun> {
+  return new Promise((done, failed) => {
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += String(chunk)));
+    // pg_restore stops reading when it fails: its own words say why, not a broken pipe.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
+    child.on('error', failed);
+    child.on('close', (status) => done({ status, stdout: Buffer.concat(out), stderr }));
+  });
+}

@@ -27,10 +27,16 @@ export function embeddedDirectory(root: string): string {
   return resolve(root, readSetting('LOCAL_DB_DIR') ?? join('.netlify', 'db'));
 }
 
-/** The connection string of `npm start`'s embedded database while it runs and answers. */
-export async function runningEmbedded(root: string): Promise<string | undefined> {
+/**
+ * The connection string of `npm start`'s embedded database while it runs and answers; with
+ * `defaultFolder`, of the one in `.netlify/db` whatever `LOCAL_DB_DIR` says.
+ */
+export async function runningEmbedded(
+  root: string,
+  defaultFolder = false,
+): Promise<string | undefined> {
   // Only the default folder is recorded (scripts/server/index.ts, recordState).
-  if (readSetting('LOCAL_DB_DIR')) return undefined;
+  if (readSetting('LOCAL_DB_DIR') && !defaultFolder) return undefined;
   const text = await readFile(join(root, '.netlify', 'state.json'), 'utf8').catch(() => '{}');
   const url = (JSON.parse(text) as { dbConnectionString?: unknown }).dbConnectionString;
   if (typeof url !== 'string') return undefined;

@@ -55,7 +55,7 @@ function duePool(url: string) {
 }
 
 /** `applyMigrations` needs exec, query and transaction: one `pg` client gives all three. */
-async function migrateExternal(url: string, directory: string): Promise<string[]> {
+export async function migrateExternal(url: string, directory: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url, ...TIMEOUTS, query_timeout: 120_000 });
   client.on('error', () => undefined);
   await client.connect();

@@ -273,6 +273,7 @@ export const ACTION_WORDS = {
   erase: "Erased a participant's records",
   'rotate-key': 'Re-encrypted the health information with a new key',
   retention: 'Removed records past their keeping time',
+  restore: 'Restored the records from a backup',
   'cancel-booking': 'Cancelled a consultation',
   'block-time': 'Blocked time for consultations',
   'unblock-time': 'Removed a block of time',

@@ -70,6 +70,7 @@ const ANY_TEXT: SettingName[] = [
   'HOST',
   'LOCAL_DB_DIR',
   'POSTGRES_BIN',
+  'RESTORE_REPLACES',
 ];
 
 describe('the list of settings', () => {

@@ -380,6 +380,13 @@ export const SETTINGS = {
     "npm run backup and restore (and the tests): the folder of PostgreSQL's programs (pg_dump, pg_restore)",
     'pg_dump on PATH, else the newest /usr/lib/postgresql/<version>/bin',
   ),
+  RESTORE_REPLACES: {
+    ...text(
+      'npm run restore: the database the restore replaces (a connection string, or the embedded database’s folder), whose erasures since the backup it makes again',
+      'none: npm run restore asks for it, or for --replaces-nothing',
+    ),
+    secret: true,
+  },
   // npm start (scripts/server/)
   HOST: text('npm start: the address it listens on', '127.0.0.1'),
   PORT: number('npm start: the port it listens on (0: any free port)', 8888, {

@@ -1,7 +1,8 @@
 import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { normalEmail } from '../auth/staff';
 import type { Staff } from '../auth/sessions';
-import { query, transaction } from '../platform/db';
+import { randomUUID } from 'node:crypto';
+import { query, transaction, type Queryable } from '../platform/db';
 import { sqlNow } from '../platform/clock';
 import { removeMailFiles } from '../platform/mail';
 import { logAccess } from './access-log';
@@ -11,8 +12,10 @@ import { kindsAbout } from '../mail-kinds';
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
  * with their stored PDFs, its messages, its consultation bookings, its row on the Get Notified
  * list with its confirmations, the re-sign requests made from its waivers, the mails queued or
- * sent about them in mail_outbox) is deleted in one transaction, together with one access-log line that says what went (counts and
- * record ids), when and by whom, and nothing of what it held. Waiver texts stay: they are the
+ * sent about them in mail_outbox) is deleted in one transaction, together with one access-log
+ * line that says what went (counts and record ids), when and by whom, and nothing of what it held,
+ * and a tombstone (`erasure_tombstones`: the ids alone) from which a restore of an older backup
+ * makes the erasure again (after-restore.ts). Waiver texts stay: they are the
  * studio's, not the participant's. The files of those mails in the local mail folder (when the
  * site runs without a mail server) go once the deletion has committed. Mail already delivered to
  * an inbox is beyond the site's reach.
@@ -98,7 +101,48 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
   };
 }
 
-/** Deletes everything held about `email`; what was deleted, in counts. */
+/** The records of one erasure, by id: what it deletes, and what its tombstone keeps. */
+export interface ErasedIds {
+  waivers: string[];
+  messages: string[];
+  bookings: string[];
+  subscribers: string[];
+}
+
+/**
+ * Deletes the records `ids` names, with their PDFs, their re-sign requests and confirmations
+ * (which cascade) and the outbox's mails about them, in the caller's transaction: an erasure,
+ * and a restore making an erasure again (after-restore.ts). The ids of the mails deleted, and
+ * how many PDFs went.
+ */
+export async function deleteRecords(
+  tx: Queryable,
+  ids: ErasedIds,
+): Promise<{ mails: string[]; pdfs: number }> {
+  const mails = await tx.query(
+    `DELETE FROM mail_outbox WHERE ${MAILS_ABOUT} RETURNING id`,
+    mailsAbout(ids),
+  );
+  const pdfs = await tx.query(
+    `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,
+    [ids.waivers],
+  );
+  // Its re-sign requests go with its waivers (ON DELETE CASCADE), in this transaction.
+  await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [ids.waivers]);
+  await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [ids.messages]);
+  await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
+  // Its confirmations go with it (ON DELETE CASCADE).
+  await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [ids.subscribers]);
+  return {
+    mails: (mails.rows as { id: string | number }[]).map((row) => String(row.id)),
+    pdfs: pdfs.rows.length,
+  };
+}
+
+/**
+ * Deletes everything held about `email`, and leaves its tombstone (the ids, nothing of what they
+ * held) for a restore of an older backup to make the erasure again; what was deleted, in counts.
+ */
 export async function eraseParticipant(email: string, staff: Staff): Promise<Erased> {
   const address = normalEmail(email);
   const { erased, mailIds } = await transaction(async (tx) => {
@@ -116,27 +160,23 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const subscribers = await ids(
       `SELECT id FROM list_subscribers WHERE lower(email) = $1 FOR UPDATE`,
     );
-    const mails = await tx.query(
-      `DELETE FROM mail_outbox WHERE ${MAILS_ABOUT} RETURNING id`,
-      mailsAbout({ waivers, messages, bookings, subscribers }),
-    );
-    const pdfs = await tx.query(
-      `DELETE FROM waiver_pdfs WHERE waiver_id = ANY($1::uuid[]) RETURNING waiver_id`,
-      [waivers],
-    );
-    // Its re-sign requests go with its waivers (ON DELETE CASCADE), in this transaction.
-    await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [waivers]);
-    await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [messages]);
-    await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [bookings]);
-    // Its confirmations go with it (ON DELETE CASCADE).
-    await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [subscribers]);
+    const { mails, pdfs } = await deleteRecords(tx, { waivers, messages, bookings, subscribers });
+    const all = [waivers, messages, bookings, subscribers];
+    if (all.some((list) => list.length > 0)) {
+      await tx.query(
+        `INSERT INTO erasure_tombstones
+         (id, erased_at, waiver_ids, message_ids, booking_ids, subscriber_ids)
+       VALUES ($1, ${sqlNow()}, $2::uuid[], $3::bigint[], $4::uuid[], $5::bigint[])`,
+        [randomUUID(), ...all],
+      );
+    }
     const erased: Erased = {
       waivers: waivers.length,
       messages: messages.length,
       bookings: bookings.length,
       subscriptions: subscribers.length,
-      mails: mails.rows.length,
-      pdfs: pdfs.rows.length,
+      mails: mails.length,
+      pdfs,
     };
     await logAccess(
       staff,
@@ -147,15 +187,12 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
           waiverIds: waivers,
           messageIds: messages,
           bookingIds: bookings,
-          mailIds: (mails.rows as { id: string | number }[]).map((row) => String(row.id)),
+          mailIds: mails,
         },
       },
       tx,
     );
-    return {
-      erased,
-      mailIds: (mails.rows as { id: string | number }[]).map((row) => String(row.id)),
-    };
+    return { erased, mailIds: mails };
   });
   await removeMailFiles(mailIds);
   return erased;
