@@ -33,6 +33,7 @@ export default formFunction({
   minFillMs: MIN_FILL_MS.booking,
   schema: bookingSchema,
   check: checkBooking,
+  repeatsIn: 'consultation_bookings',
   insert: (tx, request, received, checked) =>
     'slot' in checked
       ? insertBooking(tx, request, received, checked.slot)

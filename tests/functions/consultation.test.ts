@@ -231,6 +231,29 @@ describe('booking a slot', () => {
     expect(await env.count('mail_outbox')).toBe(3);
   });
 
+  test('a replayed submission id with other details gets 409 and nothing of the booking', async () => {
+    const submissionId = crypto.randomUUID();
+    const first = await book(TUESDAY_9, { submissionId });
+    expect(first.status).toBe(200);
+    const link = ((await first.json()) as { booking: { manage: string } }).booking.manage;
+    for (const other of [
+      { submissionId, name: 'Mallory' },
+      { submissionId, email: 'mallory@example.test' },
+    ]) {
+      const replay = await book(TUESDAY_9, other);
+      expect(replay.status).toBe(409);
+      const text = await replay.text();
+      expect(text).toContain('already sent with other details');
+      expect(text).not.toContain(link.split('token=')[1]);
+      expect(text).not.toContain('Tuesday');
+    }
+    const elsewhere = await book(TUESDAY_915, { submissionId });
+    expect(elsewhere.status).toBe(409);
+    expect(await elsewhere.text()).not.toContain(link.split('token=')[1]);
+    expect(await env.count('consultation_bookings')).toBe(1);
+    expect(await env.count('mail_outbox')).toBe(3);
+  });
+
   test('one e-mail address books three consultations a day; the fourth gets 429', async () => {
     const slots = [
       TUESDAY_9,
@@ -293,6 +316,23 @@ describe('booking without JavaScript', () => {
     const html = await shown.text();
     expect(html).toContain('Your consultation is booked!');
     expect(html).toContain('Tuesday, March 2, 2027');
+  });
+
+  test('the same form posted again from the same network is told it was sent, never given the link', async () => {
+    const post = () =>
+      bookConsultation(formPost(`${SITE}/api/consultation/book`, bookingFields(TUESDAY_9)));
+    const first = await post();
+    expect(first.headers.get('location')).toMatch(/token=/);
+    const again = await post();
+    expect(again.status).toBe(303);
+    const location = again.headers.get('location')!;
+    expect(location).not.toMatch(/token/);
+    const shown = await consultationManage(new Request(`${SITE}${location}`));
+    expect(shown.status).toBe(200);
+    const html = await shown.text();
+    expect(html).toContain('This form was already sent');
+    expect(html).not.toContain('Tuesday, March 2, 2027');
+    expect(await env.count('consultation_bookings')).toBe(1);
   });
 
   test('a slot taken meanwhile answers a page offering the nearest ones, with what was typed kept', async () => {

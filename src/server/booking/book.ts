@@ -6,6 +6,7 @@
  * answer that says when and where, with the link to change or cancel.
  */
 import {
+  MANAGE_PAGE,
   SLOT_TAKEN,
   type BookedSummary,
   type BookingRequest,
@@ -128,15 +129,23 @@ export function summary(start: Date, end: Date, token: string): BookedSummary {
   };
 }
 
+/** Where a repeated post without script goes: a page that says it is booked, without its link. */
+export const REPEAT_PAGE = `${MANAGE_PAGE}?repeat=1`;
+
 /**
  * What the answer to a stored booking carries: the booking, and the page to manage it (its
- * token opened from the row, as a mail composed later opens it).
+ * token opened from the row, as a mail composed later opens it). A repeat reaches here only as
+ * the same request (the pipeline refused any other). A post without script has no id of its
+ * own, only one made of its fields, its network and the day, which anyone on that network who
+ * knows the fields can make again: its repeat is told the booking stands and that its link is
+ * in the confirmation mail, and never given the link.
  */
 export async function bookingAnswer(
   ref: string | undefined,
   _request: BookingRequest,
   received: Received,
 ) {
+  if (!ref && received.format === 'form') return { location: REPEAT_PAGE };
   const booking = ref ? await loadBooking(ref) : await bookingBySubmission(received.submissionId);
   if (!booking) return {};
   const booked = summary(booking.start, booking.end, manageToken(booking));

@@ -176,7 +176,7 @@ const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOSt
 export async function insertBooking(
   tx: Queryable,
   request: BookingRequest,
-  { submissionId, spam, timed, origin }: Received,
+  { submissionId, fingerprint, spam, timed, origin }: Received,
   slot: BookedSlot,
 ): Promise<string | undefined> {
   const id = randomUUID();
@@ -187,9 +187,10 @@ export async function insertBooking(
   const { rows } = await tx.query(
     `INSERT INTO consultation_bookings
        (id, starts_at, ends_at, held, name, email, phone, topic, manage_token_sha256,
-        manage_token_sealed, origin, submission_id, spam_reason, timed, created_at, updated_at)
-     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${sqlNow()},
-             ${sqlNow()})
+        manage_token_sealed, origin, submission_id, spam_reason, timed, request_sha256, created_at,
+        updated_at)
+     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+             ${sqlNow()}, ${sqlNow()})
      ON CONFLICT (submission_id) DO NOTHING
      RETURNING id`,
     [
@@ -207,6 +208,7 @@ export async function insertBooking(
       submissionId,
       spam,
       timed,
+      fingerprint,
     ],
   );
   return (rows[0] as { id: string } | undefined)?.id;

@@ -52,7 +52,7 @@ export const columnOf = (field: WaiverFieldName) =>
 export async function insertWaiver(
   tx: Queryable,
   waiver: Waiver,
-  { submissionId, spam, timed, client }: Received,
+  { submissionId, fingerprint, spam, timed, client }: Received,
   { signaturePng, signatureKind, signatureName, text }: SignedWith,
 ): Promise<string | undefined> {
   await tx.query(
@@ -74,6 +74,7 @@ export async function insertWaiver(
     user_agent: client.userAgent?.slice(0, 1000) ?? null,
     spam_reason: spam,
     timed,
+    request_sha256: fingerprint,
   };
   for (const field of WAIVER_FIELD_NAMES) {
     row[columnOf(field)] = isHealthField(field)
