@@ -345,6 +345,11 @@ export const SETTINGS = {
     'Sign-in links mailed to one address in all, for devices it never signed in on',
     '30/1h',
   ),
+  WAIVER_RE_SIGN_DAYS: number(
+    "Days a re-sign link in the studio's mail works after she asks (spent once that address signs)",
+    30,
+    { whole: true },
+  ),
   WAIVER_COPY_LIMIT: rateLimit(
     "Participant's copies of a waiver mailed to one address (typed by anyone, verified by no one)",
     '3/24h',
