@@ -18,14 +18,19 @@ import * as zoned from '../../shared/booking/zoned';
 import { normalEmail } from '../auth/staff';
 import { now } from '../platform/clock';
 import { readSetting } from '../platform/settings';
+import { siteFacts } from '../platform/site-facts';
 import type { QueuedMail, Received } from '../request/pipeline';
 import { countRequest } from '../request/rate-limit';
 import type { Problem } from '../request/responses';
 import { consultationSettings } from './consultation';
 import { checkSlot, nearestTo } from './offer';
 import {
+  UpcomingCapReached,
   bookingBySubmission,
+  capPassed,
   isSlotTaken,
+  upcomingHeld,
+  type UpcomingCaps,
   loadBooking,
   mailRef,
   manageToken,
@@ -80,7 +85,32 @@ export async function checkBooking(
       headers: { 'retry-after': String(wait) },
     });
   }
+  if (!received.spam) {
+    const passed = capPassed(await upcomingHeld(request.email, received.client.ip), upcomingCaps());
+    if (passed) return failed(capProblem(passed));
+  }
   return ok({ slot: slot.slot });
+}
+
+/** How many consultations to come one mailbox, and one network, may hold (the settings). */
+export function upcomingCaps(): UpcomingCaps {
+  return {
+    mailbox: readSetting('CONSULTATION_UPCOMING_PER_EMAIL'),
+    network: readSetting('CONSULTATION_UPCOMING_PER_NETWORK'),
+  };
+}
+
+/** The refusal of a booking past a cap, in words the visitor can act on. */
+export function capProblem(cap: 'mailbox' | 'network'): Problem {
+  const studio = siteFacts().email;
+  const { mailbox } = upcomingCaps();
+  return {
+    status: 409,
+    error:
+      cap === 'mailbox'
+        ? `This e-mail address already has ${mailbox === 1 ? 'a consultation' : `${mailbox} consultations`} booked, as many as one person can hold at once. To choose another time, move one with the link in its confirmation e-mail, or write to the studio at ${studio}.`
+        : `Several consultations to come have already been booked from your network (your home, office or mobile connection), as many as we take from one place. Please write to the studio at ${studio} to book yours.`,
+  };
 }
 
 /** The mails of a new booking: both invites now, and the reminder a day before if there is one. */
@@ -106,6 +136,7 @@ export async function bookingConflict(
   error: unknown,
   request: BookingRequest,
 ): Promise<Problem | undefined> {
+  if (error instanceof UpcomingCapReached) return capProblem(error.cap);
   if (!isSlotTaken(error)) return undefined;
   return slotTaken(await nearestTo(request.slot));
 }

@@ -333,6 +333,16 @@ export const SETTINGS = {
     'Consultations that may be booked for one e-mail address',
     '3/24h',
   ),
+  CONSULTATION_UPCOMING_PER_EMAIL: number(
+    'Consultations to come that one e-mail address may hold at once (ada+1@ and ada+2@ are ada@)',
+    2,
+    { whole: true },
+  ),
+  CONSULTATION_UPCOMING_PER_NETWORK: number(
+    'Consultations to come that one network (an IPv4 /24, an IPv6 /56) may hold at once',
+    4,
+    { whole: true },
+  ),
   SIGN_IN_RATE_LIMIT: rateLimit(
     'Sign-in links one client may ask for; and one device the desk was signed in on',
     '10/15m',
