@@ -59,6 +59,9 @@ export default defineConfig({
         OUTBOX_MAX_DELAY_MS: '2000',
         CONSULTATION_RATE_LIMIT: '10000/1m',
         CONSULTATION_EMAIL_LIMIT: '10000/1m',
+        // Every booking comes from this machine (the caps have their own function tests).
+        CONSULTATION_UPCOMING_PER_EMAIL: '10000',
+        CONSULTATION_UPCOMING_PER_NETWORK: '10000',
         // The instructor's own calendar: a weekly event with an exception (consultation.spec.ts).
         CONSULTATION_BUSY_ICS_URL: `http://127.0.0.1:${E2E_ICS_PORT}/busy.ics`,
       },

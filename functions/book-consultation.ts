@@ -12,6 +12,7 @@ import {
   bookingConflict,
   bookingMails,
   checkBooking,
+  upcomingCaps,
 } from '../src/server/booking/book';
 import { insertBooking } from '../src/server/booking/store';
 import { takenPage } from '../src/server/booking/pages';
@@ -33,9 +34,10 @@ export default formFunction({
   minFillMs: MIN_FILL_MS.booking,
   schema: bookingSchema,
   check: checkBooking,
+  repeatsIn: 'consultation_bookings',
   insert: (tx, request, received, checked) =>
     'slot' in checked
-      ? insertBooking(tx, request, received, checked.slot)
+      ? insertBooking(tx, request, received, checked.slot, upcomingCaps())
       : Promise.resolve(undefined),
   mails: ['booking-visitor', 'booking-studio', 'booking-reminder'],
   queue: (id, _request, checked) =>

@@ -1,6 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { BOOKING_PAGE, bookingPage, unavailablePage } from '../src/server/booking/pages';
 import { afterAnswer } from '../src/server/request/guard';
+import { methodNotAllowed } from '../src/server/request/responses';
 
 export const config: Config = { path: '/consultation' };
 
@@ -11,7 +12,7 @@ export const config: Config = { path: '/consultation' };
  */
 export default async (req: Request, context?: Context): Promise<Response> => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD' } });
+    return methodNotAllowed('GET, HEAD');
   }
   try {
     return await bookingPage(req, {

@@ -20,6 +20,7 @@ export default formFunction({
   rateLimit: 'CONTACT_RATE_LIMIT',
   minFillMs: MIN_FILL_MS.contact,
   schema: contactSchema,
+  repeatsIn: 'contact_messages',
   insert: insertContactMessage,
   mails: ['contact'],
   outbox,

@@ -38,6 +38,7 @@ export default formFunction({
     signatureKind: body.signatureKind || undefined,
   }),
   check: signedWith,
+  repeatsIn: 'waivers',
   insert: insertWaiver,
   mails: ['waiver-records', 'waiver-participant'],
   holdBack: (tx, kind, waiver) =>

@@ -7,6 +7,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { API_SECURITY_HEADERS } from '../../src/server/request/responses.ts';
 
 /** Headers about one connection, not the message: never passed on in either direction. */
 export const HOP_BY_HOP = new Set([
@@ -59,15 +60,19 @@ export function sendProblem(
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
+    ...API_SECURITY_HEADERS,
     ...headers,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The server's own answer in plain words (400, 404 with no page, 405, 500, 502). */
 export function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string) {
   if (res.headersSent || res.destroyed) return;
   prepareHead(req, res);
   res.writeHead(status, {
+    ...API_SECURITY_HEADERS,
+    'cache-control': 'no-store',
     'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   });

@@ -316,7 +316,13 @@ export async function startServer(
     if (rule.redirect) {
       const location = target.origin === url.origin ? target.pathname + target.search : target.href;
       prepareHead(req, res);
-      res.writeHead(rule.statusCode, { location, 'cache-control': 'public, max-age=0' }).end();
+      res
+        .writeHead(rule.statusCode, {
+          ...rules.headersFor(path.decoded),
+          location,
+          'cache-control': 'public, max-age=0',
+        })
+        .end();
       return true;
     }
     if (rule.external) {

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
 /**
- * Writes the site's Content-Security-Policy into `dist/_headers` once the pages are built.
+ * Writes the site's Content-Security-Policy into `dist/_headers` once the pages are built, and an
+ * `X-Robots-Tag` rule for every page that says `<meta name="robots" content="noindex">` (a link
+ * page, a form's "sent" page, the 404 page), at each path it answers at: `/notify/link` and its
+ * twin `/notify/link.html`. The meta tag alone leaves a crawler to fetch and parse the page; the
+ * header says it on every answer, whatever the path was written as.
  *
  * Scripts and styles may come from the site itself and, inline, only as the exact blocks Astro
  * wrote into the pages (island loaders, the `client:interaction` directive, inlined CSS): each is
@@ -25,8 +29,12 @@ export default function securityHeaders(): AstroIntegration {
         const root = fileURLToPath(dir);
         const pages = await htmlFiles(root);
         const found = { scripts: new Set<string>(), styles: new Set<string>(), attributes: 0 };
+        const unindexed: { paths: string[]; robots: string }[] = [];
         for (const page of pages) {
-          const inline = inlineCode(await readFile(page, 'utf8'));
+          const html = await readFile(page, 'utf8');
+          const robots = robotsOf(html);
+          if (robots) unindexed.push({ paths: pagePaths(relative(root, page)), robots });
+          const inline = inlineCode(html);
           inline.scripts.forEach((code) => found.scripts.add(sha256(code)));
           inline.styles.forEach((code) => found.styles.add(sha256(code)));
           inline.attributes.forEach((code) => found.styles.add(sha256(code)));
@@ -39,6 +47,7 @@ export default function securityHeaders(): AstroIntegration {
           styleAttributes: found.attributes > 0,
         });
         await addToHeaders(join(root, '_headers'), policy);
+        await addRobotsRules(join(root, '_headers'), unindexed);
         logger.info(
           `Content-Security-Policy: ${found.scripts.size} script and ${found.styles.size} style hashes from ${pages.length} pages`,
         );
@@ -148,4 +157,57 @@ async function addToHeaders(file: string, policy: string): Promise<void> {
   if (rule === -1) lines.unshift('/*', line, '');
   else lines.splice(rule + 1, 0, line);
   await writeFile(file, lines.join('\n'));
+}
+
+/** A page's `<meta name="robots" content>`, when it keeps the page out of search engines. */
+export function robotsOf(html: string): string | undefined {
+  for (const [tag] of html.matchAll(/<meta\b[^>]*>/gi)) {
+    if (!/\bname\s*=\s*["']?robots\b/i.test(tag)) continue;
+    const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag);
+    const value = (content?.[1] ?? content?.[2] ?? '').trim();
+    if (/\bnoindex\b/i.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** The paths a built page answers at (`build.format: 'file'`): `/a/b` and `/a/b.html`. */
+export function pagePaths(file: string): string[] {
+  const path = `/${file.split(sep).join('/')}`;
+  if (path === '/index.html') return ['/', '/index.html'];
+  return [path.replace(/\.html$/, ''), path];
+}
+
+/**
+ * Adds `X-Robots-Tag` rules for the pages that say noindex, except where a rule of `_headers`
+ * already gives the path one (the records desk's `/records/*`): Netlify joins the values of
+ * every matching rule, and one word said twice helps nobody.
+ */
+async function addRobotsRules(
+  file: string,
+  pages: { paths: string[]; robots: string }[],
+): Promise<void> {
+  const current = await readFile(file, 'utf8').catch(() => '');
+  const covered = robotsRulePaths(current).map(
+    (path) => new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
+  );
+  const rules = pages
+    .flatMap(({ paths, robots }) => paths.map((path) => ({ path, robots })))
+    .filter(({ path }) => !covered.some((rule) => rule.test(path)))
+    .sort((a, b) => a.path.localeCompare(b.path))
+    .map(({ path, robots }) => `${path}\n  X-Robots-Tag: ${robots}`);
+  if (rules.length === 0) return;
+  const note =
+    '# Pages that say noindex in their <meta name="robots">, at every path they answer at\n# (written at build time by src/integrations/security-headers.ts).';
+  await writeFile(file, `${current.replace(/\n*$/, '\n')}\n${note}\n${rules.join('\n')}\n`);
+}
+
+/** The paths of the `_headers` rules that already set `X-Robots-Tag`. */
+function robotsRulePaths(headers: string): string[] {
+  const paths: string[] = [];
+  let path: string | undefined;
+  for (const line of headers.split('\n')) {
+    if (/^\S/.test(line) && !line.startsWith('#')) path = line.trim();
+    else if (path && /^\s+X-Robots-Tag:/i.test(line)) paths.push(path);
+  }
+  return paths;
 }

@@ -15,7 +15,9 @@ import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import { fieldErrors } from '../shared/fields';
 import {
+  RE_SIGN_ACTION,
   RE_SIGN_HASH,
+  RE_SIGN_NOTICE,
   SIGNATURE_MISSING,
   WAIVER_FIELDS,
   WAIVER_FIELD_NAMES,
@@ -34,6 +36,38 @@ interface Props {
 }
 
 const CHECKBOX = 'mt-0.5 h-5 w-5 shrink-0 accent-sage-700';
+
+/** What a re-sign link opened: the version's changes in the studio's words, or why it did not. */
+type ReSignNotice = { changes?: string; error?: undefined } | { error: string };
+
+/** The notice above the form opened from a re-sign link. */
+function ReSignBox({ notice }: { notice: ReSignNotice }) {
+  if (notice.error !== undefined) {
+    return (
+      <div role="status" className="border-sand-300 rounded-2xl border bg-sand-50 p-5 text-ink">
+        <p>{notice.error}</p>
+      </div>
+    );
+  }
+  return (
+    <section
+      role="status"
+      aria-labelledby="re-sign-title"
+      className="border-sage-300 rounded-2xl border bg-sage-50 p-5 text-ink"
+    >
+      <h3 id="re-sign-title" className="text-lg font-semibold">
+        {RE_SIGN_NOTICE.title}
+      </h3>
+      <p className="mt-2">{RE_SIGN_NOTICE.text}</p>
+      {notice.changes && (
+        <>
+          <h4 className="mt-4 font-sans text-base font-semibold">{RE_SIGN_NOTICE.changesLabel}</h4>
+          <p className="mt-1 whitespace-pre-line">{notice.changes}</p>
+        </>
+      )}
+    </section>
+  );
+}
 
 /** The fields as typed: the inputs are uncontrolled, so what was typed before hydration stays. */
 function readValues(form: HTMLFormElement, signature: Signature) {
@@ -115,20 +149,34 @@ function Form({ blocks, version }: Props) {
     if (terms instanceof HTMLInputElement) setAgreed(terms.checked);
   }, [formRef]);
 
-  // A re-sign link from the studio's e-mail names who it is for by a token in the fragment:
-  // fill in their name and address (only fields still empty), nothing else.
+  // A re-sign link from the studio's e-mail names who it is for by a token in the fragment,
+  // sent to the server in a POST's body (never in a path that logs keep): fill in their name and
+  // address (only fields still empty), and say above the form that the waiver changed, and what
+  // changed. The fragment is then taken out of the address bar and the history.
+  const [reSign, setReSign] = useState<ReSignNotice | null>(null);
   useEffect(() => {
     const hash = window.location.hash;
     const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
     const controller = new AbortController();
-    fetch(`/api/waiver/re-sign/${token}`, { signal: controller.signal })
-      .then((response) =>
-        response.ok ? (response.json() as Promise<Record<string, unknown>>) : null,
-      )
+    fetch(RE_SIGN_ACTION, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+      signal: controller.signal,
+    })
+      .then((response) => response.json() as Promise<Record<string, unknown>>)
       .then((signer) => {
+        const { pathname, search } = window.location;
+        window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+        if (signer.success !== true) {
+          if (typeof signer.error === 'string') setReSign({ error: signer.error });
+          return;
+        }
+        const changes = typeof signer.changes === 'string' ? signer.changes : undefined;
+        setReSign({ changes });
         const form = formRef.current;
-        if (!signer || !form) return;
+        if (!form) return;
         for (const name of ['firstName', 'lastName', 'email']) {
           const input = form.elements.namedItem(name);
           const value = signer[name];
@@ -226,6 +274,7 @@ function Form({ blocks, version }: Props) {
         data-kiosk={kiosk ? 'on' : undefined}
         className="space-y-8"
       >
+        {reSign && <ReSignBox notice={reSign} />}
         <p className="text-sm text-muted">
           Fields marked <span className="text-clay-600">*</span> are required.
         </p>

@@ -358,6 +358,16 @@ export type BookingsWhen = 'upcoming' | 'past';
 export interface BookingsPage extends Page<BookingRow> {
   /** The studio's zone, which every time of a consultation is shown in. */
   timeZone: string;
+  /**
+   * Upcoming (first page only): the consultations to come that one network holds, where it
+   * holds several (the network itself is never named).
+   */
+  crowded?: CrowdedNetwork[];
+}
+
+/** Consultations to come booked from one network, soonest first. */
+export interface CrowdedNetwork {
+  bookings: { id: string; name: string; start: string }[];
 }
 
 /** A span blocked on the desk: no consultation is offered inside it. */

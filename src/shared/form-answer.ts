@@ -52,6 +52,10 @@ export const FIX_BELOW = 'Please fix the fields below.';
 /** The booking's 409: the slot was taken between loading the page and sending the form. */
 export const SLOT_TAKEN = 'That time has just been taken. Please choose another one.';
 
+/** A submission id already stored, sent again with other details (409): nothing is told of the first. */
+export const OTHER_REQUEST =
+  'This form was already sent with other details, so nothing more was stored. Please reload the page and send it again.';
+
 export const TEXT_CHANGED =
   'The waiver text has been updated since this page was loaded. Please reload the page, read the current waiver and sign again.';
 

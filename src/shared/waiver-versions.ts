@@ -15,6 +15,11 @@ export const waiverVersionSchema = z.strictObject({
   sha256: z.string().regex(SHA256, 'must be the 64 hexadecimal characters of a SHA-256'),
   /** A change that everyone who signed an earlier version must sign again. */
   material: z.boolean(),
+  /**
+   * Optional: what changed, in the studio's words, shown above the waiver form to those its
+   * re-sign link is for.
+   */
+  changes: z.string().trim().min(1).max(1000).optional(),
 });
 
 export type WaiverVersion = z.output<typeof waiverVersionSchema>;

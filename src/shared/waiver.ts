@@ -246,3 +246,23 @@ export function waiverProblemNotice(problem: {
  * hydrates at once and fills in the name and e-mail address it is for.
  */
 export const RE_SIGN_HASH = '#re-sign=';
+
+/** Where the waiver form exchanges a re-sign link's token (in a POST's body) for who it is for. */
+export const RE_SIGN_ACTION = '/api/waiver/re-sign';
+
+/** What the waiver form says above itself when opened from a re-sign link. */
+export const RE_SIGN_NOTICE = {
+  title: 'The waiver has changed since you last signed',
+  text: 'Please read it again and sign this version before your next session.',
+  changesLabel: 'What changed',
+} as const;
+
+/** A re-sign link that is not the studio's (or whose request was removed). */
+export const RE_SIGN_UNKNOWN =
+  'This link is not one the studio sent, or its request was removed. Please fill in the form.';
+/** A re-sign link whose address has signed since. */
+export const RE_SIGN_SPENT =
+  'This link has already been used to sign the new waiver. To sign again, please fill in the form.';
+/** A re-sign link past its days. */
+export const RE_SIGN_EXPIRED =
+  'This link has expired. Please fill in the form, or ask the studio for a new link.';

@@ -212,6 +212,14 @@ test('signers of a superseded text are asked once to sign again; the mailed link
   // Following the link: the form is ready for them, before they touch it.
   const participant = await newPage(browser);
   await participant.goto(link);
+  // It says why they are here: the waiver changed since they signed.
+  await expect(
+    participant
+      .getByRole('status')
+      .filter({ hasText: 'The waiver has changed since you last signed' }),
+  ).toBeVisible();
+  // The token leaves the address bar once exchanged (in a POST's body, never a path).
+  await expect.poll(() => new URL(participant.url()).hash).toBe('');
   await expect(participant.getByLabel('First Name')).toHaveValue('June');
   await expect(participant.getByLabel('Last Name')).toHaveValue(SURNAME);
   await expect(participant.getByLabel('Email')).toHaveValue(EMAIL);

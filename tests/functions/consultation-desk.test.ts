@@ -55,6 +55,12 @@ async function book(slot: string, overrides: Record<string, unknown> = {}): Prom
   return rows[0].id;
 }
 
+/** A booking from `ip` (no check of its answer). */
+const bookFrom = (ip: string, slot: string, overrides: Record<string, unknown> = {}) =>
+  bookConsultation(jsonPost(`${ORIGIN}/api/consultation/book`, bookingBody(slot, overrides)), {
+    ip,
+  } as never);
+
 async function json<T>(response: Promise<Response>): Promise<T> {
   const answer = await response;
   expect(answer.status).toBe(200);
@@ -70,6 +76,40 @@ async function lastLog(cookie: string): Promise<LogRow> {
   const log = await json<{ items: LogRow[] }>(desk('/api/records/log', { cookie }));
   return log.items[0];
 }
+
+describe('one network holding many', () => {
+  test('the upcoming list names the bookings one network holds once it holds three, and nothing of the network', async () => {
+    const cookie = await signIn(env.smtp);
+    const times = ['2027-03-02T17:00:00Z', '2027-03-02T18:00:00Z', '2027-03-02T19:00:00Z'];
+    for (const [i, slot] of times.slice(0, 2).entries()) {
+      const answer = await bookFrom(`198.51.100.${i + 1}`, slot, {
+        name: `Guest ${i}`,
+        email: `guest${i}@catchall.test`,
+      });
+      expect(answer.status).toBe(200);
+    }
+    expect((await bookFrom('203.0.113.5', '2027-03-03T17:00:00Z', { name: 'Zoe' })).status).toBe(
+      200,
+    );
+    let page = await json<BookingsPage>(desk('/api/records/consultations', { cookie }));
+    expect(page.crowded).toEqual([]);
+
+    expect(
+      (await bookFrom('198.51.100.77', times[2]!, { name: 'Guest 2', email: 'g2@catchall.test' }))
+        .status,
+    ).toBe(200);
+    page = await json<BookingsPage>(desk('/api/records/consultations', { cookie }));
+    expect(page.crowded).toHaveLength(1);
+    expect(page.crowded![0]!.bookings.map((b) => b.name)).toEqual([
+      'Guest 0',
+      'Guest 1',
+      'Guest 2',
+    ]);
+    expect(JSON.stringify(page)).not.toContain('198.51');
+    const past = await json<BookingsPage>(desk('/api/records/consultations?when=past', { cookie }));
+    expect(past.crowded).toBeUndefined();
+  });
+});
 
 describe('the lists', () => {
   test('upcoming soonest first and past latest first, each saying whether that address has a waiver on file', async () => {

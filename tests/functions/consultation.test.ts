@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
 import consultationManage from '../../functions/consultation-manage';
 import consultationPage from '../../functions/consultation-page';
@@ -231,7 +231,31 @@ describe('booking a slot', () => {
     expect(await env.count('mail_outbox')).toBe(3);
   });
 
+  test('a replayed submission id with other details gets 409 and nothing of the booking', async () => {
+    const submissionId = crypto.randomUUID();
+    const first = await book(TUESDAY_9, { submissionId });
+    expect(first.status).toBe(200);
+    const link = ((await first.json()) as { booking: { manage: string } }).booking.manage;
+    for (const other of [
+      { submissionId, name: 'Mallory' },
+      { submissionId, email: 'mallory@example.test' },
+    ]) {
+      const replay = await book(TUESDAY_9, other);
+      expect(replay.status).toBe(409);
+      const text = await replay.text();
+      expect(text).toContain('already sent with other details');
+      expect(text).not.toContain(link.split('token=')[1]);
+      expect(text).not.toContain('Tuesday');
+    }
+    const elsewhere = await book(TUESDAY_915, { submissionId });
+    expect(elsewhere.status).toBe(409);
+    expect(await elsewhere.text()).not.toContain(link.split('token=')[1]);
+    expect(await env.count('consultation_bookings')).toBe(1);
+    expect(await env.count('mail_outbox')).toBe(3);
+  });
+
   test('one e-mail address books three consultations a day; the fourth gets 429', async () => {
+    vi.stubEnv('CONSULTATION_UPCOMING_PER_EMAIL', '10');
     const slots = [
       TUESDAY_9,
       '2027-03-02T18:00:00Z',
@@ -242,12 +266,91 @@ describe('booking a slot', () => {
     for (const slot of slots) statuses.push((await book(slot)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(await env.count('consultation_bookings')).toBe(3);
+    vi.unstubAllEnvs();
   });
 
   test('a booking less than a day ahead gets no reminder', async () => {
     expect((await book('2027-03-02T00:00:00Z')).status).toBe(200);
     const kinds = (await env.db.query<{ kind: string }>(`SELECT kind FROM mail_outbox`)).rows;
     expect(kinds.map((row) => row.kind).sort()).toEqual(['booking-studio', 'booking-visitor']);
+  });
+});
+
+describe('consultations to come, per person and per network', () => {
+  const from = (ip: string, slot: string, overrides: Record<string, unknown> = {}) =>
+    bookConsultation(jsonPost(`${SITE}/api/consultation/book`, bookingBody(slot, overrides)), {
+      ip,
+    } as never);
+  const slots = [
+    '2027-03-02T17:00:00Z',
+    '2027-03-02T18:00:00Z',
+    '2027-03-02T19:00:00Z',
+    '2027-03-03T17:00:00Z',
+    '2027-03-03T18:00:00Z',
+    '2027-03-03T19:00:00Z',
+  ];
+
+  test('one address holds two at once, however written; the third is refused in words to act on', async () => {
+    expect((await from('192.0.2.1', slots[0]!, { email: 'ada@example.test' })).status).toBe(200);
+    expect((await from('198.51.100.1', slots[1]!, { email: 'Ada+2@Example.test' })).status).toBe(
+      200,
+    );
+    const third = await from('203.0.113.1', slots[2]!, { email: 'ada+3@example.test' });
+    expect(third.status).toBe(409);
+    const { error } = (await third.json()) as { error: string };
+    expect(error).toContain('already has 2 consultations booked');
+    expect(error).toContain('move one with the link in its confirmation e-mail');
+    expect(await env.count('consultation_bookings')).toBe(2);
+    // Once one of them is over, the address may book again.
+    setClock(new Date('2027-03-02T17:31:00Z'));
+    expect((await from('203.0.113.1', slots[3]!, { email: 'ada@example.test' })).status).toBe(200);
+  });
+
+  test('one network (an IPv4 /24, an IPv6 /56) holds four at once under any addresses', async () => {
+    for (const [i, slot] of slots.slice(0, 4).entries()) {
+      const answer = await from(`198.51.100.${i + 10}`, slot, { email: `guest${i}@catchall.test` });
+      expect(answer.status).toBe(200);
+    }
+    const fifth = await from('198.51.100.200', slots[4]!, { email: 'guest9@catchall.test' });
+    expect(fifth.status).toBe(409);
+    expect(((await fifth.json()) as { error: string }).error).toContain('from your network');
+    // Another network is not held back.
+    expect((await from('203.0.113.7', slots[4]!, { email: 'zoe@example.test' })).status).toBe(200);
+    // IPv6: a /56 is one network, whichever /64 in it.
+    for (const [i, slot] of [
+      '2027-03-04T17:00:00Z',
+      '2027-03-04T18:00:00Z',
+      '2027-03-04T19:00:00Z',
+      '2027-03-05T17:00:00Z',
+    ].entries()) {
+      const answer = await from(`2001:db8:1:${(0x10 + i).toString(16)}::1`, slot, {
+        email: `v6-${i}@catchall.test`,
+      });
+      expect(answer.status).toBe(200);
+    }
+    const v6 = await from('2001:db8:1:ff::9', '2027-03-05T18:00:00Z', {
+      email: 'v6-9@catchall.test',
+    });
+    expect(v6.status).toBe(409);
+  });
+
+  test('bookings sent at once from one address are counted in turn: two are stored', async () => {
+    const answers = await Promise.all(
+      slots
+        .slice(0, 3)
+        .map((slot, i) => from(`192.0.2.${i + 1}`, slot, { email: 'race@example.test' })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 409]);
+    expect(await env.count('consultation_bookings')).toBe(2);
+  });
+
+  test('the network is stored only as a keyed hash', async () => {
+    expect((await from('198.51.100.23', slots[0]!)).status).toBe(200);
+    const { rows } = await env.db.query<{ client_network: string }>(
+      'SELECT client_network FROM consultation_bookings',
+    );
+    expect(rows[0]!.client_network).toMatch(/^[\w-]{43}$/);
+    expect(rows[0]!.client_network).not.toContain('198.51');
   });
 });
 
@@ -293,6 +396,23 @@ describe('booking without JavaScript', () => {
     const html = await shown.text();
     expect(html).toContain('Your consultation is booked!');
     expect(html).toContain('Tuesday, March 2, 2027');
+  });
+
+  test('the same form posted again from the same network is told it was sent, never given the link', async () => {
+    const post = () =>
+      bookConsultation(formPost(`${SITE}/api/consultation/book`, bookingFields(TUESDAY_9)));
+    const first = await post();
+    expect(first.headers.get('location')).toMatch(/token=/);
+    const again = await post();
+    expect(again.status).toBe(303);
+    const location = again.headers.get('location')!;
+    expect(location).not.toMatch(/token/);
+    const shown = await consultationManage(new Request(`${SITE}${location}`));
+    expect(shown.status).toBe(200);
+    const html = await shown.text();
+    expect(html).toContain('This form was already sent');
+    expect(html).not.toContain('Tuesday, March 2, 2027');
+    expect(await env.count('consultation_bookings')).toBe(1);
   });
 
   test('a slot taken meanwhile answers a page offering the nearest ones, with what was typed kept', async () => {

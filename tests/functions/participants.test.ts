@@ -46,6 +46,16 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
+/** The waiver form exchanging a re-sign link's token, as its script does: in a POST's body. */
+const openLink = (token: string, origin = ORIGIN) =>
+  waiverReSign(
+    new Request(`${ORIGIN}/api/waiver/re-sign`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    }),
+  );
+
 async function json<T>(response: Promise<Response>): Promise<T> {
   const answer = await response;
   expect(answer.status).toBe(200);
@@ -56,7 +66,11 @@ async function json<T>(response: Promise<Response>): Promise<T> {
  * Publishes a new version of the waiver in a copy of content/ (the text changed, its record
  * added), as the instructor would, and points the functions at it.
  */
-function publish(version: string, material: boolean, extra: { validForMonths?: number } = {}) {
+function publish(
+  version: string,
+  material: boolean,
+  extra: { validForMonths?: number; changes?: string } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'waiver-version-'));
   cpSync(CONTENT, dir, { recursive: true });
   const source = readFileSync(join(dir, 'waiver.md'), 'utf8')
@@ -68,7 +82,8 @@ function publish(version: string, material: boolean, extra: { validForMonths?: n
   writeFileSync(
     join(dir, 'waiver-versions.yaml'),
     `${extra.validForMonths ? `validForMonths: ${extra.validForMonths}\n` : ''}${yaml}` +
-      `  - version: '${version}'\n    sha256: ${sha256}\n    material: ${material}\n`,
+      `  - version: '${version}'\n    sha256: ${sha256}\n    material: ${material}\n` +
+      (extra.changes ? `    changes: ${JSON.stringify(extra.changes)}\n` : ''),
   );
   vi.stubEnv('CONTENT_DIR', dir);
 }
@@ -273,7 +288,7 @@ describe('re-sign requests', () => {
 
     // Following the link twice reads the same and changes nothing.
     for (const _ of [1, 2]) {
-      const opened = await waiverReSign(new Request(`${ORIGIN}/api/waiver/re-sign/${token}`));
+      const opened = await openLink(token);
       expect(opened.status).toBe(200);
       expect(opened.headers.get('cache-control')).toBe('no-store');
       expect(await opened.json()).toEqual({
@@ -281,12 +296,11 @@ describe('re-sign requests', () => {
         firstName: 'Rosa',
         lastName: 'Diaz',
         email: 'rosa@example.test',
+        version: '2027-02',
       });
     }
     expect(await env.count('waiver_resign_requests')).toBe(2);
-    const forged = await waiverReSign(
-      new Request(`${ORIGIN}/api/waiver/re-sign/${'x'.repeat(43)}`),
-    );
+    const forged = await openLink('x'.repeat(43));
     expect(forged.status).toBe(404);
 
     const listedAgain = await json<{ items: ReSignRow[] }>(
@@ -298,6 +312,57 @@ describe('re-sign requests', () => {
     expect((await quickCheck(cookie, 'rosa'))[0]?.status).toBe('covered');
     const left = await json<{ items: ReSignRow[] }>(desk('/api/records/re-sign', { cookie }));
     expect(left.items.map((row) => row.name)).toEqual(['Tom Berg']);
+  });
+
+  test('a re-sign link is exchanged only in a POST body from the site, says what changed, expires, and is spent by signing', async () => {
+    vi.stubEnv('WAIVER_RE_SIGN_DAYS', '14');
+    await signWaiver({ email: 'rosa@example.test', firstName: 'Rosa', lastName: 'Diaz' });
+    await signWaiver({ email: 'tom@example.test', firstName: 'Tom', lastName: 'Berg' });
+    const cookie = await signIn(env.smtp);
+    publish('2027-02', true, { changes: 'Section 3 now covers the reformer and the tower.' });
+    const before = env.smtp.mails.length;
+    await json(desk('/api/records/re-sign', { body: {}, cookie }));
+    await env.smtp.waitForMails(before + 2);
+    const tokenFor = (address: string) =>
+      /\/waiver#re-sign=([A-Za-z0-9_-]{43})/.exec(
+        env.smtp.mails.find(
+          (m) => m.subject?.includes('updated') && m.envelope.to.includes(address),
+        )?.text ?? '',
+      )![1]!;
+    const rosa = tokenFor('rosa@example.test');
+    const tom = tokenFor('tom@example.test');
+
+    // The token never travels in a path or a query: GET is refused, and so is another site.
+    const byPath = await waiverReSign(new Request(`${ORIGIN}/api/waiver/re-sign/${rosa}`));
+    expect(byPath.status).toBe(405);
+    expect(await byPath.text()).not.toContain('Rosa');
+    expect((await openLink(rosa, 'https://evil.example')).status).toBe(403);
+
+    const opened = await openLink(rosa);
+    expect(await opened.json()).toMatchObject({
+      success: true,
+      firstName: 'Rosa',
+      version: '2027-02',
+      changes: 'Section 3 now covers the reformer and the tower.',
+    });
+
+    // Signing spends her link; Tom's still opens until its 14 days are over.
+    await signWaiver({ email: 'Rosa@example.test', firstName: 'Rosa', lastName: 'Diaz' });
+    const spent = await openLink(rosa);
+    expect(spent.status).toBe(410);
+    expect((await spent.json()).error).toMatch(/already been used/);
+    setClock(new Date(Date.now() + 13 * 86_400_000));
+    expect((await openLink(tom)).status).toBe(200);
+    setClock(new Date(Date.now() + 15 * 86_400_000));
+    const expired = await openLink(tom);
+    expect(expired.status).toBe(410);
+    expect(JSON.stringify(await expired.json())).not.toContain('Tom');
+    // A mail of an expired link still owed is not sent.
+    const { rows } = await env.db.query<{ ref: string }>(
+      `SELECT ref FROM mail_outbox WHERE kind = 'waiver-re-sign'`,
+    );
+    const composed = await Promise.all(rows.map((row) => reSignMail(row.ref)));
+    expect(composed.every((mail) => mail && 'retired' in mail)).toBe(true);
   });
 
   test('a re-sign mail composed after the key changed carries the link first mailed, which still opens', async () => {
@@ -330,7 +395,7 @@ describe('re-sign requests', () => {
       (again as { text: string }).text,
     );
     expect(link![0]).toBe(mailed[0]);
-    const opened = await waiverReSign(new Request(`${ORIGIN}/api/waiver/re-sign/${link![1]}`));
+    const opened = await openLink(link![1]!);
     expect(opened.status).toBe(200);
     expect(await opened.json()).toMatchObject({ success: true, firstName: 'Rosa' });
   });

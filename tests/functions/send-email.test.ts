@@ -66,6 +66,18 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+test('a repeat of a submission id answers like the first; with another message it gets 409', async () => {
+  const submissionId = crypto.randomUUID();
+  const first = await post({ ...valid, submissionId });
+  expect(first.status).toBe(200);
+  const again = await post({ ...valid, submissionId });
+  expect(await again.json()).toEqual(await first.json());
+  const other = await post({ ...valid, message: 'Something else entirely.', submissionId });
+  expect(other.status).toBe(409);
+  expect((await other.json()).error).toMatch(/already sent with other details/);
+  expect(await env.count('contact_messages')).toBe(1);
+});
+
 test('is served at /api/send-email', () => {
   expect(config.path).toBe('/api/send-email');
 });

@@ -253,6 +253,20 @@ describe('POST /api/submit-waiver', () => {
     expect(env.smtp.mails).toHaveLength(2);
   });
 
+  test("a submission id sent again with another participant's details gets 409 and files nothing", async () => {
+    const submissionId = crypto.randomUUID();
+    const first = await submitWaiver(post({ waiver: validWaiver({ submissionId }) }), context);
+    expect(first.status).toBe(200);
+    const other = await submitWaiver(
+      post({ waiver: validWaiver({ submissionId, firstName: 'Mallory' }) }),
+      context,
+    );
+    expect(other.status).toBe(409);
+    expect((await other.json()).error).toMatch(/already sent with other details/);
+    expect(await count('waivers')).toBe(1);
+    expect(await count('mail_outbox')).toBe(2);
+  });
+
   test('a submission id that is not a UUID gets 422 and files nothing', async () => {
     const response = await submitWaiver(
       post({ waiver: validWaiver({ submissionId: 'not-a-uuid' }) }),

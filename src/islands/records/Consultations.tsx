@@ -3,6 +3,7 @@ import {
   NOTE_MAX,
   SPAM_WORDS,
   type BookingRow,
+  type BookingsPage,
   type BookingsWhen,
   type ConsultationsCalendar,
 } from '../../shared/desk-api';
@@ -214,6 +215,26 @@ function Bookings({ when, format }: { when: BookingsWhen; format: Formats }) {
           </p>
         )}
       </Status>
+      {upcoming &&
+        ((list.data as BookingsPage | undefined)?.crowded ?? []).map((network) => (
+          <Notice key={network.bookings[0]?.id} tone="info">
+            <p className="font-semibold">
+              {network.bookings.length} consultations to come were booked from one network
+            </p>
+            <p className="mt-1">
+              One home, office or phone connection booked all of these, perhaps under different
+              names or addresses: it may be one person holding several times. If they look wrong,
+              cancel them below; the visitor is told.
+            </p>
+            <ul className="mt-2 list-disc pl-5">
+              {network.bookings.map((booking) => (
+                <li key={booking.id}>
+                  {booking.name}, {format.at(booking.start)}
+                </li>
+              ))}
+            </ul>
+          </Notice>
+        ))}
       {list.loading && <Loading what="consultations" />}
       {list.error && <Failed error={list.error} retry={list.reload} />}
       <PagedList list={list} className="space-y-3" what="consultations">

@@ -6,6 +6,7 @@
  * answer that says when and where, with the link to change or cancel.
  */
 import {
+  MANAGE_PAGE,
   SLOT_TAKEN,
   type BookedSummary,
   type BookingRequest,
@@ -17,14 +18,19 @@ import * as zoned from '../../shared/booking/zoned';
 import { normalEmail } from '../auth/staff';
 import { now } from '../platform/clock';
 import { readSetting } from '../platform/settings';
+import { siteFacts } from '../platform/site-facts';
 import type { QueuedMail, Received } from '../request/pipeline';
 import { countRequest } from '../request/rate-limit';
 import type { Problem } from '../request/responses';
 import { consultationSettings } from './consultation';
 import { checkSlot, nearestTo } from './offer';
 import {
+  UpcomingCapReached,
   bookingBySubmission,
+  capPassed,
   isSlotTaken,
+  upcomingHeld,
+  type UpcomingCaps,
   loadBooking,
   mailRef,
   manageToken,
@@ -79,7 +85,32 @@ export async function checkBooking(
       headers: { 'retry-after': String(wait) },
     });
   }
+  if (!received.spam) {
+    const passed = capPassed(await upcomingHeld(request.email, received.client.ip), upcomingCaps());
+    if (passed) return failed(capProblem(passed));
+  }
   return ok({ slot: slot.slot });
+}
+
+/** How many consultations to come one mailbox, and one network, may hold (the settings). */
+export function upcomingCaps(): UpcomingCaps {
+  return {
+    mailbox: readSetting('CONSULTATION_UPCOMING_PER_EMAIL'),
+    network: readSetting('CONSULTATION_UPCOMING_PER_NETWORK'),
+  };
+}
+
+/** The refusal of a booking past a cap, in words the visitor can act on. */
+export function capProblem(cap: 'mailbox' | 'network'): Problem {
+  const studio = siteFacts().email;
+  const { mailbox } = upcomingCaps();
+  return {
+    status: 409,
+    error:
+      cap === 'mailbox'
+        ? `This e-mail address already has ${mailbox === 1 ? 'a consultation' : `${mailbox} consultations`} booked, as many as one person can hold at once. To choose another time, move one with the link in its confirmation e-mail, or write to the studio at ${studio}.`
+        : `Several consultations to come have already been booked from your network (your home, office or mobile connection), as many as we take from one place. Please write to the studio at ${studio} to book yours.`,
+  };
 }
 
 /** The mails of a new booking: both invites now, and the reminder a day before if there is one. */
@@ -105,6 +136,7 @@ export async function bookingConflict(
   error: unknown,
   request: BookingRequest,
 ): Promise<Problem | undefined> {
+  if (error instanceof UpcomingCapReached) return capProblem(error.cap);
   if (!isSlotTaken(error)) return undefined;
   return slotTaken(await nearestTo(request.slot));
 }
@@ -128,15 +160,23 @@ export function summary(start: Date, end: Date, token: string): BookedSummary {
   };
 }
 
+/** Where a repeated post without script goes: a page that says it is booked, without its link. */
+export const REPEAT_PAGE = `${MANAGE_PAGE}?repeat=1`;
+
 /**
  * What the answer to a stored booking carries: the booking, and the page to manage it (its
- * token opened from the row, as a mail composed later opens it).
+ * token opened from the row, as a mail composed later opens it). A repeat reaches here only as
+ * the same request (the pipeline refused any other). A post without script has no id of its
+ * own, only one made of its fields, its network and the day, which anyone on that network who
+ * knows the fields can make again: its repeat is told the booking stands and that its link is
+ * in the confirmation mail, and never given the link.
  */
 export async function bookingAnswer(
   ref: string | undefined,
   _request: BookingRequest,
   received: Received,
 ) {
+  if (!ref && received.format === 'form') return { location: REPEAT_PAGE };
   const booking = ref ? await loadBooking(ref) : await bookingBySubmission(received.submissionId);
   if (!booking) return {};
   const booked = summary(booking.start, booking.end, manageToken(booking));

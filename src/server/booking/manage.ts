@@ -26,7 +26,7 @@ import {
   moveBooking,
   type Booking,
 } from './store';
-import { manageView, unknownLinkView, type ManageDone } from './views';
+import { manageView, repeatView, unknownLinkView, type ManageDone } from './views';
 import type { SlotDay } from '../../shared/booking/slots';
 import { BOOKING_LABELS, bookingProblemNotice, type OfferedSlot } from '../../shared/booking/form';
 
@@ -85,6 +85,7 @@ function isItsTime(start: string, booking: Booking): boolean {
 export async function showManagePage(req: Request, context?: FunctionContext): Promise<Response> {
   const url = new URL(req.url);
   const token = url.searchParams.get('token');
+  if (!token && url.searchParams.get('repeat') !== null) return personalPage(req, repeatView());
   const booking = await found(token);
   if (!booking || !token) return personalPage(req, unknownLinkView(), 404);
   const done = url.searchParams.get('booked') !== null ? 'booked' : url.searchParams.get('done');

@@ -20,7 +20,8 @@ import type { BookingRequest } from '../../shared/booking/form';
 import type { Interval } from '../../shared/booking/intervals';
 import { newToken, tokenHash } from '../auth/tokens';
 import { sqlNow } from '../platform/clock';
-import { decryptField, encryptField, keyedTokens } from '../platform/crypto';
+import { clientFingerprint, decryptField, encryptField, keyedTokens } from '../platform/crypto';
+import { wideNetwork } from '../request/rate-limit';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/pipeline';
 
@@ -168,28 +169,109 @@ export interface BookedSlot {
 
 const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
 
+/** One mailbox however it is written: any case, without a `+tag` (ada+1@ and ada+2@ are ada@). */
+export const mailboxOf = (email: string) =>
+  email
+    .trim()
+    .toLowerCase()
+    .replace(/\+[^@]*@/, '@');
+const MAILBOX_SQL = `regexp_replace(lower(email), '\\+[^@]*@', '@')`;
+
+/** The keyed hash of the network (IPv4 /24, IPv6 /56) a booking is made from, as stored. */
+export const networkOf = (ip: string) => clientFingerprint(wideNetwork(ip));
+
+/** The live consultations to come that a mailbox and a network hold (spam holds nothing). */
+export async function upcomingHeld(
+  email: string,
+  ip: string,
+  tx?: Queryable,
+): Promise<{ mailbox: number; network: number }> {
+  const sql = `SELECT count(*) FILTER (WHERE ${MAILBOX_SQL} = $1)::int AS mailbox,
+                      count(*) FILTER (WHERE client_network = $2)::int AS network
+                 FROM consultation_bookings
+                WHERE cancelled_at IS NULL AND spam_reason IS NULL AND starts_at > ${sqlNow()}
+                  AND (${MAILBOX_SQL} = $1 OR client_network = $2)`;
+  const params = [mailboxOf(email), networkOf(ip)];
+  const [row] = tx
+    ? ((await tx.query(sql, params)).rows as { mailbox: number; network: number }[])
+    : await query<{ mailbox: number; network: number }>(sql, params);
+  return { mailbox: Number(row?.mailbox ?? 0), network: Number(row?.network ?? 0) };
+}
+
+/** The caps on consultations to come (settings), for `upcomingHeld`'s counts. */
+export interface UpcomingCaps {
+  mailbox: number;
+  network: number;
+}
+
+/** Which cap a new booking would pass, if any. */
+export function capPassed(
+  held: { mailbox: number; network: number },
+  caps: UpcomingCaps,
+): 'mailbox' | 'network' | undefined {
+  if (held.mailbox >= caps.mailbox) return 'mailbox';
+  if (held.network >= caps.network) return 'network';
+  return undefined;
+}
+
+/**
+ * Thrown inside the booking's transaction when, counted again under its locks, the mailbox or
+ * the network already holds its cap (a race of two bookings both counted before either stored).
+ * It carries a SQLSTATE (P0001, raise_exception) so the database layer lets it through as a
+ * refusal rather than an outage.
+ */
+export class UpcomingCapReached extends Error {
+  readonly code = 'P0001';
+  readonly cap: 'mailbox' | 'network';
+  constructor(cap: 'mailbox' | 'network') {
+    super(`the ${cap} already holds its consultations to come`);
+    this.name = 'UpcomingCapReached';
+    this.cap = cap;
+  }
+}
+
 /**
  * Stores a booking in the caller's transaction: its id, or `undefined` when its submission id is
  * already stored (a retry, a double click). A slot that another booking holds throws (23P01).
- * A booking taken for spam is kept for the desk but holds nothing.
+ * A mailbox or network at its cap of consultations to come throws `UpcomingCapReached` (unless
+ * the booking is spam, which holds nothing). A booking taken for spam is kept for the desk but
+ * holds nothing.
  */
 export async function insertBooking(
   tx: Queryable,
   request: BookingRequest,
-  { submissionId, spam, timed, origin }: Received,
+  { submissionId, fingerprint, spam, timed, origin, client }: Received,
   slot: BookedSlot,
+  caps?: UpcomingCaps,
 ): Promise<string | undefined> {
   const id = randomUUID();
   const stored = newManageLink(id);
   // Two sends of one submission at once take turns here, so the second finds the first's row
   // (ON CONFLICT below) instead of running into its slot.
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [submissionId]);
+  if (caps && !spam) {
+    // Two bookings from one mailbox or network take turns, so both are counted.
+    const network = networkOf(client.ip);
+    for (const key of [
+      `booking-mailbox:${mailboxOf(request.email)}`,
+      `booking-network:${network}`,
+    ]) {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+    }
+    const known = await tx.query('SELECT 1 FROM consultation_bookings WHERE submission_id = $1', [
+      submissionId,
+    ]);
+    const passed =
+      known.rows.length === 0 && capPassed(await upcomingHeld(request.email, client.ip, tx), caps);
+    if (passed) throw new UpcomingCapReached(passed);
+  }
   const { rows } = await tx.query(
     `INSERT INTO consultation_bookings
        (id, starts_at, ends_at, held, name, email, phone, topic, manage_token_sha256,
-        manage_token_sealed, origin, submission_id, spam_reason, timed, created_at, updated_at)
-     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${sqlNow()},
-             ${sqlNow()})
+        manage_token_sealed, origin, submission_id, spam_reason, timed, request_sha256,
+        client_network, created_at, updated_at)
+     VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+             ${sqlNow()}, ${sqlNow()})
      ON CONFLICT (submission_id) DO NOTHING
      RETURNING id`,
     [
@@ -207,6 +289,8 @@ export async function insertBooking(
       submissionId,
       spam,
       timed,
+      fingerprint,
+      networkOf(client.ip),
     ],
   );
   return (rows[0] as { id: string } | undefined)?.id;

@@ -151,6 +151,24 @@ export function unknownLinkView(): ManageView {
 }
 
 /**
+ * The answer to a booking form sent again without script (Back and send, a double click): the
+ * booking it made stands, and its link is in the confirmation mail. The page says the same to
+ * anyone, so it tells nobody whether any booking exists.
+ */
+export function repeatView(): ManageView {
+  const title = 'This form was already sent';
+  return {
+    title,
+    html:
+      hero(
+        'Free consultation',
+        title,
+        'If it booked a consultation, that booking stands, and the confirmation e-mail has the link to change or cancel it.',
+      ) + body(`<p><a class="${BUTTON}" href="/consultation">See the free times</a></p>`),
+  };
+}
+
+/**
  * The answer to a booking sent without script whose slot was taken between loading and sending:
  * the nearest free slots in a form that holds everything the visitor typed (escaped, as hidden
  * fields), so choosing one and pressing the button books it.

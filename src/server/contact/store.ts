@@ -17,11 +17,12 @@ export interface StoredContactMessage extends ContactMessage {
 export async function insertContactMessage(
   tx: Queryable,
   message: ContactMessage,
-  { submissionId, spam, timed }: Received,
+  { submissionId, fingerprint, spam, timed }: Received,
 ): Promise<string | undefined> {
   const { rows } = await tx.query(
-    `INSERT INTO contact_messages (name, email, service, message, submission_id, spam_reason, timed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO contact_messages
+       (name, email, service, message, submission_id, spam_reason, timed, request_sha256)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT ON CONSTRAINT contact_messages_submission_once DO NOTHING
      RETURNING id`,
     [
@@ -32,6 +33,7 @@ export async function insertContactMessage(
       submissionId,
       spam,
       timed,
+      fingerprint,
     ],
   );
   const row = rows[0] as { id: string | number } | undefined;

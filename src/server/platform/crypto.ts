@@ -235,17 +235,30 @@ export function isEncrypted(value: string): boolean {
  * form must keep working, so it falls back to an unkeyed hash and says so once.
  */
 export function clientFingerprint(ip: string): string {
-  return createHmac('sha256', fingerprintKey()).update(ip).digest('base64url');
+  return createHmac('sha256', fingerprintKey('client-ip-fingerprint', 'client-ip'))
+    .update(ip)
+    .digest('base64url');
+}
+
+/**
+ * A keyed hash of what a form submission said (its fields as the schema read them), kept with
+ * the row so that a repeat of its submission id is told from another request under the same id.
+ * Keyed like `clientFingerprint`: the fields are people's details.
+ */
+export function requestFingerprint(canonical: string): string {
+  return createHmac('sha256', fingerprintKey('request-fingerprint', 'request'))
+    .update(canonical)
+    .digest('base64url');
 }
 
 let warned = false;
 
-function fingerprintKey(): Buffer {
+function fingerprintKey(purpose: string, unkeyed: string): Buffer {
   const key = configuredKey();
-  if (key) return Buffer.from(hkdfSync('sha256', key, '', 'client-ip-fingerprint', 32));
+  if (key) return Buffer.from(hkdfSync('sha256', key, '', purpose, 32));
   if (!warned) console.warn('No WAIVER_ENCRYPTION_KEY: client IPs are hashed without a key');
   warned = true;
-  return Buffer.from('still-point-pilates/client-ip', 'utf8');
+  return Buffer.from(`still-point-pilates/${unkeyed}`, 'utf8');
 }
 
 /**

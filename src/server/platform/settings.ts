@@ -333,6 +333,16 @@ export const SETTINGS = {
     'Consultations that may be booked for one e-mail address',
     '3/24h',
   ),
+  CONSULTATION_UPCOMING_PER_EMAIL: number(
+    'Consultations to come that one e-mail address may hold at once (ada+1@ and ada+2@ are ada@)',
+    2,
+    { whole: true },
+  ),
+  CONSULTATION_UPCOMING_PER_NETWORK: number(
+    'Consultations to come that one network (an IPv4 /24, an IPv6 /56) may hold at once',
+    4,
+    { whole: true },
+  ),
   SIGN_IN_RATE_LIMIT: rateLimit(
     'Sign-in links one client may ask for; and one device the desk was signed in on',
     '10/15m',
@@ -344,6 +354,11 @@ export const SETTINGS = {
   SIGN_IN_INBOX_LIMIT: rateLimit(
     'Sign-in links mailed to one address in all, for devices it never signed in on',
     '30/1h',
+  ),
+  WAIVER_RE_SIGN_DAYS: number(
+    "Days a re-sign link in the studio's mail works after she asks (spent once that address signs)",
+    30,
+    { whole: true },
   ),
   WAIVER_COPY_LIMIT: rateLimit(
     "Participant's copies of a waiver mailed to one address (typed by anyone, verified by no one)",

@@ -12,6 +12,7 @@ import type {
   BookingsPage,
   BookingsWhen,
   ConsultationsCalendar,
+  CrowdedNetwork,
   SpamReason,
 } from '../../shared/desk-api';
 import * as zoned from '../../shared/booking/zoned';
@@ -25,6 +26,7 @@ import { consultationSettings } from '../booking/consultation';
 import { cancelBooking, mailRef } from '../booking/store';
 import { sqlNow } from '../platform/clock';
 import { query, transaction } from '../platform/db';
+import { readSetting } from '../platform/settings';
 import type { Outbox } from '../platform/outbox';
 import { logAccess } from './access-log';
 import { pageOf, type Cursor } from './filters';
@@ -92,8 +94,40 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
     ...page,
     items: await withWaiverStatus(page.items),
     timeZone: consultationSettings().timeZone,
+    ...(upcoming && !after && { crowded: await crowdedNetworks() }),
   };
 }
+
+/**
+ * The consultations to come that share one network, where one network holds several of them
+ * (CROWDED_AT, or the network's cap when that is lower, but at least two): one person may be
+ * holding several times under several addresses. Which network is never said, only which
+ * bookings.
+ */
+async function crowdedNetworks(): Promise<CrowdedNetwork[]> {
+  const at = Math.max(2, Math.min(CROWDED_AT, readSetting('CONSULTATION_UPCOMING_PER_NETWORK')));
+  const rows = await query<{ ids: string[]; names: string[]; starts: Date[] }>(
+    `SELECT array_agg(id::text ORDER BY starts_at) AS ids, array_agg(name ORDER BY starts_at) AS names,
+            array_agg(starts_at ORDER BY starts_at) AS starts
+       FROM consultation_bookings
+      WHERE cancelled_at IS NULL AND spam_reason IS NULL AND ends_at > ${sqlNow()}
+        AND client_network IS NOT NULL
+      GROUP BY client_network
+     HAVING count(*) >= $1
+      ORDER BY count(*) DESC, min(starts_at)`,
+    [at],
+  );
+  return rows.map((row) => ({
+    bookings: row.ids.map((id, i) => ({
+      id,
+      name: row.names[i],
+      start: new Date(row.starts[i]).toISOString(),
+    })),
+  }));
+}
+
+/** One network holding this many consultations to come is shown on the desk. */
+export const CROWDED_AT = 3;
 
 export type BookingOutbox = Pick<Outbox<BookingMailKind>, 'enqueue' | 'deliverNow'>;
 

@@ -1,6 +1,7 @@
 import { DatabaseUnavailableError } from '../platform/db';
 import type { FunctionContext } from './guard';
 import { problemPage, type ProblemPage } from './pages';
+import { methodNotAllowed } from './responses';
 
 type Handler = (req: Request, context?: FunctionContext) => Promise<Response>;
 
@@ -25,10 +26,7 @@ export function linkFunction(
     try {
       if (req.method === 'POST') return await POST(req, context);
       if (req.method === 'GET' || req.method === 'HEAD') return await GET(req, context);
-      return new Response('Method Not Allowed', {
-        status: 405,
-        headers: { allow: 'GET, HEAD, POST' },
-      });
+      return methodNotAllowed('GET, HEAD, POST');
     } catch (error) {
       const outage = error instanceof DatabaseUnavailableError;
       console.error(

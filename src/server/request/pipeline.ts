@@ -15,14 +15,17 @@
  * Stored means it reaches the studio: the answer goes out as soon as the transaction commits,
  * and the mails are sent after it (Netlify's `context.waitUntil`), or later by the outbox's
  * retry if this instance stops first. Spam is stored, marked, answered like anything else and
- * never mailed. A repeated submission id stores and sends nothing more and answers like the first.
+ * never mailed. A repeated submission id stores and sends nothing more and answers like the first,
+ * when it is the same request (its fields' keyed hash, `request_sha256`, is the stored row's);
+ * another request under a known id is refused (409) and told nothing of the row.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { TIMER_FIELD, spamReason, type SpamReason } from '../../shared/anti-spam';
-import { CHECK_FIELDS, refusal, type FormName } from '../../shared/form-answer';
+import { CHECK_FIELDS, OTHER_REQUEST, refusal, type FormName } from '../../shared/form-answer';
 import { describeProblems, fieldErrors } from '../../shared/fields';
 import { ok, type Result } from '../../shared/result';
+import { requestFingerprint } from '../platform/crypto';
 import { DatabaseUnavailableError, transaction, type Queryable } from '../platform/db';
 import { readSetting, type RateLimitSetting } from '../platform/settings';
 import type { EnqueueOptions, Outbox } from '../platform/outbox';
@@ -42,6 +45,8 @@ import { problemPage, seeOther, type ProblemWords } from './pages';
 export interface Received {
   /** The browser's submission id, or one made here when it sent none. */
   submissionId: string;
+  /** What the submission said: a keyed hash of its fields, stored as the row's `request_sha256`. */
+  fingerprint: string;
   spam: SpamReason | null;
   /** The time trap ran (a post without script has no clock: it is delivered, unverified). */
   timed: boolean;
@@ -109,6 +114,11 @@ export interface FormFunction<S extends z.ZodType<{ submissionId?: string }>, K 
     received: Received,
     checked: E,
   ) => Promise<string | undefined>;
+  /**
+   * The table whose rows hold `submission_id` and `request_sha256`: a submission id already
+   * there is answered like the first only when its fingerprint is the same.
+   */
+  repeatsIn?: 'contact_messages' | 'waivers' | 'consultation_bookings';
   /** The mails a stored (not spam) submission owes, composed later from the row's id... */
   mails: readonly K[];
   /**
@@ -191,6 +201,7 @@ export function formFunction<
     // A browser without script keeps no time: its post is not taken for a bot for that alone.
     const received: Received = {
       submissionId: data.submissionId ?? submissionIdFor(form, input, client, format),
+      fingerprint: fingerprintOf(form, data),
       spam: spamReason(body, spec.minFillMs, { timerRequired: format === 'json' }),
       timed: typeof body[TIMER_FIELD] === 'number',
       client,
@@ -202,10 +213,14 @@ export function formFunction<
     if (!checked.ok) return fail(checked.problem);
     let queued: string[];
     let storedRef: string | undefined;
+    let otherRequest = false;
     try {
       queued = await transaction(async (tx) => {
         const ref = await spec.insert(tx, data, received, checked.value);
         storedRef = ref;
+        if (ref === undefined && spec.repeatsIn) {
+          otherRequest = !(await isSameRequest(tx, spec.repeatsIn, received));
+        }
         if (ref === undefined || received.spam) {
           if (ref !== undefined) {
             console.info(`${form} ${ref} kept as spam (${received.spam}) for review, not e-mailed`);
@@ -239,6 +254,7 @@ export function formFunction<
       });
     }
 
+    if (otherRequest) return fail({ status: 409, error: OTHER_REQUEST });
     // After the answer where the platform allows it; the outbox retries what this misses.
     if (queued.length > 0) await afterAnswer(context, spec.outbox.deliverNow(queued));
     const extra = spec.answer ? await spec.answer(storedRef, data, received, checked.value) : {};
@@ -266,6 +282,36 @@ export function formFunction<
   }
   // What the function may queue, readable by the test that every such kind has a composer.
   return Object.assign(handler, { form, mails: spec.mails });
+}
+
+/**
+ * Whether the row stored under `received`'s submission id said the same (a row stored before
+ * fingerprints has none, and is never answered to a repeat).
+ */
+async function isSameRequest(tx: Queryable, table: string, received: Received): Promise<boolean> {
+  const { rows } = await tx.query(`SELECT request_sha256 FROM ${table} WHERE submission_id = $1`, [
+    received.submissionId,
+  ]);
+  const stored = (rows[0] as { request_sha256: string | null } | undefined)?.request_sha256;
+  return stored === received.fingerprint;
+}
+
+/** The keyed hash of a submission's fields as the schema read them (its id aside), keys sorted. */
+export function fingerprintOf(form: FormName, data: object): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value instanceof Date) return value.toISOString();
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([key, field]) => key !== 'submissionId' && field !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([key, field]) => [key, canonical(field)]),
+      );
+    }
+    return value;
+  };
+  return requestFingerprint(JSON.stringify([form, canonical(data)]));
 }
 
 /**

@@ -51,6 +51,23 @@ export function clientNetwork(ip: string): string {
 }
 
 /**
+ * The network a client is on, wider than `clientNetwork`: an IPv4 address's /24
+ * (`192.0.2.0/24`), an IPv6 address's /56 (`2001:db8:a:b00::/56`, what a home is often given).
+ * What one household, office or NAT holds in common, for caps that a visitor could otherwise
+ * spread over its addresses. Anything else is kept as it is.
+ */
+export function wideNetwork(ip: string): string {
+  const address = clientNetwork(ip);
+  if (isIP(address) === 4) return `${address.split('.').slice(0, 3).join('.')}.0/24`;
+  const groups = ipv6Groups(ip.trim().replace(/%.*$/, ''));
+  if (!groups || isIP(ip.trim().replace(/%.*$/, '')) !== 6) return address;
+  return `${groups
+    .slice(0, 4)
+    .map((group, i) => (i === 3 ? group & 0xff00 : group).toString(16))
+    .join(':')}::/56`;
+}
+
+/**
  * Counts one request of `key` in `bucket` and says whether it is within `rule`. A fixed window
  * counted by one atomic upsert: concurrent requests on any instance cannot both slip through as
  * the last allowed one. Rejected requests count too, so a flood stays shut out. The key (a

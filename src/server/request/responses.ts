@@ -38,6 +38,22 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   });
 }
 
+/**
+ * `405 Method Not Allowed` for a page's path (a link page, the booking page): plain words, the
+ * methods it takes, and the security headers every answer carries.
+ */
+export function methodNotAllowed(allow: string): Response {
+  return new Response('Method Not Allowed', {
+    status: 405,
+    headers: {
+      ...API_SECURITY_HEADERS,
+      'cache-control': 'no-store',
+      'content-type': 'text/plain; charset=utf-8',
+      allow,
+    },
+  });
+}
+
 /** `{ success: true, id }`: the submission is stored under `id` (with a form's `details`). */
 export function stored(id: string, details: Record<string, unknown> = {}): Response {
   return json({ ...details, success: true, id });

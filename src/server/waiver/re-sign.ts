@@ -4,12 +4,16 @@
  * version, however often it is asked for (a unique constraint); its mail goes through the outbox
  * (kind `waiver-re-sign`, ref `<their latest waiver's id>:<version>`). The link in it opens the
  * waiver form with their name and address filled in: `/waiver#re-sign=<token>`, the token in the
- * fragment (never sent to a server or a log by the browser): 32 random bytes the row keeps as its
- * SHA-256 and sealed (auth/tokens.ts), so a mail composed later carries the same link, whatever
- * key the site uses by then. Following it changes nothing.
+ * fragment (never sent to a server or a log by the browser), which the form sends in the body
+ * of a POST (never in a path or a query, which reach server and CDN logs): 32 random bytes the
+ * row keeps as its SHA-256 and sealed (auth/tokens.ts), so a mail composed later carries the same
+ * link, whatever key the site uses by then. Following it changes nothing. It works for
+ * WAIVER_RE_SIGN_DAYS after the request, and is spent once that address signs a waiver.
  */
 import { randomUUID } from 'node:crypto';
+import { sqlNow } from '../platform/clock';
 import { query, type Queryable } from '../platform/db';
+import { readSetting } from '../platform/settings';
 import { siteOrigin } from '../platform/hosting';
 import { mailBody } from '../mail/blocks';
 import type { Mail } from '../platform/mail';
@@ -17,7 +21,7 @@ import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newStoredToken, openStoredToken, tokenHash } from '../auth/tokens';
 import { RE_SIGN_HASH } from '../../shared/waiver';
-import { statusOf } from './versions';
+import { statusOf, waiverVersions } from './versions';
 
 /** The field a request's sealed token is bound to, with the request's id. */
 export const RE_SIGN_TOKEN_FIELD = 'waiverReSignToken';
@@ -34,8 +38,10 @@ export async function insertReSignRequest(
   const token = newStoredToken(RE_SIGN_TOKEN_FIELD, id);
   const { rows } = await tx.query(
     `INSERT INTO waiver_resign_requests
-       (id, email_key, version, waiver_id, token_sha256, token_sealed, requested_by)
-     VALUES ($1, lower($2), $3, $4, $5, $6, $7)
+       (id, email_key, version, waiver_id, token_sha256, token_sealed, requested_by, created_at,
+        expires_at)
+     VALUES ($1, lower($2), $3, $4, $5, $6, $7, ${sqlNow()},
+             ${sqlNow()} + make_interval(days => $8::int))
      ON CONFLICT (email_key, version) DO NOTHING
      RETURNING id`,
     [
@@ -46,23 +52,68 @@ export async function insertReSignRequest(
       token.sha256,
       token.sealed,
       request.staff,
+      readSetting('WAIVER_RE_SIGN_DAYS'),
     ],
   );
   return (rows[0] as { id: string } | undefined)?.id;
 }
 
-/** Who a re-sign link is for: what the form is filled in with; `undefined` for no such link. */
+/** What a re-sign link opens: who it is for and the version they are asked to sign. */
+export interface ReSignSigner {
+  firstName: string;
+  lastName: string;
+  email: string;
+  version: string;
+  /** What changed in that version, in the studio's words (content/waiver-versions.yaml). */
+  changes?: string;
+}
+
+/**
+ * Who a re-sign link is for (what the form is filled in with, never their health information),
+ * `'spent'` once that address has signed since, `'expired'` past its days, or `undefined` for
+ * no such link.
+ */
 export async function reSignFor(
   token: string,
-): Promise<{ firstName: string; lastName: string; email: string } | undefined> {
+): Promise<ReSignSigner | 'spent' | 'expired' | undefined> {
   if (!isToken(token)) return undefined;
-  const [row] = await query<{ first_name: string; last_name: string; email: string }>(
-    `SELECT w.first_name, w.last_name, w.email
+  const [row] = await query<{
+    first_name: string;
+    last_name: string;
+    email: string;
+    version: string;
+    spent: boolean;
+    expired: boolean;
+  }>(
+    `SELECT w.first_name, w.last_name, w.email, r.version, r.used_at IS NOT NULL AS spent,
+            r.expires_at <= ${sqlNow()} AS expired
        FROM waiver_resign_requests r JOIN waivers w ON w.id = r.waiver_id
       WHERE r.token_sha256 = $1`,
     [tokenHash(token)],
   );
-  return row && { firstName: row.first_name, lastName: row.last_name, email: row.email };
+  if (!row) return undefined;
+  if (row.spent) return 'spent';
+  if (row.expired) return 'expired';
+  const changes = waiverVersions().versions.find((entry) => entry.version === row.version)?.changes;
+  return {
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    version: row.version,
+    ...(changes && { changes }),
+  };
+}
+
+/**
+ * Spends the open re-sign links of `email` in the caller's transaction (a waiver it signed is
+ * being stored): a link mailed to that address opens nothing more.
+ */
+export async function spendReSignLinks(tx: Queryable, email: string): Promise<void> {
+  await tx.query(
+    `UPDATE waiver_resign_requests SET used_at = ${sqlNow()}
+      WHERE email_key = lower($1) AND used_at IS NULL`,
+    [email],
+  );
 }
 
 /** The request mail for ref `<waiver id>:<version>`; no longer owed once they signed again. */
@@ -75,13 +126,16 @@ export async function reSignMail(ref: string): Promise<Mail | NothingToSend | un
     email: string;
     token_sha256: string;
     token_sealed: string;
+    closed: boolean;
   }>(
-    `SELECT r.id, r.token_sha256, r.token_sealed, w.first_name, w.email
+    `SELECT r.id, r.token_sha256, r.token_sealed, w.first_name, w.email,
+            r.used_at IS NOT NULL OR r.expires_at <= ${sqlNow()} AS closed
        FROM waiver_resign_requests r JOIN waivers w ON w.id = r.waiver_id
       WHERE r.waiver_id = $1 AND r.version = $2`,
     [waiverId, version],
   );
   if (!row) return undefined;
+  if (row.closed) return nothingToSend('its link is spent or expired');
   const [latest] = await query<{ created_at: Date; waiver_text_sha256: string }>(
     `SELECT created_at, waiver_text_sha256 FROM waivers
       WHERE lower(email) = lower($1) AND spam_reason IS NULL

@@ -8,6 +8,7 @@ import {
 import { decryptField, encryptField, isEncrypted } from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/pipeline';
+import { spendReSignLinks } from './re-sign';
 import type { SpamReason } from '../../shared/anti-spam';
 import { sha256, type WaiverText } from './current-text';
 
@@ -52,7 +53,7 @@ export const columnOf = (field: WaiverFieldName) =>
 export async function insertWaiver(
   tx: Queryable,
   waiver: Waiver,
-  { submissionId, spam, timed, client }: Received,
+  { submissionId, fingerprint, spam, timed, client }: Received,
   { signaturePng, signatureKind, signatureName, text }: SignedWith,
 ): Promise<string | undefined> {
   await tx.query(
@@ -74,6 +75,7 @@ export async function insertWaiver(
     user_agent: client.userAgent?.slice(0, 1000) ?? null,
     spam_reason: spam,
     timed,
+    request_sha256: fingerprint,
   };
   for (const field of WAIVER_FIELD_NAMES) {
     row[columnOf(field)] = isHealthField(field)
@@ -88,7 +90,10 @@ export async function insertWaiver(
      RETURNING id`,
     Object.values(row),
   );
-  return (rows[0] as { id: string } | undefined)?.id;
+  const id = (rows[0] as { id: string } | undefined)?.id;
+  // Signed: a re-sign link mailed to this address has done its work.
+  if (id && !spam) await spendReSignLinks(tx, waiver.email);
+  return id;
 }
 
 /** The SELECT a waiver record is read with (`w` the waiver, `t` the text it was signed under). */
