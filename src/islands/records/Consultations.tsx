@@ -7,7 +7,7 @@ import {
   type ConsultationsCalendar,
 } from '../../shared/desk-api';
 import { call, DeskError } from './api';
-import { count } from './format';
+import { count, studioFormats, type StudioFormats } from './format';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
 import {
@@ -29,38 +29,6 @@ import {
   formValues,
 } from './ui';
 
-/** Times of consultations, always in the studio's zone (which the screen names). */
-function formats(timeZone: string) {
-  const at = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-  const day = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
-  const zone =
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
-      .formatToParts(0)
-      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-  return {
-    at: (iso: string) => at.format(new Date(iso)),
-    span: (start: string, end: string) => at.formatRange(new Date(start), new Date(end)),
-    day: (iso: string) => day.format(new Date(iso)),
-    zone,
-  };
-}
-
-type Formats = ReturnType<typeof formats>;
-
 const WHEN: [BookingsWhen, string][] = [
   ['upcoming', 'Upcoming'],
   ['past', 'Past'],
@@ -74,7 +42,7 @@ function Booking({
   onCancel,
 }: {
   booking: BookingRow;
-  format: Formats;
+  format: StudioFormats;
   upcoming: boolean;
   busy: boolean;
   onCancel: (booking: BookingRow, note: string) => Promise<boolean>;
@@ -169,7 +137,7 @@ function Booking({
   );
 }
 
-function Bookings({ when, format }: { when: BookingsWhen; format: Formats }) {
+function Bookings({ when, format }: { when: BookingsWhen; format: StudioFormats }) {
   const list = usePages<BookingRow>(`/consultations?when=${when}`);
   const [changed, setChanged] = useState<Record<string, BookingRow>>({});
   const action = useRowAction();
@@ -311,7 +279,7 @@ function Calendar({
   format,
   calendar,
 }: {
-  format: Formats;
+  format: StudioFormats;
   calendar: Loaded<ConsultationsCalendar>;
 }) {
   const unblock = useRowAction();
@@ -472,7 +440,7 @@ export default function Consultations({ route }: { route: Route }) {
   const when: BookingsWhen = route.query.get('when') === 'past' ? 'past' : 'upcoming';
   // The calendar's answer names the studio's zone, which every time here is shown in.
   const calendar = useLoad<ConsultationsCalendar>('/consultations/calendar');
-  const format = formats(calendar.data?.timeZone ?? 'UTC');
+  const format = studioFormats(calendar.data?.timeZone ?? 'UTC');
   return (
     <div className="space-y-6">
       <ScreenTitle>Consultations</ScreenTitle>
