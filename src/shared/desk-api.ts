@@ -272,6 +272,15 @@ export const ACTION_WORDS = {
 
 export type DeskAction = keyof typeof ACTION_WORDS;
 
+/**
+ * Who did it, in words, for the log's entries made by the site itself rather than a person
+ * signed in (the names stored are the retention run's and the key rotation command's).
+ */
+export const ACTOR_WORDS: Record<string, string> = {
+  'the retention schedule': 'The site’s daily clean-up',
+  'npm run rotate-key': 'Whoever runs the site',
+};
+
 /** One retention rule in the desk's preview: what it removes, after how long, and how many. */
 export interface RetentionCount {
   name: string;

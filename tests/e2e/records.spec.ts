@@ -489,7 +489,7 @@ test('the first screen says what the next retention run will remove, and how lon
       .getByRole('listitem')
       .filter({ hasText: 'Removed records past their keeping time' });
     await expect(line.first()).toContainText(
-      'the retention schedule · 2 messages taken for spam, 1 desk session',
+      'The site’s daily clean-up · 2 messages taken for spam, 1 desk session',
     );
     await expect(
       page
@@ -497,7 +497,7 @@ test('the first screen says what the next retention run will remove, and how lon
         .filter({ hasText: 'Re-encrypted the health information with a new key' })
         .first(),
     ).toContainText(
-      'npm run rotate-key · 212 waivers (424 fields, 198 signed PDFs), 37 consultation links to key 5a1c9e03, nothing left on an older key',
+      'Whoever runs the site · 212 waivers (424 fields, 198 signed PDFs), 37 consultation links to key 5a1c9e03, nothing left on an older key',
     );
     await screens('log-retention');
   } finally {
