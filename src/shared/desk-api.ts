@@ -346,6 +346,11 @@ export interface BookingRow {
   spamReason: SpamReason | null;
   /** Their waiver status, by the e-mail address in any case. */
   waiverStatus: WaiverStatus;
+  /**
+   * Still to come and not cancelled, but no longer inside the weekly hours (they changed after
+   * it was booked): it stays booked until someone cancels it.
+   */
+  outsideHours: boolean;
 }
 
 /** Upcoming consultations soonest first, past ones latest first. */
@@ -386,6 +391,8 @@ export interface ConsultationsCalendar {
   /** The subscribable feed of bookings: whether an address exists, and since when. */
   feed: { exists: boolean; createdAt: string | null };
   blocks: BlockRow[];
+  /** How many consultations still to come (not cancelled) lie outside the weekly hours now. */
+  outsideHours: number;
 }
 
 /** The longest note the studio may send with a cancellation, and a block's note. */

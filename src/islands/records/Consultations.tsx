@@ -63,6 +63,7 @@ function Booking({
         </h3>
         <span className="flex flex-wrap gap-2">
           {booking.cancelledAt && <Badge tone="warn">Cancelled</Badge>}
+          {booking.outsideHours && <Badge tone="warn">Outside your hours</Badge>}
           {booking.spamReason && <Badge tone="spam">Spam: {SPAM_WORDS[booking.spamReason]}</Badge>}
           <StatusBadge status={booking.waiverStatus} />
         </span>
@@ -82,6 +83,12 @@ function Booking({
           </>
         )}
       </p>
+      {booking.outsideHours && (
+        <p className="text-sm text-ink">
+          Your weekly hours no longer include this time: it was booked before they changed. It stays
+          booked; cancel it if you cannot take it.
+        </p>
+      )}
       {booking.topic && <p className="break-words whitespace-pre-wrap text-ink">{booking.topic}</p>}
       <p className="text-sm text-muted">Booked {format.at(booking.createdAt)}</p>
       {booking.cancelledAt && (
@@ -448,6 +455,14 @@ export default function Consultations({ route }: { route: Route }) {
         Times are the studio's: {format.zone}. A consultation booked on the site is here at once;
         the visitor and your inbox got its invite.
       </p>
+      {(calendar.data?.outsideHours ?? 0) > 0 && (
+        <Notice tone="bad">
+          {count(calendar.data!.outsideHours, 'consultation')} still to come{' '}
+          {calendar.data!.outsideHours === 1 ? 'is' : 'are'} outside your weekly hours now: booked
+          before your hours changed, {calendar.data!.outsideHours === 1 ? 'it stays' : 'they stay'}{' '}
+          booked. Each is marked “Outside your hours” under Upcoming: cancel any you cannot take.
+        </Notice>
+      )}
       <nav aria-label="Which consultations">
         <ul className="flex flex-wrap gap-2">
           {WHEN.map(([value, label]) => (
