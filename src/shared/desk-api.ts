@@ -285,6 +285,16 @@ export const ACTION_WORDS = {
 
 export type DeskAction = keyof typeof ACTION_WORDS;
 
+/**
+ * Who did it, in words, for the log's entries made by the site itself rather than a person
+ * signed in (the names stored are the retention run's and the key rotation command's).
+ */
+export const ACTOR_WORDS: Record<string, string> = {
+  'the retention schedule': 'The site’s daily clean-up',
+  'npm run rotate-key': 'Whoever runs the site',
+  'npm run restore': 'Whoever runs the site',
+};
+
 /** One retention rule in the desk's preview: what it removes, after how long, and how many. */
 export interface RetentionCount {
   name: string;
@@ -350,6 +360,11 @@ export interface BookingRow {
   spamReason: SpamReason | null;
   /** Their waiver status, by the e-mail address in any case. */
   waiverStatus: WaiverStatus;
+  /**
+   * Still to come and not cancelled, but no longer inside the weekly hours (they changed after
+   * it was booked): it stays booked until someone cancels it.
+   */
+  outsideHours: boolean;
 }
 
 /** Upcoming consultations soonest first, past ones latest first. */
@@ -400,6 +415,8 @@ export interface ConsultationsCalendar {
   /** The subscribable feed of bookings: whether an address exists, and since when. */
   feed: { exists: boolean; createdAt: string | null };
   blocks: BlockRow[];
+  /** How many consultations still to come (not cancelled) lie outside the weekly hours now. */
+  outsideHours: number;
 }
 
 /** The longest note the studio may send with a cancellation, and a block's note. */

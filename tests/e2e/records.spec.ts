@@ -174,11 +174,12 @@ async function followInNewTab(link: string) {
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 2, name });
 
+/** Opens a screen from the desk's navigation: from its row, or from under More. */
 async function open(screen: string) {
-  await page
-    .getByRole('navigation', { name: 'Records desk' })
-    .getByRole('link', { name: new RegExp(`^${screen}`) })
-    .click();
+  const nav = page.getByRole('navigation', { name: 'Records desk' });
+  const link = nav.getByRole('link', { name: new RegExp(`^${screen}`) });
+  if ((await link.count()) === 0) await nav.getByRole('button', { name: /^More/ }).click();
+  await link.click();
 }
 
 /** Signs in to the desk as the studio (tests/e2e/desk.ts). */
@@ -418,6 +419,51 @@ test('works from the keyboard alone: the menu, a search, a result and back', asy
   await expect(heading('Waivers')).toBeFocused();
 });
 
+test('on a phone the screen comes first: one row of navigation, the rest under More, signing out after the screen', async () => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/records#/');
+  await expect(heading('Overview')).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Records desk' });
+  const top = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())!.y;
+  const navBox = (await nav.boundingBox())!;
+  // One row of tabs (44 px targets), then the screen's own heading.
+  expect(navBox.height).toBeLessThanOrEqual(52);
+  expect((await top(heading('Overview'))) - navBox.y).toBeLessThanOrEqual(80);
+  for (const name of ['Overview', 'Waivers', 'Consultations']) {
+    await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+  }
+  await expect(nav.getByRole('link', { name: 'Access log' })).toBeHidden();
+  // Signing out is after the screen, not before it.
+  const signOut = page.getByRole('button', { name: 'Sign out', exact: true });
+  await expect(signOut).toBeVisible();
+  expect(await top(signOut)).toBeGreaterThan(
+    await top(page.getByText('Records past their keeping time')),
+  );
+
+  // The rest is one tap away.
+  const more = nav.getByRole('button', { name: /^More/ });
+  await more.click();
+  await expect(more).toHaveAttribute('aria-expanded', 'true');
+  await screens('nav-more');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await nav.getByRole('link', { name: 'Versions' }).click();
+  await expect(heading('Versions')).toBeVisible();
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  await expect(nav.getByRole('link', { name: 'Versions' })).toBeHidden();
+  // Escape closes it and gives the focus back to More.
+  await more.click();
+  await page.keyboard.press('Escape');
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  await expect(more).toBeFocused();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // On a laptop more screens are in the row, still one row; the rarest stay under More.
+  for (const name of ['Messages', 'Versions', 'Delivery']) {
+    await expect(nav.getByRole('link', { name: new RegExp(`^${name}`) })).toBeVisible();
+  }
+  await expect(nav.getByRole('link', { name: 'Access log' })).toBeHidden();
+  expect((await nav.boundingBox())!.height).toBeLessThanOrEqual(52);
+});
+
 test('the first screen says what the next retention run will remove, and how long each kind is kept', async () => {
   const db = await localDatabase();
   // A message taken for spam 40 days ago (spam is kept 30), and the tombstone of an earlier run.
@@ -489,7 +535,7 @@ test('the first screen says what the next retention run will remove, and how lon
       .getByRole('listitem')
       .filter({ hasText: 'Removed records past their keeping time' });
     await expect(line.first()).toContainText(
-      'the retention schedule · 2 messages taken for spam, 1 desk session',
+      'The site’s daily clean-up · 2 messages taken for spam, 1 desk session',
     );
     await expect(
       page
@@ -497,7 +543,7 @@ test('the first screen says what the next retention run will remove, and how lon
         .filter({ hasText: 'Re-encrypted the health information with a new key' })
         .first(),
     ).toContainText(
-      'npm run rotate-key · 212 waivers (424 fields, 198 signed PDFs), 37 consultation links to key 5a1c9e03, nothing left on an older key',
+      'Whoever runs the site · 212 waivers (424 fields, 198 signed PDFs), 37 consultation links to key 5a1c9e03, nothing left on an older key',
     );
     await screens('log-retention');
   } finally {

@@ -3,7 +3,9 @@
  * the lists, cancelling with a note, blocking time, the feed's secret address and the feed
  * itself, and a participant's erasure reaching their bookings. Real PostgreSQL, real SMTP.
  */
-import { resolve } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
@@ -192,6 +194,75 @@ describe('cancelling on the desk', () => {
     expect(again.status).toBe(409);
     expect(await env.count("mail_outbox WHERE kind LIKE 'booking-cancel%'")).toBe(2);
     expect(await slots()).toContain(TUESDAY_9);
+  });
+});
+
+describe('hours changed under a booking', () => {
+  /** Her weekly hours without Tuesdays, in a copy of content/, as if she had edited them. */
+  function dropTuesdays() {
+    const dir = mkdtempSync(join(tmpdir(), 'consultation-hours-'));
+    cpSync(resolve(import.meta.dirname, '../../content'), dir, { recursive: true });
+    const file = join(dir, 'consultation.yaml');
+    const hours = readFileSync(file, 'utf8');
+    expect(hours).toContain('[Mo, Tu, We, Th, Fr]');
+    writeFileSync(file, hours.replaceAll('[Mo, Tu, We, Th, Fr]', '[Mo, We, Th, Fr]'));
+    vi.stubEnv('CONTENT_DIR', dir);
+  }
+
+  test('the desk marks a booking her hours no longer include, and cancelling it does not mail that the time is free', async () => {
+    const tuesday = await book(TUESDAY_9);
+    const wednesday = await book(WEDNESDAY_9, { email: 'alan@example.test', name: 'Alan Turing' });
+    const cookie = await signIn(env.smtp);
+    dropTuesdays();
+
+    const upcoming = await json<BookingsPage>(desk('/api/records/consultations', { cookie }));
+    expect(upcoming.items.map((row) => [row.id, row.outsideHours])).toEqual([
+      [tuesday, true],
+      [wednesday, false],
+    ]);
+    const calendar = await json<ConsultationsCalendar>(
+      desk('/api/records/consultations/calendar', { cookie }),
+    );
+    expect(calendar.outsideHours).toBe(1);
+    expect(await slots()).not.toContain(TUESDAY_9);
+
+    const cancelled = async (id: string) => {
+      const before = env.smtp.mails.length;
+      const answer = await desk(`/api/records/consultations/${id}/cancel`, { cookie, body: {} });
+      expect(answer.status).toBe(200);
+      await env.smtp.waitForMails(before + 2);
+      return env.smtp.mails.slice(before).find((m) => m.envelope.to[0] === STUDIO)!.text;
+    };
+    const notOffered = await cancelled(tuesday);
+    expect(notOffered).not.toContain('free to book');
+    expect(notOffered).toContain(
+      'The time is outside your weekly hours now, so it is not offered to visitors.',
+    );
+    const offered = await cancelled(wednesday);
+    expect(offered).toContain('The time is free to book again.');
+    expect(await slots()).toContain(WEDNESDAY_9);
+
+    // Nothing is left outside her hours once it is cancelled.
+    expect(
+      (await json<ConsultationsCalendar>(desk('/api/records/consultations/calendar', { cookie })))
+        .outsideHours,
+    ).toBe(0);
+  });
+
+  test('a cancelled time the page does not offer (blocked) is not called free', async () => {
+    const tuesday = await book(TUESDAY_9);
+    const cookie = await signIn(env.smtp);
+    const blocked = await desk('/api/records/consultations/blocks', {
+      cookie,
+      body: { from: '2027-03-02', to: '2027-03-02', note: 'Day off' },
+    });
+    expect(blocked.status).toBe(200);
+    const before = env.smtp.mails.length;
+    await desk(`/api/records/consultations/${tuesday}/cancel`, { cookie, body: {} });
+    await env.smtp.waitForMails(before + 2);
+    const studio = env.smtp.mails.slice(before).find((m) => m.envelope.to[0] === STUDIO)!;
+    expect(studio.text).toContain('The consultation with Grace');
+    expect(studio.text).not.toContain('free to book');
   });
 });
 

@@ -137,6 +137,30 @@ describe('participants', () => {
     expect(short.status).toBe(422);
   });
 
+  test('the quick check finds a phone number however it is typed', async () => {
+    await signWaiver({ email: 'rosa@example.test', firstName: 'Rosa', phone: '(503) 555-0142' });
+    await signWaiver({ email: 'other@example.test', firstName: 'Olga', phone: '503-555-0199' });
+    const cookie = await signIn(env.smtp);
+    for (const typed of [
+      '5550142',
+      '503 555 0142',
+      '5035550142',
+      '503.555.0142',
+      '(503)555-0142',
+      '+1 503 555 0142',
+      '15035550142',
+    ]) {
+      const found = await quickCheck(cookie, typed);
+      expect(
+        found.map((row) => [row.name.split(' ')[0], row.status]),
+        typed,
+      ).toEqual([['Rosa', 'covered']]);
+    }
+    expect(await quickCheck(cookie, '5035550143')).toEqual([]);
+    // Digits among letters are no phone number: not found by the digits they hold.
+    expect(await quickCheck(cookie, 'rosa 5550142')).toEqual([]);
+  });
+
   test('messages carry their sender’s status, by e-mail in any case', async () => {
     await signWaiver({ email: 'nia@example.test', firstName: 'Nia' });
     await sendMessage({ name: 'Nia', email: 'NIA@example.test' });

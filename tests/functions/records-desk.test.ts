@@ -62,6 +62,9 @@ describe('waivers', () => {
     expect(await find('ANA@EXAMPLE')).toEqual([first]);
     expect(await find('bea okaf')).toEqual([second]);
     expect(await find('5550177')).toEqual([second]);
+    expect(await find('503 555 0177')).toEqual([second]);
+    expect(await find('(503) 555-0177')).toEqual([second]);
+    expect(await find('+1 503 555 0177')).toEqual([second]);
     expect(await find('555-0142')).toEqual([first]);
     expect(await find('')).toEqual([second, first]);
     // Health information is sealed: it is never searched.
@@ -329,6 +332,14 @@ describe('messages', () => {
     expect((await list('show=inbox')).map((m) => m.name)).toEqual(['Ada Lovelace']);
     expect((await list('q=REFORMER')).map((m) => m.name)).toEqual(['Ada Lovelace']);
     expect((await list('q=ada@')).map((m) => m.name)).toEqual(['Spammy', 'Ada Lovelace']);
+    // A phone number in the text is found however it is typed.
+    await sendMessage({ name: 'Cal Me', message: 'Please call me on (503) 555-0142 after six.' });
+    for (const typed of ['5035550142', '503 555 0142', '555-0142', '+1 503 555 0142']) {
+      expect(
+        (await list(`q=${encodeURIComponent(typed)}`)).map((m) => m.name),
+        typed,
+      ).toEqual(['Cal Me']);
+    }
   });
 
   test('"not spam" moves a message to the inbox and mails it to the studio once, however often pressed', async () => {

@@ -1,4 +1,4 @@
-import { ACTION_WORDS, type LogRow, type RetentionRemoved } from '../../shared/desk-api';
+import { ACTION_WORDS, ACTOR_WORDS, type LogRow, type RetentionRemoved } from '../../shared/desk-api';
 import { count, removedWords, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';
@@ -81,7 +81,7 @@ export default function AccessLog() {
               <span className="text-muted">{when(row.at)}</span>
             </p>
             <p className="mt-1 break-words text-muted">
-              {row.actor}
+              {ACTOR_WORDS[row.actor] ?? row.actor}
               {record(row) && <> · {record(row)}</>}
               {detail(row) && <> · {detail(row)}</>}
             </p>

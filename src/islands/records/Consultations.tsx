@@ -8,7 +8,7 @@ import {
   type ConsultationsCalendar,
 } from '../../shared/desk-api';
 import { call, DeskError } from './api';
-import { count } from './format';
+import { count, studioFormats, type StudioFormats } from './format';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
 import {
@@ -30,38 +30,6 @@ import {
   formValues,
 } from './ui';
 
-/** Times of consultations, always in the studio's zone (which the screen names). */
-function formats(timeZone: string) {
-  const at = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-  const day = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
-  const zone =
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
-      .formatToParts(0)
-      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-  return {
-    at: (iso: string) => at.format(new Date(iso)),
-    span: (start: string, end: string) => at.formatRange(new Date(start), new Date(end)),
-    day: (iso: string) => day.format(new Date(iso)),
-    zone,
-  };
-}
-
-type Formats = ReturnType<typeof formats>;
-
 const WHEN: [BookingsWhen, string][] = [
   ['upcoming', 'Upcoming'],
   ['past', 'Past'],
@@ -75,7 +43,7 @@ function Booking({
   onCancel,
 }: {
   booking: BookingRow;
-  format: Formats;
+  format: StudioFormats;
   upcoming: boolean;
   busy: boolean;
   onCancel: (booking: BookingRow, note: string) => Promise<boolean>;
@@ -96,6 +64,7 @@ function Booking({
         </h3>
         <span className="flex flex-wrap gap-2">
           {booking.cancelledAt && <Badge tone="warn">Cancelled</Badge>}
+          {booking.outsideHours && <Badge tone="warn">Outside your hours</Badge>}
           {booking.spamReason && <Badge tone="spam">Spam: {SPAM_WORDS[booking.spamReason]}</Badge>}
           <StatusBadge status={booking.waiverStatus} />
         </span>
@@ -115,6 +84,12 @@ function Booking({
           </>
         )}
       </p>
+      {booking.outsideHours && (
+        <p className="text-sm text-ink">
+          Your weekly hours no longer include this time: it was booked before they changed. It stays
+          booked; cancel it if you cannot take it.
+        </p>
+      )}
       {booking.topic && <p className="break-words whitespace-pre-wrap text-ink">{booking.topic}</p>}
       <p className="text-sm text-muted">Booked {format.at(booking.createdAt)}</p>
       {booking.cancelledAt && (
@@ -170,7 +145,7 @@ function Booking({
   );
 }
 
-function Bookings({ when, format }: { when: BookingsWhen; format: Formats }) {
+function Bookings({ when, format }: { when: BookingsWhen; format: StudioFormats }) {
   const list = usePages<BookingRow>(`/consultations?when=${when}`);
   const [changed, setChanged] = useState<Record<string, BookingRow>>({});
   const action = useRowAction();
@@ -332,7 +307,7 @@ function Calendar({
   format,
   calendar,
 }: {
-  format: Formats;
+  format: StudioFormats;
   calendar: Loaded<ConsultationsCalendar>;
 }) {
   const unblock = useRowAction();
@@ -493,7 +468,7 @@ export default function Consultations({ route }: { route: Route }) {
   const when: BookingsWhen = route.query.get('when') === 'past' ? 'past' : 'upcoming';
   // The calendar's answer names the studio's zone, which every time here is shown in.
   const calendar = useLoad<ConsultationsCalendar>('/consultations/calendar');
-  const format = formats(calendar.data?.timeZone ?? 'UTC');
+  const format = studioFormats(calendar.data?.timeZone ?? 'UTC');
   return (
     <div className="space-y-6">
       <ScreenTitle>Consultations</ScreenTitle>
@@ -501,6 +476,14 @@ export default function Consultations({ route }: { route: Route }) {
         Times are the studio's: {format.zone}. A consultation booked on the site is here at once;
         the visitor and your inbox got its invite.
       </p>
+      {(calendar.data?.outsideHours ?? 0) > 0 && (
+        <Notice tone="bad">
+          {count(calendar.data!.outsideHours, 'consultation')} still to come{' '}
+          {calendar.data!.outsideHours === 1 ? 'is' : 'are'} outside your weekly hours now: booked
+          before your hours changed, {calendar.data!.outsideHours === 1 ? 'it stays' : 'they stay'}{' '}
+          booked. Each is marked “Outside your hours” under Upcoming: cancel any you cannot take.
+        </Notice>
+      )}
       <nav aria-label="Which consultations">
         <ul className="flex flex-wrap gap-2">
           {WHEN.map(([value, label]) => (

@@ -54,7 +54,7 @@ export default function Delivery() {
         : {
             tone: 'bad',
             words:
-              'It could not be sent this time either; it will be tried again. If this keeps happening, check the mail settings (SMTP_URL).',
+              'It could not be sent this time either; it will be tried again. If this keeps happening, tell whoever runs the site: a mail setting is probably wrong.',
           };
     });
 

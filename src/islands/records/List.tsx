@@ -89,8 +89,8 @@ export default function List() {
             <Status>{outcome && <Notice tone={outcome.tone}>{outcome.words}</Notice>}</Status>
             {data.events.length === 0 ? (
               <p className="text-muted">
-                No event is still to come on the site. Add one in content/events/, and once the site
-                is rebuilt it is offered here.
+                No event is still to come on the site. Add one to the site’s events (your guide says
+                how, under “Events”), and once the site is rebuilt it is offered here.
               </p>
             ) : (
               <ul className="space-y-3">

@@ -98,7 +98,8 @@ export function QuickCheck() {
 const STATUS_EXPLAINED: Record<WaiverStatus, string> = {
   covered: 'Their latest waiver is under the version in force.',
   older: 'Their latest waiver is under an older version: ask them to sign the new one.',
-  expired: 'Their latest waiver is older than the studio’s validity: ask them to sign again.',
+  expired:
+    'Their latest waiver is older than the months a waiver stays valid: ask them to sign again.',
   none: 'There is no waiver on file.',
 };
 

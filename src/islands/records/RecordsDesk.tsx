@@ -12,6 +12,7 @@ import { call, DeskError, onActivity, onSignedOut } from './api';
 import Consultations from './Consultations';
 import List from './List';
 import Delivery from './Delivery';
+import DeskNav, { activeEntry } from './DeskNav';
 import Erasure from './Erasure';
 import Export from './Export';
 import Kiosk from './Kiosk';
@@ -19,7 +20,7 @@ import { time } from './format';
 import Messages from './Messages';
 import Overview from './Overview';
 import ParticipantDetail from './Participants';
-import { href, useRoute, type Screen } from './route';
+import { useRoute } from './route';
 import SignIn from './SignIn';
 import Versions from './Versions';
 import { BUTTON_QUIET, Failed, Loading, Notice } from './ui';
@@ -27,20 +28,6 @@ import WaiverDetail from './WaiverDetail';
 import Waivers from './Waivers';
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
-
-const NAV: [Screen, string, string][] = [
-  ['overview', 'Overview', ''],
-  ['waivers', 'Waivers', 'waivers'],
-  ['versions', 'Versions', 'versions'],
-  ['kiosk', 'Kiosk', 'kiosk'],
-  ['messages', 'Messages', 'messages'],
-  ['consultations', 'Consultations', 'consultations'],
-  ['list', 'List', 'list'],
-  ['delivery', 'Delivery', 'delivery'],
-  ['export', 'Export', 'export'],
-  ['erase', 'Erase', 'erase'],
-  ['log', 'Access log', 'log'],
-];
 
 type State =
   | { kind: 'loading' }
@@ -128,11 +115,7 @@ function Desk() {
     };
   }, [signedIn]);
 
-  const active = NAV.find(
-    ([screen]) =>
-      screen === route.screen ||
-      (screen === 'waivers' && (route.screen === 'waiver' || route.screen === 'participant')),
-  );
+  const active = activeEntry(route);
   useEffect(() => {
     const base = document.title.replace(/^.* · /, '');
     document.title = state.kind === 'in' && active ? `${active[1]} · ${base}` : base;
@@ -172,7 +155,15 @@ function Desk() {
   const waiting = session.undelivered.owed + session.undelivered.failed;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+      <DeskNav route={route} waiting={waiting} />
+      <div>
+        <CurrentScreen route={route} session={session} />
+      </div>
+      {/* Out of the way, after the screen: who is signed in, and signing out. */}
+      <section
+        aria-label="Your session"
+        className="flex flex-wrap items-center justify-between gap-3 border-t border-sand-200 pt-4 text-sm"
+      >
         <p className="min-w-0 break-words text-muted">
           Signed in as <strong className="text-ink">{session.email}</strong> until{' '}
           {time(session.expiresAt)}, or until {IDLE_MINUTES} minutes without use
@@ -185,38 +176,7 @@ function Desk() {
             Sign out everywhere
           </button>
         </div>
-      </div>
-      <nav aria-label="Records desk">
-        <ul className="flex flex-wrap gap-2">
-          {NAV.map(([screen, label, path]) => {
-            const current = active?.[0] === screen;
-            return (
-              <li key={screen}>
-                <a
-                  href={href(path)}
-                  aria-current={current ? 'page' : undefined}
-                  className={`inline-flex min-h-11 items-center gap-2 rounded-full border px-4 text-sm font-semibold ${
-                    current
-                      ? 'border-sage-700 bg-sage-700 text-white'
-                      : 'border-sand-200 bg-white text-sage-800 hover:border-sage-600'
-                  }`}
-                >
-                  {label}
-                  {screen === 'delivery' && waiting > 0 && (
-                    <span className="rounded-full bg-clay-700 px-2 text-xs text-white">
-                      {waiting}
-                      <span className="sr-only"> undelivered</span>
-                    </span>
-                  )}
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <div>
-        <CurrentScreen route={route} session={session} />
-      </div>
+      </section>
     </div>
   );
 }

@@ -40,9 +40,10 @@ function InForce({ texts }: { texts: WaiverTexts }) {
       </p>
       <p className="text-sm text-muted">
         {validForMonths
-          ? `A waiver older than ${count(validForMonths, 'month')} shows as expired.`
-          : 'Waivers do not expire (validForMonths is not set).'}{' '}
-        The versions are content/waiver-versions.yaml.
+          ? `A waiver stays valid for ${count(validForMonths, 'month')}: one older than that shows as expired.`
+          : 'A waiver does not expire with time: it stays valid until a material new version asks for a new signature.'}{' '}
+        You publish a new version, and choose how long a waiver stays valid, in the waiver’s
+        settings on the site: your guide says how, under “A new version of the waiver”.
       </p>
     </section>
   );

@@ -13,6 +13,7 @@
  * name. Everything the visitor wrote goes to the studio alone.
  */
 import type { ConsultationPlace } from '../../shared/booking/place';
+import { withinHours } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
 import { now } from '../platform/clock';
 import { mailBody, type Block } from '../mail/blocks';
@@ -21,6 +22,7 @@ import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
 import { cancellation, invitation, type InviteContext } from './invite';
+import { checkSlot } from './offer';
 import { loadBooking, manageUrl, readMailRef, type Booking } from './store';
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
@@ -240,10 +242,26 @@ export async function visitorCancelMail(ref: string): Composed {
   };
 }
 
+/**
+ * What the instructor's cancellation says of the time it freed: only what the site knows when it
+ * writes the mail. Free to book when the booking page offers it now; outside her weekly hours
+ * when they changed since it was booked; otherwise (too soon, blocked, busy, past) nothing.
+ */
+async function freedTime(booking: Booking): Promise<string> {
+  const check = await checkSlot(booking.start.toISOString());
+  if (check.ok) return ' The time is free to book again.';
+  const { availability, timeZone } = consultationSettings();
+  if (!withinHours(availability, booking, timeZone)) {
+    return ' The time is outside your weekly hours now, so it is not offered to visitors.';
+  }
+  return '';
+}
+
 /** The instructor's cancellation (CANCEL), so her calendar drops it too. */
 export async function studioCancelMail(ref: string): Composed {
   const booking = await about(ref, 'cancelled');
   if (!isBooking(booking)) return booking;
+  const freed = await freedTime(booking);
   const { timeZone } = consultationSettings();
   const w = when(booking, timeZone);
   const by =
@@ -258,7 +276,7 @@ export async function studioCancelMail(ref: string): Composed {
       [
         `The consultation with ${booking.name} on ${w.date}, ${w.time} (${w.zone}) is cancelled. ${by}`,
         ...(booking.cancelNote ? [`Your note to them:\n${booking.cancelNote}`] : []),
-        'The cancellation is attached: your calendar removes the consultation when you open it. The time is free to book again.',
+        `The cancellation is attached: your calendar removes the consultation when you open it.${freed}`,
       ],
       `Reply to this e-mail to write to ${booking.name}: replies go to ${booking.email}.`,
     ),

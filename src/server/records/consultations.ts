@@ -15,6 +15,7 @@ import type {
   CrowdedNetwork,
   SpamReason,
 } from '../../shared/desk-api';
+import { withinHours } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
 import type { Staff } from '../auth/sessions';
 import { newToken, tokenHash } from '../auth/tokens';
@@ -72,6 +73,7 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
       LIMIT $1`,
     params,
   );
+  const { availability, timeZone } = consultationSettings();
   const page = pageOf(
     rows,
     (row): Omit<BookingRow, 'waiverStatus'> => ({
@@ -87,13 +89,22 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
       cancelledBy: row.cancelled_by,
       cancelNote: row.cancel_note,
       spamReason: row.spam_reason,
+      outsideHours:
+        upcoming &&
+        !row.cancelled_at &&
+        !row.spam_reason &&
+        !withinHours(
+          availability,
+          { start: new Date(row.starts_at), end: new Date(row.ends_at) },
+          timeZone,
+        ),
     }),
     PAGE,
   );
   return {
     ...page,
     items: await withWaiverStatus(page.items),
-    timeZone: consultationSettings().timeZone,
+    timeZone,
     ...(upcoming && !after && { crowded: await crowdedNetworks() }),
   };
 }
@@ -178,14 +189,33 @@ const asRow = (block: Awaited<ReturnType<typeof currentBlocks>>[number]): BlockR
   createdAt: block.createdAt.toISOString(),
 });
 
+/** How many live consultations still to come lie outside the weekly hours as they are now. */
+async function outsideHoursCount(): Promise<number> {
+  const { availability, timeZone } = consultationSettings();
+  const rows = await query<{ starts_at: Date; ends_at: Date }>(
+    `SELECT starts_at, ends_at FROM consultation_bookings
+      WHERE ends_at > ${sqlNow()} AND cancelled_at IS NULL AND spam_reason IS NULL`,
+  );
+  return rows.filter(
+    (row) =>
+      !withinHours(
+        availability,
+        { start: new Date(row.starts_at), end: new Date(row.ends_at) },
+        timeZone,
+      ),
+  ).length;
+}
+
 export async function consultationsCalendar(): Promise<ConsultationsCalendar> {
-  const [busy, feed, blocks] = await Promise.all([
+  const [busy, feed, blocks, outsideHours] = await Promise.all([
     busyFeedState(),
     query<{ created_at: Date }>(`SELECT created_at FROM consultation_feed_tokens`),
     currentBlocks(),
+    outsideHoursCount(),
   ]);
   return {
     timeZone: consultationSettings().timeZone,
+    outsideHours,
     busy: {
       configured: busy.configured,
       hint: busy.hint,

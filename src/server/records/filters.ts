@@ -93,6 +93,51 @@ export function withFilters(
 /** `%text%` for ILIKE, with the text's own `%`, `_` and `\` taken literally. */
 export const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
+/** What may stand between a phone number's digits however it is written: spaces, `-.()/+`. */
+const PHONE_GAP = '[-.()/+[:space:]]*';
+
+/**
+ * A phone number however typed: when the search text is a phone number (at least three digits,
+ * nothing but digits and a phone's punctuation), the POSIX pattern (for `~`) that finds those
+ * digits with any punctuation between them, so `5035550142`, `503 555 0142` and `5550142` all
+ * find `(503) 555-0142`, in a phone field or in a message's text. A leading country code 1
+ * (`+1 503 555 0142`) may be missing from what was stored. Otherwise `undefined`: a name or an
+ * address is no phone number.
+ */
+export function phonePattern(text: string): string | undefined {
+  const typed = text.trim();
+  if (!/^[-\d.()/+\s]+$/.test(typed)) return undefined;
+  let digits = typed.replace(/\D/g, '');
+  if (digits.length < 3) return undefined;
+  let prefix = '';
+  if (digits.length === 11 && digits.startsWith('1')) {
+    prefix = `(1${PHONE_GAP})?`;
+    digits = digits.slice(1);
+  }
+  return prefix + [...digits].join(PHONE_GAP);
+}
+
+/**
+ * The condition, for `Where.add`, that one of `columns` (SQL expressions) contains the search
+ * text in any case, or that one of `phoneColumns` holds it as a phone number however punctuated
+ * (`phonePattern`). Every search on the desk that reads a phone goes through it.
+ */
+export function textOrPhone(
+  text: string,
+  columns: string[],
+  phoneColumns: string[],
+): [string, ...string[]] {
+  const pattern = containing(text);
+  const phone = phonePattern(text);
+  const conditions = columns.map((column) => `${column} ILIKE ?`);
+  const values = columns.map(() => pattern);
+  if (phone) {
+    conditions.push(...phoneColumns.map((column) => `${column} ~ ?`));
+    values.push(...phoneColumns.map(() => phone));
+  }
+  return [`(${conditions.join(' OR ')})`, ...values];
+}
+
 /**
  * A WHERE clause built a condition at a time; each `?` in a condition becomes the next numbered
  * parameter, so values never enter the SQL text.

@@ -7,7 +7,7 @@ import type { DrainSummary } from '../platform/outbox';
 import type { SpamReason } from '../../shared/anti-spam';
 import { withWaiverStatus } from './participants';
 import { logAccess } from './access-log';
-import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
+import { pageOf, PAGE_SIZE, textOrPhone, Where, type Filters } from './filters';
 import { mailState } from './delivery';
 
 export type SpamFilter = 'all' | 'inbox' | 'spam';
@@ -49,20 +49,17 @@ export function messageRow(row: MessageDbRow): Omit<MessageRow, 'waiverStatus'> 
   };
 }
 
-/** Messages whose name, e-mail or text contains the search text, in the range, newest first. */
+/**
+ * Messages whose name, e-mail or text contains the search text (a phone number in the text
+ * however punctuated), in the range, newest first.
+ */
 export async function searchMessages(
   filters: Filters,
   spam: SpamFilter,
 ): Promise<Page<MessageRow>> {
   const where = new Where().range(filters, 'c', 'bigint');
   if (filters.text) {
-    const pattern = containing(filters.text);
-    where.add(
-      '(c.name ILIKE ? OR c.email ILIKE ? OR c.message ILIKE ?)',
-      pattern,
-      pattern,
-      pattern,
-    );
+    where.add(...textOrPhone(filters.text, ['c.name', 'c.email', 'c.message'], ['c.message']));
   }
   if (spam === 'inbox') where.add('c.spam_reason IS NULL');
   if (spam === 'spam') where.add('c.spam_reason IS NOT NULL');

@@ -20,7 +20,7 @@ import type {
 import { query } from '../platform/db';
 import { WAIVER_SELECT, waiverRecord } from '../waiver/store';
 import { statusOf, versionInForce } from '../waiver/versions';
-import { containing } from './filters';
+import { textOrPhone, Where } from './filters';
 import { isWaiverId } from './waivers';
 
 interface LatestRow {
@@ -94,19 +94,24 @@ export async function withWaiverStatus<T extends { email: string }>(
 
 /**
  * The quick check: participants any of whose waivers has the text in its name, e-mail or phone
- * (any case), latest signers first, at most `limit`.
+ * (any case; a phone however punctuated), latest signers first, at most `limit`.
  */
 export async function searchParticipants(text: string, limit = 20): Promise<ParticipantRow[]> {
-  const pattern = containing(text.trim());
+  const where = new Where()
+    .add('m.spam_reason IS NULL')
+    .add(
+      ...textOrPhone(
+        text.trim(),
+        [`m.first_name || ' ' || m.last_name`, 'm.email', 'm.phone'],
+        ['m.phone'],
+      ),
+    );
   const rows = await query<LatestRow>(
-    `SELECT * FROM (${LATEST} AND lower(w.email) IN (
-        SELECT lower(m.email) FROM waivers m
-         WHERE m.spam_reason IS NULL
-           AND (m.first_name || ' ' || m.last_name ILIKE $1 OR m.email ILIKE $1 OR m.phone ILIKE $1))
+    `SELECT * FROM (${LATEST} AND lower(w.email) IN (SELECT lower(m.email) FROM waivers m ${where.sql})
       ORDER BY lower(w.email), w.created_at DESC, w.id DESC) latest
      ORDER BY created_at DESC, id DESC
-     LIMIT $2`,
-    [pattern, limit],
+     LIMIT ${where.param(limit)}`,
+    where.params,
   );
   return rows.map(participantOf);
 }

@@ -10,7 +10,7 @@ import type { Page, WaiverRow, WaiverView } from '../../shared/desk-api';
 import { query } from '../platform/db';
 import type { SpamReason } from '../../shared/anti-spam';
 import { loadWaiver } from '../waiver/store';
-import { containing, pageOf, PAGE_SIZE, Where, type Filters } from './filters';
+import { pageOf, PAGE_SIZE, textOrPhone, Where, type Filters } from './filters';
 import { kindsAbout, mailLabel } from '../mail-kinds';
 import { mailState } from './delivery';
 
@@ -18,22 +18,19 @@ export const isWaiverId = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /**
- * Waivers whose name, e-mail or phone contains the search text (any case; a phone also by its
- * digits alone, so "5550142" finds "(503) 555-0142"), in the date range, newest first. Health
+ * Waivers whose name, e-mail or phone contains the search text (any case; a phone however
+ * punctuated, so "5550142" finds "(503) 555-0142"), in the date range, newest first. Health
  * fields are sealed in the database, so they are never searched.
  */
 export async function searchWaivers(filters: Filters): Promise<Page<WaiverRow>> {
   const where = new Where().range(filters, 'w', 'uuid');
   if (filters.text) {
-    const pattern = containing(filters.text);
-    const digits = filters.text.replace(/\D/g, '');
     where.add(
-      `(w.first_name || ' ' || w.last_name ILIKE ? OR w.email ILIKE ? OR w.phone ILIKE ?` +
-        (digits.length >= 3 ? ` OR regexp_replace(w.phone, '\\D', '', 'g') LIKE ?)` : ')'),
-      pattern,
-      pattern,
-      pattern,
-      ...(digits.length >= 3 ? [`%${digits}%`] : []),
+      ...textOrPhone(
+        filters.text,
+        [`w.first_name || ' ' || w.last_name`, 'w.email', 'w.phone'],
+        ['w.phone'],
+      ),
     );
   }
   const rows = await query<{
