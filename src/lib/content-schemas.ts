@@ -88,7 +88,7 @@ export const serviceSchema = fields(
   {
     title: words("write the card's title, e.g. Private Virtual Sessions"),
     duration: words('write how long it lasts, e.g. 60 minutes, or Varies'),
-    price: words('write the price as visitors read it, e.g. Inquire').default('Inquire'),
+    price: dollarsOr('inquire', SERVICE_PRICE_HINT).default('inquire'),
     features: lines('Live, one-on-one over video').default([]),
     order: order(),
   },

@@ -100,6 +100,16 @@ describe.concurrent(
       );
     });
 
+    test("services: a price is a number of dollars or inquire, like a session's or an event's", async () => {
+      const run = await brokenCopy('content/services/corporate.md', (text) =>
+        text.replace(/^price: .*$/m, 'price: Call me'),
+      );
+      expectOnly(
+        run,
+        'content/services/corporate.md, line 4: price: use a number of US dollars, e.g. 95, or inquire',
+      );
+    });
+
     test('programs: a picture that is not beside the file names image, and an example', async () => {
       const run = await brokenCopy('content/programs/prenatal.md', (text) =>
         text.replace(/^image: .*$/m, 'image: ./prenatal.png'),
@@ -230,6 +240,25 @@ describe.concurrent('an obvious slip is taken as meant', { timeout: 120_000 }, (
     expect(code).toBe(0);
   });
 });
+
+test(
+  'a service priced in dollars shows its price; the others still read Inquire',
+  { timeout: 240_000 },
+  async () => {
+    const copy = await copyProject('content-schema-');
+    copies.push(copy);
+    await copy.edit('content/services/virtual.md', (text) =>
+      text.replace(/^price: .*$/m, 'price: 95'),
+    );
+    const { code, output } = await copy.astro('build');
+    expect(code, output).toBe(0);
+    const html = await readFile(copy.path('dist/services.html'), 'utf8');
+    const prices = [...html.matchAll(/<dt[^>]*>Price<\/dt>\s*<dd[^>]*>\s*([^<]*?)\s*<\/dd>/g)].map(
+      ([, price]) => price,
+    );
+    expect(prices.sort()).toEqual(['$95', 'Inquire', 'Inquire', 'Inquire']);
+  },
+);
 
 describe.concurrent('a mistake in an event file', { timeout: 120_000 }, () => {
   test('a well-formed event passes, so the cases below fail for their one mistake', async () => {
