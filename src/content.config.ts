@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { parse as parseYaml } from 'yaml';
@@ -13,8 +12,6 @@ import {
   siteSchema,
   testimonialSchema,
 } from './lib/content-schemas';
-import { versionProblems, waiverVersionsSchema } from './shared/waiver-versions';
-import { waiverTextOf, type WaiverText } from './server/waiver/current-text';
 
 // Every collection's schema is src/lib/content-schemas.ts's, which the build checks content/
 // with first (src/integrations/content-check.ts): a mistake stops the build there, in the
@@ -47,27 +44,6 @@ const retention = defineCollection({
   schema: retentionSchema,
 });
 
-// Every published version of the waiver text; content/waiver.md's text must still have the
-// SHA-256 recorded for its version, so a signed text never changes under its label. The
-// functions read the same file through the same schema (src/server/waiver/versions.ts).
-const waiverVersions = defineCollection({
-  loader: file('./content/waiver-versions.yaml', {
-    parser: (text) => ({ waiverVersions: parseYaml(text) ?? {} }),
-  }),
-  schema: waiverVersionsSchema.superRefine((versions, context) => {
-    let text: WaiverText;
-    try {
-      text = waiverTextOf(readFileSync('./content/waiver.md', 'utf8'));
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: (error as Error).message });
-      return;
-    }
-    for (const message of versionProblems(versions, text)) {
-      context.addIssue({ code: 'custom', message });
-    }
-  }),
-});
-
 const sessions = defineCollection({ loader: markdown('sessions'), schema: sessionSchema });
 
 const services = defineCollection({ loader: markdown('services'), schema: serviceSchema });
@@ -93,7 +69,6 @@ export const collections = {
   site,
   consultation,
   retention,
-  waiverVersions,
   sessions,
   services,
   programs,

@@ -6,7 +6,7 @@
  * nothing else: no stack trace, no hint meant for developers. On Netlify the lines are the end
  * of the deploy log.
  */
-import { existsSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -27,6 +27,12 @@ import {
   type ImageField,
 } from '../lib/content-schemas.ts';
 import { says } from '../shared/content-fields.ts';
+import {
+  WAIVER_VERSIONS_FILE,
+  waiverFrontmatterSchema,
+  type WaiverVersions,
+} from '../shared/waiver-versions.ts';
+import { WAIVER_FILE, waiverHistory } from './waiver-history.ts';
 
 /** A file of content/ read for checking: its frontmatter (or YAML) as a document. */
 interface Source {
@@ -157,10 +163,14 @@ const PAGE_BLOCK: Record<string, string> = {
   notes: BLOCKS,
 };
 
-/** What is wrong in content/ under `root`, one line per mistake in her words; empty when nothing. */
-export function contentProblems(root: string): string[] {
+/**
+ * What is wrong in content/ under `root`, one line per mistake in her words (empty when
+ * nothing), and, when content/waiver.md reads, every version of the waiver published.
+ */
+export function checkContent(root: string): { problems: string[]; waiver?: WaiverVersions } {
   const content = join(root, 'content');
   const problems: string[] = [];
+  let waiverSource: Source | undefined;
   const check = (path: string, schema: z.ZodType | ((path: string) => z.ZodType), md: boolean) => {
     if (!existsSync(path)) {
       problems.push(
@@ -194,6 +204,7 @@ export function contentProblems(root: string): string[] {
     const source = check(path, (file) => pageSchema(imageBeside(file)), true);
     const id = relative(content, path).replace(/\.md$/, '');
     const data = (source?.doc.toJS() ?? {}) as Record<string, unknown>;
+    if (source && id === 'waiver') waiverSource = source;
     for (const field of source ? (PAGE_NEEDS[id] ?? []) : []) {
       if (data[field] === undefined) {
         problems.push(
@@ -202,21 +213,50 @@ export function contentProblems(root: string): string[] {
       }
     }
   }
-  return problems;
+  return { problems, ...waiverVersionsOf(root, waiverSource, problems) };
 }
 
+/** The waiver's versions, from its frontmatter and the repository's history of the file. */
+function waiverVersionsOf(
+  root: string,
+  source: Source | undefined,
+  problems: string[],
+): { waiver?: WaiverVersions } {
+  if (!source) return {};
+  const frontmatter = problemsOf(source, waiverFrontmatterSchema);
+  problems.push(...frontmatter);
+  if (frontmatter.length > 0) return {};
+  const { versions, problem } = waiverHistory(root);
+  if (problem) {
+    problems.push(line(source, ['version'], problem));
+    return {};
+  }
+  const { validForMonths } = waiverFrontmatterSchema.parse(source.doc.toJS());
+  return { waiver: { ...(validForMonths ? { validForMonths } : {}), versions } };
+}
+
+/** What is wrong in content/ under `root`, one line per mistake in her words; empty when nothing. */
+export const contentProblems = (root: string) => checkContent(root).problems;
+
 export default function contentCheck(): AstroIntegration {
+  let waiver: WaiverVersions | undefined;
   return {
     name: 'content-check',
     hooks: {
       'astro:config:setup': ({ command, config }) => {
         // `astro dev` shows Astro's own overlay, and picks up a fix as soon as it is saved.
         if (command === 'dev') return;
-        const problems = contentProblems(fileURLToPath(config.root));
-        if (problems.length === 0) return;
+        const checked = checkContent(fileURLToPath(config.root));
+        waiver = checked.waiver;
+        if (checked.problems.length === 0) return;
         // Written at once (a pipe would lose what an asynchronous write had not sent yet).
-        writeSync(2, `${problems.join('\n')}\n`);
+        writeSync(2, `${checked.problems.join('\n')}\n`);
         process.exit(1);
+      },
+      // The versions of the waiver, for the functions (src/server/waiver/versions.ts).
+      'astro:build:done': ({ dir }) => {
+        if (!waiver) throw new Error(`${WAIVER_FILE} was not checked before the build`);
+        writeFileSync(new URL(WAIVER_VERSIONS_FILE, dir), `${JSON.stringify(waiver, null, 2)}\n`);
       },
     },
   };

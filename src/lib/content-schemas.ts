@@ -26,6 +26,7 @@ import {
 } from '../shared/content-fields';
 import { retentionSchema } from '../shared/retention';
 import { addressSchema, isTimeZone, timeZoneSchema } from '../shared/studio';
+import { waiverFrontmatterSchema } from '../shared/waiver-versions';
 
 /** An image beside the file (`./prenatal.svg`): Astro's `image()`, or a check of the path. */
 export type ImageField<Image extends z.ZodType = z.ZodType> = () => Image;
@@ -236,7 +237,7 @@ export const pageSchema = <Image extends z.ZodType>(image: ImageField<Image>) =>
     values: blocks('Mindful Movement').optional(),
     certifications: lines('CPR and First Aid').optional(),
     continuingEducation: lines('Pilates for Osteoporosis and Bone Health').optional(),
-    version: words("write the waiver's version, e.g. '2026-11'").optional(),
+    version: waiverFrontmatterSchema.shape.version.optional(),
     notes: blocks('Your Safety First').optional(),
     follow: titledText.optional(),
     firstVisit: titledText.optional(),
@@ -256,7 +257,8 @@ export const PAGE_NEEDS: Record<string, PageFields[]> = {
   contact: ['hero', 'follow', 'firstVisit'],
   services: ['hero', 'programs', 'closing'],
   events: ['hero', 'comingSoon', 'upcoming', 'notify', 'subscribe', 'closing'],
-  waiver: ['version', 'hero', 'notes'],
+  // Its version's lines are checked with the waiver's own (src/shared/waiver-versions.ts).
+  waiver: ['hero', 'notes'],
   consultation: ['hero', 'notes'],
 };
 

@@ -6,13 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parse as parseYaml } from 'yaml';
-import { splitWaiverSource, waiverVersionsSchema } from '../../src/shared/waiver-versions';
-import { currentWaiverText } from '../../src/server/waiver/current-text';
+import { splitWaiverSource } from '../../src/shared/waiver-versions';
 import { copyProject, type ProjectCopy } from '../fixtures/project-copy';
 
+const run = promisify(execFile);
 const copies: ProjectCopy[] = [];
 
 async function brokenCopy(file: string, change: (text: string) => string) {
@@ -350,63 +351,79 @@ describe.concurrent('a mistake in an event file', { timeout: 120_000 }, () => {
   });
 });
 
-describe.concurrent('the waiver text and its versions', { timeout: 120_000 }, () => {
-  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-  const changed = (text: string) =>
-    text.replace(/\n## /, '\nA sentence added after the version was published.\n\n## ');
-  const body = (source: string) => splitWaiverSource(source)!.text;
+describe.concurrent(
+  'publishing a new version of the waiver, as she would in the browser',
+  { timeout: 240_000 },
+  () => {
+    const changed = (text: string) =>
+      text.replace(/\n## /, '\nA sentence added after the version was published.\n\n## ');
+    const sha256 = (source: string) =>
+      createHash('sha256').update(splitWaiverSource(source)!.text).digest('hex');
 
-  /** A copy whose content/waiver.md is changed under version '2027-01'; the new text's SHA-256. */
-  async function newVersionCopy() {
-    const copy = await copyProject('content-schema-');
-    copies.push(copy);
-    let text = '';
-    await copy.edit('content/waiver.md', (source) => {
-      const next = changed(source).replace("version: '2026-11'", "version: '2027-01'");
-      text = body(next);
-      return next;
+    /** A copy of the project in a repository of its own, its files committed as they are. */
+    async function committedCopy() {
+      const copy = await copyProject('content-schema-');
+      copies.push(copy);
+      const git = (...args: string[]) =>
+        run('git', ['-c', 'user.name=Maya', '-c', 'user.email=maya@example.test', ...args], {
+          cwd: copy.dir,
+        });
+      await git('init', '-q');
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'The site as published');
+      return { copy, commit: (message: string) => git('commit', '-q', '-am', message) };
+    }
+
+    test('a text changed under the version already published stops the build, saying what to write', async () => {
+      const { copy, commit } = await committedCopy();
+      await copy.edit('content/waiver.md', changed);
+      await commit('A sentence more');
+
+      expectOnly(
+        await copy.astro('sync'),
+        "content/waiver.md, line 9: version: the text below has changed since version '2026-11' was published, and a signed text never changes under its version: give it a new version, e.g. '2026-12', and say whether the change is material (material: true or false)",
+      );
     });
-    return { copy, newSha256: sha256(text) };
-  }
 
-  test('a changed text under an unchanged version fails the build, naming content/waiver.md and what to do', async () => {
-    const { code, output } = await brokenCopy('content/waiver.md', changed);
+    test("the text, its version line and material: the build finds each version's SHA-256 and ships the list", async () => {
+      const { copy, commit } = await committedCopy();
+      const published = await copy.read('content/waiver.md');
+      await copy.edit('content/waiver.md', (source) =>
+        changed(source)
+          .replace("version: '2026-11'", "version: '2026-12'")
+          .replace(/^material: true$/m, 'material: true\nchanges: A sentence about the park.'),
+      );
+      await commit('Waiver 2026-12');
 
-    expect(code).not.toBe(0);
-    expect(output).toContain("content/waiver.md: its text has changed since version '2026-11'");
-    expect(output).toContain("set a new `version` in content/waiver.md's frontmatter");
-    expect(output).toContain('content/waiver-versions.yaml');
-  });
+      const { code, output } = await copy.astro('build');
+      expect(code, output).toBe(0);
+      const shipped = JSON.parse(await copy.read('dist/waiver-versions.json')) as unknown;
+      expect(shipped).toEqual({
+        versions: [
+          { version: '2026-11', sha256: sha256(published), material: true },
+          {
+            version: '2026-12',
+            sha256: sha256(await copy.read('content/waiver.md')),
+            material: true,
+            changes: 'A sentence about the park.',
+          },
+        ],
+      });
+    });
 
-  test('the same change passes once it has a new version recorded with its SHA-256', async () => {
-    const { copy, newSha256 } = await newVersionCopy();
-    await copy.edit(
-      'content/waiver-versions.yaml',
-      (yaml) => `${yaml}  - version: '2027-01'\n    sha256: ${newSha256}\n    material: true\n`,
-    );
-    const { code, output } = await copy.astro('sync');
+    test('a version without its material line is told what to write', async () => {
+      const { copy, commit } = await committedCopy();
+      await copy.edit('content/waiver.md', (source) =>
+        changed(source)
+          .replace("version: '2026-11'", "version: '2026-12'")
+          .replace(/^material: true\n/m, ''),
+      );
+      await commit('Waiver 2026-12');
 
-    expect(output).not.toContain('content/waiver.md');
-    expect(code).toBe(0);
-  });
-
-  test('a new version not yet in the list fails, giving the SHA-256 to record', async () => {
-    const { copy, newSha256 } = await newVersionCopy();
-    const { code, output } = await copy.astro('sync');
-
-    expect(code).not.toBe(0);
-    expect(output).toContain("content/waiver.md has version '2027-01'");
-    expect(output).toContain(newSha256);
-  });
-});
-
-test('the recorded SHA-256 of the version in force is the one the functions file with each waiver', async () => {
-  const versions = waiverVersionsSchema.parse(
-    parseYaml(await readFile('content/waiver-versions.yaml', 'utf8')),
-  );
-  const current = currentWaiverText();
-  expect(versions.versions.at(-1)).toMatchObject({
-    version: current.version,
-    sha256: current.sha256,
-  });
-});
+      expectOnly(
+        await copy.astro('sync'),
+        'content/waiver.md: material: missing: write true if everyone who signed an earlier version must sign again, false for a change that alters nothing they agree to (a typo)',
+      );
+    });
+  },
+);
