@@ -8,6 +8,7 @@ import islandScripts from './src/integrations/island-scripts.ts';
 import pageStyles from './src/integrations/page-styles.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
+import contentCheck from './src/integrations/content-check.ts';
 import { LOCAL_SITE_URL, platformValue, readSetting } from './src/server/platform/settings.ts';
 
 /**
@@ -50,6 +51,8 @@ export default defineConfig({
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
+    // content/ checked first: a mistake is told in the instructor's words, and nothing else.
+    contentCheck(),
     deploySettings(),
     react(),
     // Pages only ever arrived at, and the records desk (the studio's, not the public's).

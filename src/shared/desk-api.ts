@@ -177,7 +177,7 @@ export interface ParticipantHealth {
 export interface WaiverTextRow {
   sha256: string;
   version: string;
-  /** From content/waiver-versions.yaml; `null` for a text that is not recorded there. */
+  /** Whether its version is material; `null` for a text that is not a published version. */
   material: boolean | null;
   inForce: boolean;
   firstSignedAt: string;

@@ -6,21 +6,32 @@
  */
 import { z } from 'zod';
 import { isTimeZone } from './time-zone';
+import { fields, says, words } from './content-fields';
 
 /** Whether `name` is a time zone this runtime knows (an IANA name such as America/Los_Angeles). */
 export { isTimeZone };
 
-export const timeZoneSchema = z.string().refine(isTimeZone, {
-  message: 'use an IANA time zone name, e.g. America/Los_Angeles',
-});
+const TIME_ZONE_HINT = 'use an IANA time zone name, e.g. America/Los_Angeles';
 
-export const addressSchema = z.strictObject({
-  street: z.string().min(1),
-  locality: z.string().min(1),
-  region: z.string().min(1),
-  postalCode: z.string().min(1),
-  country: z.string().length(2, 'use the two-letter country code, e.g. US'),
-});
+export const timeZoneSchema = z
+  .string(says(TIME_ZONE_HINT))
+  .refine(isTimeZone, { message: TIME_ZONE_HINT });
+
+const COUNTRY_HINT = 'use the two-letter country code, e.g. US';
+
+export const addressSchema = fields(
+  {
+    street: words('write the street and number, e.g. 2140 SE Division St'),
+    locality: words('write the city, e.g. Portland'),
+    region: words("write the state's two letters, e.g. OR"),
+    postalCode: z.preprocess(
+      (value) => (typeof value === 'number' ? String(value) : value),
+      words("write the ZIP code in quotes, e.g. '97202'"),
+    ),
+    country: z.string(says(COUNTRY_HINT)).length(2, COUNTRY_HINT),
+  },
+  'an address',
+);
 
 export type PostalAddress = z.output<typeof addressSchema>;
 

@@ -8,7 +8,6 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import waiverReSign from '../../functions/waiver-re-sign';
 import { rotateListTokens } from '../../src/server/notify/key-rotation';
@@ -25,7 +24,8 @@ import type {
   ReSignRow,
   WaiverTexts,
 } from '../../src/shared/desk-api';
-import { splitWaiverSource } from '../../src/shared/waiver-versions';
+import { versionsFromHistory, WAIVER_VERSIONS_FILE } from '../../src/shared/waiver-versions';
+import { stateOf } from '../../src/integrations/waiver-history';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { desk, ORIGIN, sendMessage, signIn, signWaiver, STAFF } from './desk';
 
@@ -63,8 +63,10 @@ async function json<T>(response: Promise<Response>): Promise<T> {
 }
 
 /**
- * Publishes a new version of the waiver in a copy of content/ (the text changed, its record
- * added), as the instructor would, and points the functions at it.
+ * Publishes a new version of the waiver in a copy of content/, as the instructor would (the
+ * text changed, its version and material lines), and points the functions at it and at the
+ * list of versions the build would write from the repository's history: the version published
+ * before, then this one.
  */
 function publish(
   version: string,
@@ -73,19 +75,20 @@ function publish(
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'waiver-version-'));
   cpSync(CONTENT, dir, { recursive: true });
-  const source = readFileSync(join(dir, 'waiver.md'), 'utf8')
-    .replace("version: '2026-11'", `version: '${version}'`)
+  const published = readFileSync(join(dir, 'waiver.md'), 'utf8');
+  const lines = `version: '${version}'\nmaterial: ${material}${
+    extra.validForMonths ? `\nvalidForMonths: ${extra.validForMonths}` : ''
+  }${extra.changes ? `\nchanges: ${JSON.stringify(extra.changes)}` : ''}`;
+  const source = published
+    .replace("version: '2026-11'\nmaterial: true", lines)
     .replace(/\n## /, `\nA paragraph added in ${version}.\n\n## `);
+  expect(source).toContain(lines);
   writeFileSync(join(dir, 'waiver.md'), source);
-  const sha256 = createHash('sha256').update(splitWaiverSource(source)!.text).digest('hex');
-  const yaml = readFileSync(join(dir, 'waiver-versions.yaml'), 'utf8');
-  writeFileSync(
-    join(dir, 'waiver-versions.yaml'),
-    `${extra.validForMonths ? `validForMonths: ${extra.validForMonths}\n` : ''}${yaml}` +
-      `  - version: '${version}'\n    sha256: ${sha256}\n    material: ${material}\n` +
-      (extra.changes ? `    changes: ${JSON.stringify(extra.changes)}\n` : ''),
-  );
+  const pages = mkdtempSync(join(tmpdir(), 'waiver-pages-'));
+  const { versions } = versionsFromHistory([stateOf(published)!, stateOf(source)!]);
+  writeFileSync(join(pages, WAIVER_VERSIONS_FILE), JSON.stringify({ versions }));
   vi.stubEnv('CONTENT_DIR', dir);
+  vi.stubEnv('PAGES_DIR', pages);
 }
 
 async function quickCheck(cookie: string, q: string) {

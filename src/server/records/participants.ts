@@ -1,7 +1,7 @@
 /**
  * Participants: everyone who signed with one e-mail address, in any case, as one person. Their
  * status is read from their latest waiver (spam aside): covered when it is under the version in
- * force or under a later non-material one (content/waiver-versions.yaml, matched by the SHA-256
+ * force or under a later non-material one (waiver/versions.ts, matched by the SHA-256
  * of the text signed, so a text edited under an old label never counts as the new one), an older
  * version otherwise, expired past the studio's optional `validForMonths`, or nothing on file.
  */

@@ -64,7 +64,7 @@ export interface ReSignSigner {
   lastName: string;
   email: string;
   version: string;
-  /** What changed in that version, in the studio's words (content/waiver-versions.yaml). */
+  /** What changed in that version, in the studio's words (`changes` in content/waiver.md). */
   changes?: string;
 }
 

@@ -1,31 +1,49 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { existsSync, readFileSync } from 'node:fs';
 import type { WaiverStatus } from '../../shared/desk-api';
 import { before } from '../../shared/retention';
 import {
   coveringVersions,
+  WAIVER_VERSIONS_FILE,
   waiverVersionsSchema,
   type WaiverVersions,
 } from '../../shared/waiver-versions';
+import { pagesDir } from '../platform/built-pages';
 import { now } from '../platform/clock';
-import { contentPath } from '../platform/paths';
+import { contentPath, pathIn } from '../platform/paths';
+import { currentWaiverText } from './current-text';
 
-let cached: { file: string; versions: WaiverVersions } | undefined;
+let cached: { key: string; versions: WaiverVersions } | undefined;
 
 /**
- * The published versions of the waiver text: content/waiver-versions.yaml, shipped beside the
- * functions and checked by the build against content/waiver.md. A file that does not read is a
- * fault said out loud, never an empty list.
+ * The published versions of the waiver text, oldest first: the list the build read from the
+ * repository's history of content/waiver.md (`waiver-versions.json`, shipped beside the
+ * functions), whose last entry is content/waiver.md as shipped; without a built site (tests, a
+ * copy of the files) the version in force alone. A list that does not read, or that ends in
+ * another text than content/waiver.md's, is a fault said out loud.
  */
 export function waiverVersions(): WaiverVersions {
-  const file = contentPath('waiver-versions.yaml');
-  if (cached?.file === file) return cached.versions;
-  const parsed = waiverVersionsSchema.safeParse(parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) {
-    throw new Error(`content/waiver-versions.yaml does not read: ${parsed.error.message}`);
+  const file = pathIn(pagesDir(), WAIVER_VERSIONS_FILE);
+  const key = `${contentPath('waiver.md')}|${file}`;
+  if (cached?.key === key) return cached.versions;
+  const current = currentWaiverText();
+  const { version, sha256, changes, validForMonths } = current;
+  let versions: WaiverVersions = {
+    versions: [{ version, sha256, material: true, ...(changes ? { changes } : {}) }],
+  };
+  if (existsSync(file)) {
+    const parsed = waiverVersionsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) throw new Error(`${file} does not read: ${parsed.error.message}`);
+    const last = parsed.data.versions.at(-1)!;
+    if (last.version !== version || last.sha256 !== sha256) {
+      throw new Error(
+        `${file} ends with version '${last.version}', not content/waiver.md's '${version}': ship the two from one build`,
+      );
+    }
+    versions = { versions: parsed.data.versions };
   }
-  cached = { file, versions: parsed.data };
-  return parsed.data;
+  if (validForMonths) versions.validForMonths = validForMonths;
+  cached = { key, versions };
+  return versions;
 }
 
 /** The SHA-256s of the texts a participant is covered by: the latest material version and on. */

@@ -5,18 +5,25 @@
  * Build and server only (see studio.ts on zod).
  */
 import { z } from 'zod';
+import {
+  clock,
+  fields,
+  says,
+  WEEKDAY_HINT,
+  WEEKDAYS,
+  weekdays,
+  webAddress,
+  type Weekday,
+} from '../content-fields';
 
-export const WEEKDAYS = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+export { WEEKDAYS, type Weekday };
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
-const clock = z
-  .string()
-  .regex(CLOCK, 'use a 24-hour time HH:MM between 00:00 and 23:59, e.g. 09:30');
 
-const weekday = z.enum(WEEKDAYS, { error: () => 'use Mo, Tu, We, Th, Fr, Sa or Su' });
-
-const window = z.strictObject({ days: z.array(weekday).min(1), from: clock, to: clock });
+const window = fields(
+  { days: weekdays, from: clock('09:00'), to: clock('11:30') },
+  `a window (days: [Mo, We] (${WEEKDAY_HINT}), from: '09:00', to: '11:30')`,
+);
 export type BookingWindow = z.output<typeof window>;
 
 /** Minutes since midnight of an HH:MM the schema accepted. */
@@ -24,51 +31,71 @@ export function minutesOf(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 }
 
-const minutes = (max: number) => z.int('use a whole number of minutes').min(0).max(max);
+/** A whole number from `min` to `max`; `what` says it with an example. */
+const count = (min: number, max: number, what: string) =>
+  z
+    .int(says(`${what} (from ${min} to ${max})`))
+    .min(min, says(`${what} (from ${min} to ${max})`))
+    .max(max, says(`${what} (from ${min} to ${max})`));
 
-export const availabilitySchema = z
-  .strictObject({
-    lengthMinutes: minutes(240).min(5),
+export const availabilitySchema = fields(
+  {
+    lengthMinutes: count(5, 240, 'use a whole number of minutes one consultation lasts, e.g. 15'),
     // Optional: slots start every `lengthMinutes` from the start of each window.
-    stepMinutes: minutes(240).min(5).optional(),
-    bufferMinutes: minutes(240).default(0),
+    stepMinutes: count(
+      5,
+      240,
+      'use a whole number of minutes between slot starts, e.g. 15',
+    ).optional(),
+    bufferMinutes: count(
+      0,
+      240,
+      'use a whole number of free minutes kept after each booking, e.g. 15',
+    ).default(0),
     noticeHours: z
-      .number()
-      .min(0)
-      .max(24 * 14),
-    horizonDays: z.int('use a whole number of days').min(1).max(366),
-    windows: z.array(window).min(1),
-    where: z.enum(['studio', 'video'], { error: () => 'use studio or video' }),
-    videoLink: z.url().optional(),
-  })
-  .superRefine((availability, context) => {
-    const { windows, lengthMinutes, where, videoLink } = availability;
-    windows.forEach((entry, index) => {
-      // A time already refused above would only add a second, confusing message here.
-      if (!CLOCK.test(entry.from) || !CLOCK.test(entry.to)) return;
-      const issue = (message: string, ...path: (string | number)[]) =>
-        context.addIssue({ code: 'custom', message, path: ['windows', index, ...path] });
-      const [from, to] = [minutesOf(entry.from), minutesOf(entry.to)];
-      if (to <= from)
-        issue(`ends at ${entry.to}, which is not after its start, ${entry.from}`, 'to');
-      else if (to - from < lengthMinutes) {
-        issue(`is shorter than one consultation (${lengthMinutes} minutes)`, 'to');
-      }
-      const twice = entry.days.find((day, at) => entry.days.indexOf(day) !== at);
-      if (twice) issue(`lists ${twice} twice`, 'days');
-      for (const earlier of windows.slice(0, index)) {
-        const day = entry.days.find((d) => earlier.days.includes(d));
-        const overlaps = from < minutesOf(earlier.to) && minutesOf(earlier.from) < to;
-        if (day && overlaps) issue(`overlaps the window ${earlier.from}-${earlier.to} on ${day}`);
-      }
-    });
-    if (where === 'video' && !videoLink) {
-      context.addIssue({
-        code: 'custom',
-        message: 'give the video call link (videoLink) when consultations happen by video',
-        path: ['videoLink'],
-      });
+      .number(says('use a number of hours a booking must be made ahead, e.g. 12 (from 0 to 336)'))
+      .min(0, 'use a number of hours a booking must be made ahead, e.g. 12 (from 0 to 336)')
+      .max(24 * 14, 'use a number of hours a booking must be made ahead, e.g. 12 (from 0 to 336)'),
+    horizonDays: count(1, 366, 'use a whole number of days ahead a visitor may book, e.g. 21'),
+    windows: z
+      .array(
+        window,
+        says(
+          "write your weekly hours as a list of windows, e.g. - days: [Mo, We] from: '09:00' to: '11:30'",
+        ),
+      )
+      .min(1, "write at least one window, e.g. - days: [Mo, We] from: '09:00' to: '11:30'"),
+    where: z.enum(['studio', 'video'], says('use studio or video')),
+    videoLink: webAddress('https://meet.example.com/still-point').optional(),
+  },
+  "the consultation's settings",
+).superRefine((availability, context) => {
+  const { windows, lengthMinutes, where, videoLink } = availability;
+  windows.forEach((entry, index) => {
+    // A time already refused above would only add a second, confusing message here.
+    if (!CLOCK.test(entry.from) || !CLOCK.test(entry.to)) return;
+    const issue = (message: string, ...path: (string | number)[]) =>
+      context.addIssue({ code: 'custom', message, path: ['windows', index, ...path] });
+    const [from, to] = [minutesOf(entry.from), minutesOf(entry.to)];
+    if (to <= from) issue(`ends at ${entry.to}, which is not after its start, ${entry.from}`, 'to');
+    else if (to - from < lengthMinutes) {
+      issue(`is shorter than one consultation (${lengthMinutes} minutes)`, 'to');
+    }
+    const twice = entry.days.find((day, at) => entry.days.indexOf(day) !== at);
+    if (twice) issue(`lists ${twice} twice`, 'days');
+    for (const earlier of windows.slice(0, index)) {
+      const day = entry.days.find((d) => earlier.days.includes(d));
+      const overlaps = from < minutesOf(earlier.to) && minutesOf(earlier.from) < to;
+      if (day && overlaps) issue(`overlaps the window ${earlier.from}-${earlier.to} on ${day}`);
     }
   });
+  if (where === 'video' && !videoLink) {
+    context.addIssue({
+      code: 'custom',
+      message: 'give the video call link (videoLink) when consultations happen by video',
+      path: ['videoLink'],
+    });
+  }
+});
 
 export type Availability = z.output<typeof availabilitySchema>;
