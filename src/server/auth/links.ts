@@ -52,6 +52,8 @@ export function signInMail(to: string, token: string): Mail {
   const after = 'If you did not ask for it, ignore this e-mail: nobody can sign in without it.';
   return {
     to,
+    // Its file in the local mail folder is named by the link's row (never by the link itself).
+    record: { kind: 'sign-in', key: tokenHash(token).slice(0, 16) },
     subject: `Your sign-in link for the ${studio} records desk`,
     text: [...lines, link, after, ''].join('\n\n'),
     html: `<!doctype html>
