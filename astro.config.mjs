@@ -9,7 +9,7 @@ import pageStyles from './src/integrations/page-styles.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
 import contentCheck from './src/integrations/content-check.ts';
-import { LOCAL_SITE_URL, platformValue, readSetting } from './src/server/platform/settings.ts';
+import { localSiteUrl, platformValue, readSetting } from './src/server/platform/settings.ts';
 
 /**
  * Netlify's emulator (the functions and the database) under `astro dev` only: a build makes no
@@ -39,7 +39,9 @@ const netlifyDev = {
   },
 };
 
-const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? LOCAL_SITE_URL;
+// The address every built page writes (canonical, og:url, sitemap, calendar files, the Events
+// page's subscribe link): SITE_URL, else Netlify's URL, else where `npm start` listens.
+const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? localSiteUrl();
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
 const UNLISTED =

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import type { AstroIntegration } from 'astro';
-import { htmlFiles } from './security-headers';
+import { decodeEntities, htmlFiles } from './security-headers';
 
 /**
  * Each built page carries only the part of the site's style sheet it can use.
@@ -40,7 +40,8 @@ export default function pageStyles(): AstroIntegration {
         const pages = await htmlFiles(root);
         for (const file of pages) {
           const html = await readFile(file, 'utf8');
-          const words = wordsOf(html);
+          // As the browser reads the classes: `[&amp;_a]:underline` is the class `[&_a]:underline`.
+          const words = wordsOf(decodeEntities(html));
           await addScriptWords(scriptUrls(html), words);
           if (/\sdata-fill=/.test(html)) {
             renderers ??= await sourceWords([

@@ -118,7 +118,7 @@ export function inlineCode(html: string) {
   return { scripts, styles, attributes };
 }
 
-function decodeEntities(value: string): string {
+export function decodeEntities(value: string): string {
   return value
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
-import { Toaster } from 'sonner';
 import { island } from './ErrorBoundary';
 import { FieldError, RequiredMark, TextField } from './forms/Field';
 import SpamChecks from './forms/SpamChecks';
+import Notices from './forms/Notices';
 import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import {
@@ -224,7 +224,7 @@ function Form({ studioEmail, zoneNote, children }: Props) {
           </button>
         </form>
       )}
-      <Toaster richColors closeButton position="bottom-right" />
+      <Notices />
     </>
   );
 }

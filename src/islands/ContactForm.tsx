@@ -1,8 +1,8 @@
 import { useEffect, type FocusEvent, type SubmitEvent } from 'react';
-import { Toaster } from 'sonner';
 import { island } from './ErrorBoundary';
 import { Field, TextField } from './forms/Field';
 import SpamChecks from './forms/SpamChecks';
+import Notices from './forms/Notices';
 import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import {
@@ -149,7 +149,7 @@ function Form({ studioEmail }: Props) {
           {sending ? 'Sending...' : 'Send Message'}
         </button>
       </form>
-      <Toaster richColors closeButton position="bottom-right" />
+      <Notices />
     </>
   );
 }

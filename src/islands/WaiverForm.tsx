@@ -6,11 +6,12 @@ import {
   type RefObject,
   type SubmitEvent,
 } from 'react';
-import { Toaster, toast } from 'sonner';
+import { toast } from 'sonner';
 import { island } from './ErrorBoundary';
 import { FieldError, RequiredMark, TextField } from './forms/Field';
 import SpamChecks from './forms/SpamChecks';
 import SignaturePad, { type Signature } from './forms/SignaturePad';
+import Notices from './forms/Notices';
 import { useForm } from './forms/useForm';
 import { useHydrated } from './forms/useHydrated';
 import { fieldErrors } from '../shared/fields';
@@ -132,6 +133,9 @@ function Form({ blocks, version }: Props) {
   const [agreed, setAgreed] = useState(false);
   const [signature, setSignature] = useState<Signature>(NO_SIGNATURE);
   const [padKey, setPadKey] = useState(0);
+  // Just sent: the form is blank for the next waiver, and says nothing of what is missing until
+  // someone starts on it, so that the moment after a success reads as one.
+  const [sent, setSent] = useState(false);
   const kiosk = useKiosk(formRef);
   // The pad's typed-name field is made anew with each signature: no autofill there either.
   useEffect(() => {
@@ -222,6 +226,7 @@ function Form({ blocks, version }: Props) {
       setAgreed(false);
       setSignature(NO_SIGNATURE);
       setPadKey((key) => key + 1);
+      setSent(true);
       // The kiosk: a few seconds to read the success (the form is blank already), then the
       // notice goes and the next signer starts at the top, unless they have begun already.
       if (kiosk) {
@@ -261,7 +266,7 @@ function Form({ blocks, version }: Props) {
 
   return (
     <>
-      <Toaster richColors closeButton position="top-center" />
+      <Notices />
       {/* eslint-disable-next-line jsx-a11y-x/no-noninteractive-element-interactions -- one Enter handler for the fields inside */}
       <form
         ref={formRef}
@@ -270,6 +275,7 @@ function Form({ blocks, version }: Props) {
         noValidate={hydrated}
         onSubmit={onSubmit}
         onKeyDown={onKeyDown}
+        onInput={() => setSent(false)}
         aria-busy={sending}
         data-kiosk={kiosk ? 'on' : undefined}
         className="space-y-8"
@@ -366,7 +372,9 @@ function Form({ blocks, version }: Props) {
             onChange={(next) => {
               setSignature(next);
               clearError('signature');
+              if (next.dataUrl) setSent(false);
             }}
+            quiet={sent}
             invalid={Boolean(errors.signature)}
             describedBy={errors.signature ? `${id}-signature-error` : undefined}
           />
@@ -385,12 +393,12 @@ function Form({ blocks, version }: Props) {
             // requires the terms and posts the form.
             data-terms-gate
             disabled={hydrated && (sending || !agreed)}
-            aria-describedby={hydrated && !agreed ? termsHelpId : undefined}
+            aria-describedby={hydrated && !agreed && !sent ? termsHelpId : undefined}
             className="w-full rounded-full bg-sage-700 px-6 py-3 text-base font-semibold text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto"
           >
             {sending ? 'Processing Waiver...' : 'Submit Waiver'}
           </button>
-          {hydrated && !agreed && (
+          {hydrated && !agreed && !sent && (
             <p id={termsHelpId} className="mt-2 text-sm text-muted">
               Please agree to the waiver terms above to submit.
             </p>

@@ -11,6 +11,7 @@ import { Scanner } from '@tailwindcss/oxide';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { pruneSheet, requiredClasses } from '../../src/integrations/page-styles';
+import { decodeEntities } from '../../src/integrations/security-headers';
 import { ensureBuilt } from '../server/harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -143,9 +144,12 @@ function sourcesOf(entry: string, seen = new Set<string>()): string[] {
   return [...seen];
 }
 
+/** The classes of a page's elements, as the browser reads them (`[&amp;_a]:underline` is `[&_a]:underline`). */
 function classesOf(html: string): Set<string> {
   return new Set(
-    [...html.matchAll(/\sclass="([^"]*)"/g)].flatMap(([, value]) => value.split(/\s+/)),
+    [...html.matchAll(/\sclass="([^"]*)"/g)].flatMap(([, value]) =>
+      decodeEntities(value).split(/\s+/),
+    ),
   );
 }
 

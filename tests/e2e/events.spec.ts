@@ -123,6 +123,29 @@ test("an event's page says when in the event's own zone, where and how much, and
   await expect(page).toHaveURL(at('/events'));
 });
 
+test("an event's description shows its Markdown as a reader expects: a list with its bullets, a link underlined, bold", async ({
+  page,
+}) => {
+  await page.goto(at('/events/halloween-night-flow'));
+  const items = page
+    .getByRole('main')
+    .getByRole('listitem')
+    .filter({ hasText: /^(Lanterns & mats provided|Warm drinks after)$/ });
+  await expect(items).toHaveText(['Lanterns & mats provided', 'Warm drinks after']);
+  const list = items.first().locator('xpath=..');
+  await expect(list).toHaveCSS('list-style-type', 'disc');
+  // Each item on a line of its own, indented with its marker inside the text's column.
+  const [first, second] = [await items.nth(0).boundingBox(), await items.nth(1).boundingBox()];
+  expect(second!.y).toBeGreaterThanOrEqual(first!.y + first!.height);
+  expect(Number.parseFloat(await list.evaluate((ul) => getComputedStyle(ul).paddingLeft))).toBe(24);
+  const link = page.getByRole('link', { name: 'our Instagram' });
+  await expect(link).toHaveCSS('text-decoration-line', 'underline');
+
+  await page.goto(at(`/events/${BERLIN.id}`));
+  const bold = page.getByRole('main').locator('strong', { hasText: 'Berlin' });
+  expect(Number(await bold.evaluate((b) => getComputedStyle(b).fontWeight))).toBeGreaterThan(500);
+});
+
 test('a past event keeps its page, which says so and links to the events still to come', async ({
   page,
 }) => {

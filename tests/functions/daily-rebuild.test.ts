@@ -3,9 +3,12 @@
  * Netlify's build hook: on Netlify it POSTs to BUILD_HOOK_URL once per run; without the setting
  * it says so in the log, once; anywhere else it does nothing.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { dailyTime } from '../../src/server/platform/schedule';
 
 interface Hit {
   method: string;
@@ -142,5 +145,50 @@ describe('the daily-rebuild scheduled function', () => {
     });
     expect(hits).toEqual([]);
     expect(logged).toEqual([]);
+  });
+});
+
+describe('docs/running.md says what the function does', () => {
+  const page = readFileSync(join(import.meta.dirname, '../../docs/running.md'), 'utf8');
+  /** A section of the page, from its heading to the next one, its lines joined. */
+  const section = (heading: string) => {
+    const start = page.indexOf(`### ${heading}\n`);
+    expect(start, heading).toBeGreaterThanOrEqual(0);
+    const end = page.indexOf('\n#', start + heading.length + 5);
+    return page.slice(start, end < 0 ? undefined : end).replace(/\s*\n\s*/g, ' ');
+  };
+  /** The lines a section says are logged: the quoted text after "logs" or "says". */
+  const quotedLines = (text: string) =>
+    [...text.matchAll(/\b(?:logs|says|prints)\b[^`.]{0,30}`([^`]+)`/g)].map(([, line]) => line);
+
+  test('on Netlify: each line it quotes is logged as quoted', async () => {
+    const quoted = quotedLines(section('The daily rebuild on Netlify'));
+    expect(quoted.length).toBeGreaterThanOrEqual(2);
+    deployed();
+    vi.stubEnv('BUILD_HOOK_URL', hookUrl);
+    await (await load()).default();
+    vi.stubEnv('BUILD_HOOK_URL', '');
+    vi.resetModules();
+    await (await load()).default();
+    for (const line of quoted) {
+      expect(
+        logged.some((said) => said.includes(line)),
+        `"${line}" is not what it logs: ${logged.join(' | ')}`,
+      ).toBe(true);
+    }
+  });
+
+  test('self-hosted: npm start runs it at its minute, and it logs no line the page quotes', async () => {
+    const text = section('The daily rebuild, self-hosted');
+    const { config, default: run } = await load();
+    // npm start runs every daily schedule at its minute (scripts/server/index.ts).
+    expect(dailyTime(config.schedule!)).toBeDefined();
+    expect(text).toMatch(/`npm start` runs `daily-rebuild` at its minute/);
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', '');
+    vi.stubEnv('LAMBDA_TASK_ROOT', '');
+    await run();
+    for (const line of quotedLines(text)) {
+      expect(logged, `the page quotes "${line}", which npm start never logs`).toContain(line);
+    }
   });
 });

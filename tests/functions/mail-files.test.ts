@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import runRetention from '../../functions/retention';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { sendSignInLink } from '../../src/server/auth/sign-in';
 import { desk, signIn, signWaiver, STAFF } from './desk';
 
 const env = useFunctionEnv();
@@ -80,4 +81,22 @@ test('the retention run removes mail files a week after they were written, and o
   const run = await runRetention();
   expect(((await run.json()) as { removed: Record<string, number> }).removed.mailFiles).toBe(2);
   expect(files()).toEqual(laterFiles.sort());
+});
+
+test('a sign-in link’s mail is named the same way, by its row: sign-in-<key>.eml, never by the link', async () => {
+  vi.stubEnv('SMTP_URL', '');
+  const sending = await sendSignInLink(STAFF);
+  await sending;
+  const { rows } = await env.db.query<{ token_sha256: string }>(
+    'SELECT token_sha256 FROM staff_sign_in_links ORDER BY created_at DESC LIMIT 1',
+  );
+  const key = rows[0]!.token_sha256.slice(0, 16);
+  expect(files()).toEqual([`sign-in-${key}.eml`]);
+  const mail = readFileSync(join(outbox(), `sign-in-${key}.eml`), 'utf8');
+  const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.replace(/=\r?\n/g, ''))?.[1];
+  expect(token).toBeTruthy();
+  expect(files()[0]).not.toContain(token!.slice(0, 8));
+  // One naming for the whole folder: every file is <what>-<its row>.eml.
+  await signWaiver({ email: 'named@example.test' });
+  for (const name of files()) expect(name).toMatch(/^(outbox-\d+|sign-in-[0-9a-f]{16})\.eml$/);
 });

@@ -21,6 +21,8 @@ interface Props {
   onChange: (signature: Signature) => void;
   invalid?: boolean;
   describedBy?: string;
+  /** Keeps the empty pad's hint back: the form was just sent and nobody has started again. */
+  quiet?: boolean;
 }
 
 const MAX_WIDTH = 400;
@@ -52,7 +54,7 @@ function scaleStrokes(groups: PointGroup[], factor: number): PointGroup[] {
  * name, which the server draws when no image comes), and the hidden `signature` and
  * `signatureKind`, kept up to date here.
  */
-export default function SignaturePad({ onChange, invalid, describedBy }: Props) {
+export default function SignaturePad({ onChange, invalid, describedBy, quiet }: Props) {
   const id = useId();
   const wrapperRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -197,7 +199,9 @@ export default function SignaturePad({ onChange, invalid, describedBy }: Props) 
           data-signature-pad
           role="img"
           aria-label="Signature pad: draw your signature here with a mouse, finger or stylus"
-          aria-describedby={[helpId, empty ? hintId : '', describedBy ?? ''].join(' ').trim()}
+          aria-describedby={[helpId, empty && !quiet ? hintId : '', describedBy ?? '']
+            .join(' ')
+            .trim()}
           className={`block touch-none rounded-md border-2 bg-white ${
             invalid && empty ? 'border-clay-600' : 'border-sand-200'
           }`}
@@ -209,7 +213,7 @@ export default function SignaturePad({ onChange, invalid, describedBy }: Props) 
       <p id={helpId} className="sr-only">
         If you cannot draw, type your full name in the field below the pad instead.
       </p>
-      {empty && (
+      {empty && !quiet && (
         <p id={hintId} className="mt-2 text-sm font-medium text-clay-700 noscript:hidden">
           Please provide your electronic signature above
         </p>

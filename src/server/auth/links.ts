@@ -47,6 +47,8 @@ export function signInMail(to: string, token: string): Mail {
   const studio = siteFacts().name;
   return {
     to,
+    // Its file in the local mail folder is named by the link's row (never by the link itself).
+    record: { kind: 'sign-in', key: tokenHash(token).slice(0, 16) },
     subject: `Your sign-in link for the ${studio} records desk`,
     ...mailBody(
       [

@@ -1,4 +1,4 @@
-import { LOCAL_SITE_URL, platformValue, readSetting } from './settings';
+import { localSiteUrl, platformValue, readSetting } from './settings';
 
 /**
  * Whether this code runs as a deployed function on Netlify (or any Lambda), where the disk is
@@ -20,13 +20,14 @@ const originOf = (address: string | undefined) =>
  * The site's own origin: the one place every link in mail (sign-in links today; booking, unsubscribe
  * and re-sign links tomorrow) and the forms' accepted origin come from. `SITE_URL`; else Netlify's
  * `URL` (on Netlify the site's main address; under `npm start`, which sets it as Netlify's local
- * tools do, the address it listens on); else LOCAL_SITE_URL.
+ * tools do, the address it listens on); else the address `npm start` would listen on
+ * (`localSiteUrl()`).
  *
  * Never a request's own `Host`: that is the visitor's to write, and a link built from it would
  * have the studio mail a genuine sign-in link pointing at someone else's site.
  */
 export function siteOrigin(): string {
-  return readSetting('SITE_URL')?.origin ?? originOf(platformValue('URL')) ?? LOCAL_SITE_URL;
+  return readSetting('SITE_URL')?.origin ?? originOf(platformValue('URL')) ?? localSiteUrl();
 }
 
 /**

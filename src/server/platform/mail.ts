@@ -44,6 +44,11 @@ export interface Mail {
   messageId?: string;
   /** The outbox row it is sent for: it names the mail's file when mail goes to the local folder. */
   outboxId?: string;
+  /**
+   * For a mail sent straight, not through the outbox (a sign-in link): its record's key, which
+   * names its file the same way (`sign-in-<key>.eml`).
+   */
+  record?: { kind: 'sign-in'; key: string };
 }
 
 export interface MailSettings {
@@ -119,7 +124,7 @@ export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: 
   const info = await nodemailer
     .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
     .sendMail(message);
-  const file = await writeMailFile(settings.outboxDir, mail.outboxId, info.message as Buffer);
+  const file = await writeMailFile(settings.outboxDir, fileName(mail), info.message as Buffer);
   console.info(`No SMTP_URL set: wrote the e-mail to ${file}`);
   return { messageId: info.messageId, file };
 }
@@ -127,17 +132,22 @@ export async function sendMail(mail: Mail): Promise<{ messageId: string; file?: 
 /**
  * The local mail folder (`MAIL_OUTBOX_DIR`, when there is no mail server) holds whole mails, the
  * studio's records copy of a waiver with its health information among them. So its files are
- * the site's only (mode 0600, in a folder made 0700), each mail of the outbox is named by its
- * row (`outbox-<id>.eml`: an erasure removes the files of the mails it erases), and the retention
- * run removes every file after a few days (content/retention.yaml, `mailFiles`).
+ * the site's only (mode 0600, in a folder made 0700), and every file is named one way, by the
+ * record it was sent for: `outbox-<id>.eml` for a mail of the outbox (an erasure removes the
+ * files of the mails it erases), `sign-in-<key>.eml` for a sign-in link (its row's key: the first
+ * 16 hex digits of the link's SHA-256, never the link). The retention run removes every file
+ * after a few days (content/retention.yaml, `mailFiles`).
  */
 const fileOf = (outboxId: string) => `outbox-${outboxId.replace(/\D/g, '')}.eml`;
 
-async function writeMailFile(dir: string, outboxId: string | undefined, bytes: Buffer) {
+function fileName(mail: Mail): string {
+  if (mail.outboxId) return fileOf(mail.outboxId);
+  if (mail.record) return `${mail.record.kind}-${mail.record.key.replace(/[^0-9a-f]/g, '')}.eml`;
+  throw new Error('sendMail: a mail names its outbox row or its record');
+}
+
+async function writeMailFile(dir: string, name: string, bytes: Buffer) {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const name = outboxId
-    ? fileOf(outboxId)
-    : `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
   const file = pathIn(dir, name);
   // Written whole under a name of its own, then moved into place: a mail sent again replaces its
   // file, and no reader ever sees half of one.

@@ -196,14 +196,24 @@ export function keyBytes(value: string): Buffer | undefined {
   return key?.length === 32 ? key : undefined;
 }
 
-/** The site's address when nothing says otherwise: `npm start`'s default, and the build's. */
-export const LOCAL_SITE_URL = 'http://127.0.0.1:8888';
+/**
+ * The site's address when nothing says otherwise (no `SITE_URL`, not on Netlify): the address
+ * `npm start` listens on, from `HOST` and `PORT` (`http://127.0.0.1:8888` by default), written
+ * as the server writes it, so the built pages (canonical, sitemap, calendar files) and the
+ * functions' links point where the site answers. `PORT=0` (any free port) is not known before
+ * the server listens: the build then says 8888, and the server gives the functions its own.
+ */
+export function localSiteUrl(env: Env = process.env): string {
+  const host = readSetting('HOST', env) ?? '127.0.0.1';
+  const port = readSetting('PORT', env) || 8888;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}
 
 /** The settings a person gives the site. */
 export const SETTINGS = {
   SITE_URL: siteAddress(
     "The site's public address: canonical URLs, the only origin the forms and the desk accept, the host of every link in mail; npm start self-hosted refuses to start without it",
-    `Netlify's URL; under npm start the address it listens on; else ${LOCAL_SITE_URL}`,
+    "Netlify's URL; else the address npm start listens on, http://HOST:PORT (http://127.0.0.1:8888)",
   ),
   CONTACT_TO: address('Where the contact form’s messages go', 'the e-mail in content/site.yaml'),
   WAIVER_RECORDS_TO: address(
