@@ -1,47 +1,37 @@
 /**
- * The functions, bundled by Netlify's own bundler (`@netlify/zip-it-and-ship-it`, the one a
- * Netlify build runs, with the `[functions]` settings of netlify.toml) into the very zips a deploy
- * uploads, then unzipped into `.netlify/functions-serve/<name>/`.
+ * The functions as `npm start` runs them: each file of the functions folder compiled from source
+ * by esbuild into one ES module (`.netlify/start/functions-<key>/<name>.mjs`), its own code and
+ * `src/` bundled in, its npm imports left as imports that resolve to the project's
+ * `node_modules`. All 26 take about a second; a start reuses them while no file they were compiled
+ * from has changed (the files esbuild read, by content).
  *
- * A Functions v2 zip holds:
- *   ___netlify-entry-point.mjs   `export const handler = bootstrap.getLambdaHandler('./functions/x.mjs')`
- *   ___netlify-bootstrap.mjs     Netlify's runtime: turns an AWS Lambda streaming event into a
- *                                `Request` and a `Context`, calls the user module, streams back
- *   ___netlify-telemetry.mjs     its OpenTelemetry loader
- *   ___netlify-metadata.json     the bootstrap's version
- *   functions/x.mjs              the user module: our function and src/ compiled by esbuild, with
- *                                its npm imports left as imports
- *   node_modules/...             exactly the packages those imports need (traced by nft)
- *   content/...                  the `included_files`
+ * What Netlify reads from each function's source (its `config`: paths, methods, excluded paths,
+ * whether static files come first, its schedule; whether it is a v2 function) comes from Netlify's
+ * own bundler, `listFunctions` of `@netlify/zip-it-and-ship-it`, as a deploy reads it. It runs in
+ * a child process (this file run as a script), because importing the bundler also loads Netlify's
+ * function runtime, which defines the `Netlify` global and wraps `fetch` and `http.request` for
+ * its own telemetry; its listing is kept too, while the functions folder and netlify.toml are
+ * unchanged.
  *
- * The bundling takes seconds, so its result is kept: a later start reuses the unzipped bundles
- * when no file the bundler read (its `inputs`, the included files, netlify.toml, the lockfile)
- * has changed since, and bundles again otherwise.
- *
- * It runs in a child process (this file run as a script): importing the bundler also loads
- * Netlify's function runtime (`@netlify/serverless-functions-api`, to find its bootstrap file),
- * which on import defines the `Netlify` global and wraps `fetch` and `http.request` for its own
- * telemetry. That belongs in a Lambda, not in the server; the child also takes the bundler's
- * memory with it when it exits.
+ * The zips a deploy uploads (Netlify's bundler, with its traced `node_modules` and
+ * `included_files`) are made and run by the bundle tests (tests/bundles), not here.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import extractZip from 'extract-zip';
-import type { ExtendedRoute, FunctionResult, Route } from '@netlify/zip-it-and-ship-it';
+import type { ExtendedRoute, Route } from '@netlify/zip-it-and-ship-it';
 import { readSiteConfig, type SiteConfig } from './netlify-config.ts';
+import { step } from './progress.ts';
 
-export interface Bundle {
+/** A function as Netlify's bundler lists it. */
+export interface ListedFunction {
   name: string;
-  /** The unzipped bundle, as Netlify unpacks it into /var/task. */
-  directory: string;
-  /** The user module inside it, e.g. `functions/send-email.mjs`. */
-  userModule: string;
+  /** Its source file (absolute). */
+  mainFile: string;
   runtimeAPIVersion: number;
   routes: ExtendedRoute[];
   excludedRoutes: Route[];
@@ -49,214 +39,231 @@ export interface Bundle {
   invocationMode?: string;
 }
 
+export interface Bundle extends ListedFunction {
+  /** The compiled module (absolute), whose default export is the handler. */
+  file: string;
+}
+
 interface Stamp {
-  key: string;
-  files: Record<string, string>;
-  bundles: Bundle[];
+  /** The listing's key: the bundler's version, `[functions]` and every file of the folder. */
+  listKey: string;
+  listed: ListedFunction[];
+  compiled?: {
+    key: string;
+    /** The folder of the compiled modules, relative to the project. */
+    directory: string;
+    /** Every file esbuild read (relative to the project) and its content's hash. */
+    inputs: Record<string, string>;
+  };
 }
 
 const require = createRequire(import.meta.url);
 const BUNDLER_VERSION: string = require('@netlify/zip-it-and-ship-it/package.json').version;
+const ESBUILD_VERSION: string = require('esbuild/package.json').version;
+/** Changes when the compile's options below do. */
+const COMPILE_OPTIONS_VERSION = 1;
 
-async function fingerprint(file: string): Promise<string> {
-  const info = await stat(file).catch(() => undefined);
-  return info ? `${info.size}:${info.mtimeMs}` : 'missing';
+const startDirOf = (root: string) => join(root, '.netlify', 'start');
+const stampFileOf = (root: string) => join(startDirOf(root), 'functions.json');
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+async function hashOf(file: string): Promise<string> {
+  return readFile(file)
+    .then(sha256)
+    .catch(() => 'missing');
 }
 
-async function fingerprints(files: Iterable<string>): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  await Promise.all(
-    [...new Set(files)].map(async (file) => (result[file] = await fingerprint(file))),
+/** Every file under `directory` (no `node_modules`), relative to `root`, with its content's hash. */
+async function folderHashes(root: string, directory: string): Promise<[string, string][]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !relative(directory, file).split(/[\\/]/).includes('node_modules'));
+  const hashed = await Promise.all(
+    files.map(async (file) => [relative(root, file), await hashOf(file)] as [string, string]),
   );
-  return result;
+  return hashed.sort(([a], [b]) => a.localeCompare(b));
 }
 
-async function unchanged(files: Record<string, string>): Promise<boolean> {
-  const now = await fingerprints(Object.keys(files));
-  return Object.entries(files).every(([file, print]) => now[file] === print);
+async function listKeyOf(site: SiteConfig): Promise<string> {
+  return sha256(
+    JSON.stringify({
+      bundler: BUNDLER_VERSION,
+      config: site.functions,
+      files: await folderHashes(site.root, site.functionsDir!),
+      netlifyToml: site.configPath ? await hashOf(site.configPath) : undefined,
+    }),
+  );
 }
 
-/**
- * The path of the user module inside a v2 bundle, read from the entry point the bundler wrote
- * (the one place that names it). A different entry point means a bundler this server does not
- * know: stop, rather than guess.
- */
-async function userModuleOf(directory: string, entryFilename: string, name: string) {
-  const entry = await readFile(join(directory, entryFilename), 'utf8');
-  const path = /getLambdaHandler\(\s*(['"])(\.\/[^'"]+)\1\s*\)/.exec(entry)?.[2];
-  if (!path || !existsSync(join(directory, path))) {
-    throw new Error(
-      `${name}: the bundle's entry point (${entryFilename}) does not name a Functions v2 module ` +
-        `this server can run; @netlify/zip-it-and-ship-it ${BUNDLER_VERSION} may have changed it`,
-    );
-  }
-  return path.slice(2);
+async function readStamp(root: string): Promise<Stamp | undefined> {
+  return readFile(stampFileOf(root), 'utf8')
+    .then((text) => JSON.parse(text) as Stamp)
+    .catch(() => undefined);
 }
 
-/** Whether a process of this machine still runs (signal 0 checks without signalling). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Written whole or not at all: a start reading it meanwhile sees the old one or the new one. */
+async function writeStamp(root: string, stamp: Stamp): Promise<void> {
+  const file = stampFileOf(root);
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(draft, `${JSON.stringify(stamp, null, 1)}\n`);
+  await rename(draft, file);
 }
 
-const stampFileOf = (root: string) => join(root, '.netlify', 'functions-serve', 'bundles.json');
-
-/** Bundles (or reuses the bundles of) every function in the functions folder, in a child process. */
-export async function bundleFunctions(site: SiteConfig): Promise<Bundle[]> {
-  if (!site.functionsDir || !existsSync(site.functionsDir)) return [];
+/** Netlify's bundler lists the functions, in a child process (see above). */
+async function listInChild(site: SiteConfig): Promise<ListedFunction[]> {
+  const out = join(startDirOf(site.root), `listing.${process.pid}.json`);
   const code = await new Promise<number | null>((done, fail) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), site.root], {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), site.root, out], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.once('error', fail);
     child.once('exit', done);
   });
-  if (code !== 0) throw new Error('Bundling the functions failed (see above)');
-  const stamp = JSON.parse(await readFile(stampFileOf(site.root), 'utf8')) as Stamp;
-  return stamp.bundles;
-}
-
-/**
- * Two servers of one project starting at once (the browser tests and a bench, say) must not
- * unzip into the same folders at the same time: one bundles, the other waits and reuses. The
- * lock names the process holding it, so a lock left by a start that was killed is taken over at
- * once rather than after it has aged.
- */
-async function withLock(root: string, work: () => Promise<void>): Promise<void> {
-  const lock = join(root, '.netlify', 'functions-serve.lock');
-  const holder = join(lock, 'pid');
-  await mkdir(join(root, '.netlify'), { recursive: true });
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      await mkdir(lock);
-      await writeFile(holder, String(process.pid));
-      break;
-    } catch {
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? 0);
-      const pid = Number(await readFile(holder, 'utf8').catch(() => ''));
-      if (age > 300_000 || (pid > 0 && !alive(pid)))
-        await rm(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`${lock} is held by another start`);
-      else await new Promise((done) => setTimeout(done, 250));
-    }
-  }
   try {
-    await work();
+    if (code !== 0) throw new Error('Listing the functions failed (see above)');
+    return JSON.parse(await readFile(out, 'utf8')) as ListedFunction[];
   } finally {
-    await rm(lock, { recursive: true, force: true });
+    await rm(out, { force: true });
   }
 }
 
-/**
- * What a deploy does with the functions folder: Netlify's bundler zips each function with the
- * `[functions]` settings of netlify.toml into `zipsDir`, and each zip is unpacked into
- * `<unpackDir>/<name>` as Netlify unpacks it into /var/task. The production-bundle test
- * (tests/fixtures/bundles.ts) bundles through here too, so it proves what this server runs.
- */
-export async function zipAndUnpack(
-  site: SiteConfig,
-  zipsDir: string,
-  unpackDir: string,
-): Promise<{ result: FunctionResult; directory: string }[]> {
-  if (!site.functionsDir) return [];
-  const { zipFunctions } = await import('@netlify/zip-it-and-ship-it');
-  const results = await zipFunctions([site.functionsDir], zipsDir, {
-    basePath: site.root,
-    repositoryRoot: site.root,
-    config: site.functions,
-  });
-  const unpacked = [];
-  for (const result of results) {
-    const directory = join(unpackDir, result.name);
-    // extract-zip refuses entries that would land outside `dir`.
-    await extractZip(result.path, { dir: resolve(directory) });
-    unpacked.push({ result, directory });
-  }
-  return unpacked;
-}
-
-async function bundleHere(site: SiteConfig): Promise<void> {
-  const { root, functionsDir } = site;
-  if (!functionsDir) return;
+async function listHere(site: SiteConfig): Promise<ListedFunction[]> {
   const { listFunctions } = await import('@netlify/zip-it-and-ship-it');
-  const serveDir = join(root, '.netlify', 'functions-serve');
-  const stampFile = stampFileOf(root);
-  const listed = await listFunctions([functionsDir], {
-    basePath: root,
+  const listed = await listFunctions([site.functionsDir!], {
+    basePath: site.root,
     config: site.functions,
     parseISC: true,
   });
-  const key = createHash('sha256')
-    .update(
-      JSON.stringify({
-        bundler: BUNDLER_VERSION,
-        config: site.functions,
-        functions: listed.map((f) => [f.name, f.mainFile]).sort(),
-      }),
-    )
-    .digest('hex');
+  return listed
+    .map((f) => ({
+      name: f.name,
+      mainFile: f.mainFile,
+      runtimeAPIVersion: f.runtimeAPIVersion ?? 1,
+      routes: f.routes ?? [],
+      excludedRoutes: f.excludedRoutes ?? [],
+      schedule: f.schedule,
+      invocationMode: (f as { invocationMode?: string }).invocationMode,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
 
-  const previous = await readFile(stampFile, 'utf8')
-    .then((text) => JSON.parse(text) as Stamp)
-    .catch(() => undefined);
-  if (
-    previous?.key === key &&
-    previous.bundles.every((b) => existsSync(join(b.directory, b.userModule))) &&
-    (await unchanged(previous.files))
-  ) {
-    return;
-  }
+async function compiledStillFresh(root: string, stamp: Stamp, key: string): Promise<boolean> {
+  const compiled = stamp.compiled;
+  if (compiled?.key !== key) return false;
+  const directory = join(root, compiled.directory);
+  if (!stamp.listed.every((f) => existsSync(join(directory, `${f.name}.mjs`)))) return false;
+  const now = await Promise.all(
+    Object.keys(compiled.inputs).map(async (file) => [file, await hashOf(join(root, file))]),
+  );
+  return now.every(([file, hash]) => compiled.inputs[file!] === hash);
+}
 
-  const started = performance.now();
-  console.log(`Bundling ${listed.length} functions with @netlify/zip-it-and-ship-it...`);
-  await rm(serveDir, { recursive: true, force: true });
-  // The zips are made outside the project, so the bundler's file tracing never meets them.
-  const zips = await mkdtemp(join(tmpdir(), 'studio-functions-'));
-  try {
-    const unpacked = await zipAndUnpack(site, zips, serveDir);
-    const bundles: Bundle[] = [];
-    const inputs: string[] = [];
-    for (const { result, directory } of unpacked) {
-      inputs.push(...(result.inputs ?? []), ...(result.includedFiles ?? []));
-      const runtimeAPIVersion = result.runtimeAPIVersion ?? 1;
-      bundles.push({
-        name: result.name,
-        directory,
-        userModule:
-          runtimeAPIVersion === 2
-            ? await userModuleOf(directory, result.entryFilename, result.name)
-            : result.entryFilename,
-        runtimeAPIVersion,
-        routes: result.routes ?? [],
-        excludedRoutes: result.excludedRoutes ?? [],
-        schedule: result.schedule,
-        invocationMode: result.invocationMode,
-      });
+/**
+ * Compiles the functions into a folder of its own, then moves it into place: another start of
+ * the same project (the browser tests beside a bench, say) never sees a half-written folder.
+ */
+async function compile(root: string, listed: ListedFunction[], key: string) {
+  const { build } = await import('esbuild');
+  const startDir = startDirOf(root);
+  const draft = join(startDir, `draft-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: listed.map((f) => ({ in: f.mainFile, out: f.name })),
+    outdir: draft,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node.split('.')[0]}`,
+    // Error names reach the log (`the function threw TypeError`): keep every class's own.
+    keepNames: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const directory = join(startDir, `functions-${key.slice(0, 16)}`);
+  await rm(directory, { recursive: true, force: true });
+  await rename(draft, directory).catch(async (error: unknown) => {
+    await rm(draft, { recursive: true, force: true });
+    // Another start compiled the same sources into the same place first: theirs will do.
+    if (!existsSync(directory)) throw error;
+  });
+  const inputs: Record<string, string> = {};
+  await Promise.all(
+    Object.keys(result.metafile.inputs).map(async (file) => {
+      inputs[file] = await hashOf(join(root, file));
+    }),
+  );
+  // Earlier compiles, and drafts a killed start left behind.
+  for (const entry of await readdir(startDir)) {
+    const old = join(startDir, entry);
+    if (/^(functions-|draft-)/.test(entry) && old !== directory && !old.startsWith(draft)) {
+      await rm(old, { recursive: true, force: true });
     }
-    const watched = [
-      ...inputs,
-      ...listed.map((f) => f.mainFile),
-      ...(site.configPath ? [site.configPath] : []),
-      join(root, 'package-lock.json'),
-    ];
-    const stamp: Stamp = { key, files: await fingerprints(watched), bundles };
-    await writeFile(stampFile, `${JSON.stringify(stamp, null, 1)}\n`);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`Bundled ${bundles.map((b) => b.name).join(', ')} in ${seconds} s`);
-  } finally {
-    await rm(zips, { recursive: true, force: true });
   }
+  return { key, directory: relative(root, directory), inputs };
+}
+
+export interface FunctionsPrepared {
+  bundles: Bundle[];
+  /** What was done: `listed` (Netlify's bundler read the configs), `compiled`, or nothing. */
+  work: ('listed' | 'compiled')[];
+}
+
+/** Lists and compiles (or reuses the listing and modules of) every function in the folder. */
+export async function prepareFunctions(site: SiteConfig): Promise<FunctionsPrepared> {
+  if (!site.functionsDir || !existsSync(site.functionsDir)) return { bundles: [], work: [] };
+  const { root } = site;
+  await mkdir(startDirOf(root), { recursive: true });
+  const work: FunctionsPrepared['work'] = [];
+  const listKey = await listKeyOf(site);
+  let stamp = await readStamp(root);
+  if (stamp?.listKey !== listKey) {
+    const listed = await step(
+      "Reading the functions' settings (Netlify's bundler)",
+      () => listInChild(site),
+      (found) => `Read the settings of ${found.length} functions`,
+    );
+    stamp = { listKey, listed };
+    work.push('listed');
+  }
+  for (const f of stamp.listed) {
+    if (f.runtimeAPIVersion !== 2) {
+      throw new Error(`${f.name}: npm start runs Functions v2 only (a default export)`);
+    }
+  }
+  const compileKey = sha256(
+    JSON.stringify({
+      esbuild: ESBUILD_VERSION,
+      options: COMPILE_OPTIONS_VERSION,
+      node: process.versions.node.split('.')[0],
+      functions: stamp.listed.map((f) => [f.name, relative(root, f.mainFile)]),
+    }),
+  );
+  if (!(await compiledStillFresh(root, stamp, compileKey))) {
+    const { listed } = stamp;
+    stamp.compiled = await step(
+      `Compiling ${listed.length} functions (esbuild)`,
+      () => compile(root, listed, compileKey),
+      () => `Compiled ${listed.length} functions`,
+    );
+    work.push('compiled');
+  }
+  if (work.length > 0) await writeStamp(root, stamp);
+  const directory = join(root, stamp.compiled!.directory);
+  return {
+    bundles: stamp.listed.map((f) => ({ ...f, file: join(directory, `${f.name}.mjs`) })),
+    work,
+  };
 }
 
 if (import.meta.main) {
   try {
     const site = await readSiteConfig(resolve(process.argv[2] ?? '.'));
-    await withLock(site.root, () => bundleHere(site));
+    await writeFile(process.argv[3]!, JSON.stringify(await listHere(site)));
   } catch (error) {
     console.error((error as Error)?.message ?? error);
     process.exit(1);

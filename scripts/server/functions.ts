@@ -1,18 +1,16 @@
 /**
- * Runs each function in this process, warm, from the bundle Netlify's bundler made.
+ * Runs each function in this process, warm, from the module `npm start` compiled from its source
+ * (bundles.ts).
  *
- * On Netlify, a v2 function's entry point hands the user module to Netlify's bootstrap
- * (`___netlify-bootstrap.mjs`), whose handler is an AWS Lambda streaming handler: it needs the
- * Lambda runtime's `awslambda` global and a Lambda event, and neither is a public API anyone can
- * provide outside AWS. What the bootstrap does with the user module is public, though: the
- * Functions v2 API is "the module's default export is called with a web `Request` and a
- * `Context`, and returns a `Response`". So this server imports the user module from inside the
- * unzipped bundle (its npm imports resolve to the bundle's own traced `node_modules`, so a
- * package the bundle lacks fails here as it would on Netlify), once, and calls its default export
- * per request with a Context of its own making (context.ts).
+ * On Netlify, a v2 function's entry point hands the user module to Netlify's bootstrap, whose
+ * handler is an AWS Lambda streaming handler: it needs the Lambda runtime's `awslambda` global
+ * and a Lambda event, and neither is a public API anyone can provide outside AWS. What the
+ * bootstrap does with the user module is public, though: the Functions v2 API is "the module's
+ * default export is called with a web `Request` and a `Context`, and returns a `Response`". So
+ * this server imports each function's module once and calls its default export per request with
+ * a Context of its own making (context.ts).
  */
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import type { Context } from '@netlify/functions';
 import type { Bundle } from './bundles.ts';
 
@@ -35,13 +33,9 @@ export async function loadFunctions(bundles: Bundle[]): Promise<LoadedFunction[]
     if (bundle.runtimeAPIVersion !== 2) {
       throw new Error(`${bundle.name}: npm start runs Functions v2 only (a default export)`);
     }
-    const module = (await import(
-      pathToFileURL(join(bundle.directory, bundle.userModule)).href
-    )) as {
-      default?: unknown;
-    };
+    const module = (await import(pathToFileURL(bundle.file).href)) as { default?: unknown };
     if (typeof module.default !== 'function') {
-      throw new Error(`${bundle.name}: ${bundle.userModule} has no default export to call`);
+      throw new Error(`${bundle.name}: ${bundle.mainFile} has no default export to call`);
     }
     loaded.push({ ...bundle, handler: module.default as Handler });
   }

@@ -1,8 +1,10 @@
 /**
  * The studio's production server: `npm start` (scripts/serve.ts) runs `startServer()`, and so do
  * the self-hosted mode and the server tests. One Node process serves the published folder as
- * Netlify's CDN does and runs each function warm, in-process, from the bundle Netlify's bundler
- * made (docs/running.md, "What npm start does").
+ * Netlify's CDN does and runs each function warm, in-process, compiled from its source
+ * (docs/running.md, "What npm start does"). At start, the site's build (when asked for), the
+ * functions' compile and the database's start run side by side; the server listens once all three
+ * are done.
  *
  * Order of routing, as on Netlify: a function's `path` (unless it prefers static files and one
  * exists), then the redirect rules, then static files, then the 404 page.
@@ -19,7 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { BodyError, streamBody, type BodyProblem } from './body.ts';
-import { bundleFunctions } from './bundles.ts';
+import { prepareFunctions, type Bundle } from './bundles.ts';
 import {
   CookieJar,
   PendingWork,
@@ -43,6 +45,8 @@ import { normalPath, type RequestPath } from './paths.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
 import { readSetting } from '../../src/server/platform/settings.ts';
 import { readSettings, type Settings } from './settings.ts';
+import { buildSite } from './site-build.ts';
+import { step } from './progress.ts';
 import { StaticSite } from './static.ts';
 
 export interface StudioServer {
@@ -98,25 +102,66 @@ async function recordState(root: string, url: string | undefined) {
     .catch(() => undefined);
 }
 
-export async function startServer(
-  options: { root?: string; settings?: Settings } = {},
-): Promise<StudioServer> {
+export interface StartOptions {
+  root?: string;
+  settings?: Settings;
+  /** Build the site first (`astro build`), unless it is unchanged since its last build. */
+  build?: boolean;
+  /** Aborted: the start stops (a build under way is ended, the database closed) and rejects. */
+  signal?: AbortSignal;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<StudioServer> {
   const root = options.root ?? process.cwd();
   const settings = options.settings ?? readSettings();
   const site = await readSiteConfig(root);
-  const rules = await loadRules(site);
-  const files = new StaticSite(site.publishDir);
-  const bundles = await bundleFunctions(site);
-  const database = await startDatabase({
-    root,
-    migrationsDir: site.migrationsDir,
-    externalUrl: settings.databaseUrl,
-    localDbDir: settings.localDbDir,
-  });
+  // The three slow parts at once: the site's build (a child process), the functions' compile,
+  // and the database (a worker thread, or a server elsewhere).
+  const build = options.build ? buildSite(root, site.publishDir) : undefined;
+  const stopBuild = () => void build?.cancel();
+  options.signal?.addEventListener('abort', stopBuild, { once: true });
+  const embedded = !settings.databaseUrl;
+  const [built, prepared, started] = await Promise.allSettled([
+    build?.done,
+    prepareFunctions(site),
+    step(
+      embedded ? 'Starting the local database' : 'Connecting to the database (NETLIFY_DB_URL)',
+      () =>
+        startDatabase({
+          root,
+          migrationsDir: site.migrationsDir,
+          externalUrl: settings.databaseUrl,
+          localDbDir: settings.localDbDir,
+        }),
+      () => (embedded ? 'Started the local database' : 'Checked the database'),
+    ),
+  ]);
+  options.signal?.removeEventListener('abort', stopBuild);
+  const failed = [built, prepared, started].find((result) => result.status === 'rejected');
+  if (failed || options.signal?.aborted) {
+    if (started.status === 'fulfilled') await started.value.close();
+    throw options.signal?.aborted ? new Error('stopped while starting') : failed!.reason;
+  }
+  const database = (started as PromiseFulfilledResult<Database>).value;
+  const bundles = (prepared as PromiseFulfilledResult<{ bundles: Bundle[] }>).value.bundles;
   // The functions read it through getDatabase() of @netlify/database, as on Netlify.
   process.env.NETLIFY_DB_URL = database.url;
   defineNetlifyGlobal();
-  const functions = await loadFunctions(bundles);
+  let rules: Awaited<ReturnType<typeof loadRules>>;
+  let functions: LoadedFunction[];
+  try {
+    // Read once the site is built: its `_headers` come from the build.
+    rules = await loadRules(site);
+    functions = await step(
+      `Loading ${bundles.length} functions`,
+      () => loadFunctions(bundles),
+      () => `Loaded ${bundles.length} functions`,
+    );
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const files = new StaticSite(site.publishDir);
   const route = createRouter(functions);
   const pending = new PendingWork();
   const hostPart = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
@@ -425,6 +470,9 @@ export async function startServer(
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -504,7 +552,14 @@ export async function startServer(
         await pending.settle(left());
         server.closeAllConnections();
         if (keepsState) await recordState(root, undefined);
-        await database.close();
+        // An external database that hangs must not hold the stop: what is left of the time, and
+        // at least a second for the embedded one to write its last pages.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          database.close(),
+          new Promise((done) => (timer = setTimeout(done, Math.max(left(), 1_000)))),
+        ]);
+        clearTimeout(timer);
       })();
       return closing;
     },
