@@ -19,7 +19,17 @@ import {
   Text,
 } from '@react-email/components';
 import { createElement as h, Fragment, type CSSProperties, type ReactNode } from 'react';
-import type { Block } from './blocks';
+
+/**
+ * What a mail says, part by part: a paragraph (its line breaks kept); a heading; labelled values
+ * ("Name: Ada", a label's value a link where `links` gives one); or a button link with the words
+ * that lead to it.
+ */
+export type Block =
+  | string
+  | { heading: string }
+  | { fields: [label: string, value: string][]; links?: Record<string, string> }
+  | { text?: string; link: string; label: string };
 
 const INK = '#1e2a23';
 const MUTED = '#4a5650';

@@ -5,17 +5,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
 import { siteFacts } from '../platform/site-facts';
-import { StudioMail } from './StudioMail';
+import { StudioMail, type Block } from './StudioMail';
 
-/**
- * A paragraph (its line breaks kept); a heading; labelled values ("Name: Ada", a label's value
- * a link where `links` gives one); or a button link with the words that lead to it.
- */
-export type Block =
-  | string
-  | { heading: string }
-  | { fields: [label: string, value: string][]; links?: Record<string, string> }
-  | { text?: string; link: string; label: string };
+export type { Block };
 
 function asText(block: Block): string {
   if (typeof block === 'string') return block;
