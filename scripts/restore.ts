@@ -100,7 +100,7 @@ async function readReplacedDatabase(): Promise<Replaced> {
     }
   } catch (error) {
     return fail(
-      `the database RESTORE_REPLACES names cannot be read (${(error as Error).message}); if it is lost, say --replaces-nothing instead. Nothing was restored.`,
+      `the database RESTORE_REPLACES names cannot be read (${(error as Error).message}); if it is lost, say --replaces-nothing instead. ${settleOnly ? 'Nothing was changed.' : 'Nothing was restored.'}`,
     );
   }
 }

@@ -39,6 +39,12 @@ function detail(row: LogRow): string | undefined {
     }
     case 'retention':
       return removedWords(d.removed as RetentionRemoved[] | undefined);
+    case 'restore':
+      return `every sign-in, kiosk and calendar address ended; made again: ${[
+        count(Number(d.erasures ?? 0), 'erasure'),
+        count(Number(d.unsubscribed ?? 0), 'unsubscribe'),
+        count(Number(d.cancelled ?? 0), 'cancellation'),
+      ].join(', ')}`;
     case 'cancel-booking':
       return d.note ? 'with a note' : 'without a note';
     default:
@@ -71,8 +77,8 @@ export default function AccessLog() {
       <ScreenTitle>Access log</ScreenTitle>
       <p className="text-muted">
         Every sign-in, every opening of a waiver with health information, every download, export and
-        erasure, every change of the encryption key and every retention run that removed records,
-        newest first.
+        erasure, every change of the encryption key, every retention run that removed records and
+        every restore from a backup, newest first.
       </p>
       {list.loading && <Loading what="the access log" />}
       {list.error && <Failed error={list.error} retry={list.reload} />}

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Erased, ErasurePreview } from '../../shared/desk-api';
 import { normalEmail } from '../auth/staff';
 import type { Staff } from '../auth/sessions';
-import { randomUUID } from 'node:crypto';
 import { query, transaction, type Queryable } from '../platform/db';
 import { sqlNow } from '../platform/clock';
 import { removeMailFiles } from '../platform/mail';
@@ -165,8 +165,8 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     if (all.some((list) => list.length > 0)) {
       await tx.query(
         `INSERT INTO erasure_tombstones
-         (id, erased_at, waiver_ids, message_ids, booking_ids, subscriber_ids)
-       VALUES ($1, ${sqlNow()}, $2::uuid[], $3::bigint[], $4::uuid[], $5::bigint[])`,
+           (id, erased_at, waiver_ids, message_ids, booking_ids, subscriber_ids)
+         VALUES ($1, ${sqlNow()}, $2::uuid[], $3::bigint[], $4::uuid[], $5::bigint[])`,
         [randomUUID(), ...all],
       );
     }
