@@ -1,4 +1,9 @@
-import { ACTION_WORDS, ACTOR_WORDS, type LogRow, type RetentionRemoved } from '../../shared/desk-api';
+import {
+  ACTION_WORDS,
+  ACTOR_WORDS,
+  type LogRow,
+  type RetentionRemoved,
+} from '../../shared/desk-api';
 import { count, removedWords, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';
