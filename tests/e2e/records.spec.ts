@@ -689,7 +689,7 @@ test('without script, the desk and the page of a sign-in link say they need Java
   const context = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false });
   const plain = await context.newPage();
   // (Playwright's text locators skip <noscript>: the words are read from the page as shown.)
-  const shown = () => plain.locator('main').evaluate((main) => main.innerText);
+  const shown = () => plain.locator('main').evaluate((main: HTMLElement) => main.innerText);
   await plain.goto('/records');
   expect(await shown()).toContain('The records desk needs JavaScript.');
   await plain.goto('/records/sign-in#token=abc');
