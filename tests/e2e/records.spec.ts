@@ -683,6 +683,22 @@ test("every screen ran under the site's Content-Security-Policy with nothing blo
   expect(violations).toEqual([]);
 });
 
+test('without script, the desk and the page of a sign-in link say they need JavaScript', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false });
+  const plain = await context.newPage();
+  // (Playwright's text locators skip <noscript>: the words are read from the page as shown.)
+  const shown = () => plain.locator('main').evaluate((main: HTMLElement) => main.innerText);
+  await plain.goto('/records');
+  expect(await shown()).toContain('The records desk needs JavaScript.');
+  await plain.goto('/records/sign-in#token=abc');
+  expect(await shown()).toContain(
+    'Signing in needs JavaScript: turn it on for this site, then open the link from your e-mail again.',
+  );
+  await context.close();
+});
+
 test.describe('the public pages', () => {
   const publicPages = builtPages().filter((path) => !path.startsWith('/records'));
 
