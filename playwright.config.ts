@@ -28,13 +28,14 @@ export default defineConfig({
       command: `node tests/fixtures/busy-calendar-server.ts ${E2E_ICS_PORT}`,
       url: `http://127.0.0.1:${E2E_ICS_PORT}/busy.ics`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 60_000,
     },
     {
       command: 'node scripts/serve.ts --no-build',
       url: `http://127.0.0.1:${PORT}/`,
       reuseExistingServer: false,
-      timeout: 120_000,
+      // Ready when it answers; its first start bundles the functions, minutes on busy cores.
+      timeout: 600_000,
       env: {
         PORT: String(PORT),
         HOST: '127.0.0.1',

@@ -32,7 +32,8 @@ const event = (title: string, start: string, end: string, summary: string) =>
   `---\ntitle: ${title}\nstart: ${start}\nend: ${end}\nplace: studio\nprice: 65\nsummary: ${summary}\n---\n\n${summary}\n`;
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
+  // A build of the copy, then its own `npm start` bundles the functions: minutes on busy cores.
+  test.setTimeout(600_000);
   await mkdir(SHOTS, { recursive: true });
   [copy, smtp] = await Promise.all([copyProject('notify-e2e-'), startSmtp()]);
   await copy.write(

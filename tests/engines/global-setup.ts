@@ -114,6 +114,17 @@ export default async function setup(project: TestProject) {
   const smtpPort = await freePort();
   const proxyPort = await freePort();
   const children: ChildProcess[] = [];
+  // However this process ends, what it started goes with it.
+  process.once('exit', () => {
+    for (const child of children) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
   const cleanups: (() => void)[] = [];
   const teardown = async () => {
     await Promise.all(children.map(stop));
@@ -170,7 +181,8 @@ export default async function setup(project: TestProject) {
       await waitForHttp(`${webkitDriverUrl}/status`, driver.child, driver.output, 30_000);
     }
 
-    await waitForHttp(`${siteUrl}/`, site.child, site.output, 120_000);
+    // Its first start bundles the functions: minutes on a machine whose cores are busy.
+    await waitForHttp(`${siteUrl}/`, site.child, site.output, 600_000);
     project.provide('siteUrl', siteUrl);
     project.provide('smtpPort', smtpPort);
     project.provide('proxyPort', proxyPort);

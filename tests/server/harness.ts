@@ -113,8 +113,18 @@ export interface StudioOptions {
   startTimeoutMs?: number;
 }
 
-/** Every server started here and not yet exited. */
-const running = new Set<ChildProcess>();
+/**
+ * Every server started here and not yet exited: one list for the process (a runner loads this
+ * module afresh for each test file), killed when the process exits.
+ */
+const RUNNING = Symbol.for('studio-server-tests.running');
+const shared = globalThis as { [RUNNING]?: Set<ChildProcess> };
+const running = (shared[RUNNING] ??= new Set<ChildProcess>());
+if (!process.listeners('exit').some((f) => f.name === 'killRunning')) {
+  process.once('exit', function killRunning() {
+    for (const child of running) killGroup(child);
+  });
+}
 
 /** Ends a server's whole process group (it and whatever it started) with SIGKILL. */
 function killGroup(child: ChildProcess) {
@@ -124,10 +134,6 @@ function killGroup(child: ChildProcess) {
     // The group is gone already.
   }
 }
-
-process.once('exit', () => {
-  for (const child of running) killGroup(child);
-});
 
 /**
  * Kills every server still running (a test that failed before stopping its own, a start that
