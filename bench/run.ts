@@ -9,7 +9,8 @@
  * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF),
  * --booking-requests=N (book-consultation, default 100: each takes a slot), --cold-runs=N
  * (default 7), --db=embedded|postgres (the functions' database, default embedded),
- * --pages=/,/about (a subset, or any built path), --skip-build, --no-lighthouse, --no-functions, --out=FILE.
+ * --pages=/,/about (a subset, or any built path), --skip-build, --no-lighthouse, --no-functions,
+ * --no-pad, --no-next-page (Home, then Services or Contact on a throttled phone), --out=FILE.
  * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of five ports: the
  * static site, the twins, npm start and SMTP for the functions, npm start for the function
  * pages; default 8950; PostgreSQL takes a free one).
@@ -24,6 +25,12 @@ import { bareTwin } from './twins.ts';
 import { CATEGORIES, runLighthouse, type Category, type RunResult } from './lighthouse.ts';
 import { PAGES } from '../tests/fixtures/pages.ts';
 import { measurePad, type PadRun } from './pad.ts';
+import {
+  measureNextPage,
+  NEXT_PAGES,
+  startPrerenderedCopy,
+  type NextPageRun,
+} from './next-page.ts';
 import { startStaticServer } from './static-server.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -40,6 +47,7 @@ const { values: flags } = parseArgs({
     'no-lighthouse': { type: 'boolean', default: false },
     'no-functions': { type: 'boolean', default: false },
     'no-pad': { type: 'boolean', default: false },
+    'no-next-page': { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/results.json' },
   },
 });
@@ -63,6 +71,8 @@ const LCP_RATIO = 1.03;
 const FIRST_ROUND_TRIP_BYTES = 10 * 1460;
 const TWIN = ' (bare)';
 const PAD_READY_MS = 300;
+/** The next page, prerendered, paints this soon after the click on a throttled phone. */
+const NEXT_PAGE_MS = 100;
 
 interface PageSummary {
   name: string;
@@ -264,6 +274,31 @@ function functionsTable(report: FunctionsReport): string {
   return lines.join('\n');
 }
 
+/** Home's paints beside the next page's, as an ordinary navigation and prerendered. */
+function nextPageTable({
+  served,
+  prerendered,
+}: {
+  served: NextPageRun[];
+  prerendered: NextPageRun[];
+}) {
+  const ms = (runs: NextPageRun[], pick: (r: NextPageRun) => number) =>
+    median(runs.map(pick)).toFixed(0);
+  const lines = [
+    '| next page | Home FCP / LCP ms | next page FCP / LCP ms, without speculation | next page FCP / LCP ms, prerendered | prerendered |',
+    '|:--|--:|--:|--:|--:|',
+  ];
+  for (const path of NEXT_PAGES) {
+    const plain = served.filter((r) => r.path === path);
+    const ready = prerendered.filter((r) => r.path === path);
+    const home = [...plain, ...ready];
+    lines.push(
+      `| ${path} | ${ms(home, (r) => r.homeFcp)} / ${ms(home, (r) => r.homeLcp)} | ${ms(plain, (r) => r.fcp)} / ${ms(plain, (r) => r.lcp)} | ${ms(ready, (r) => r.fcp)} / ${ms(ready, (r) => r.lcp)} | ${ready.filter((r) => r.prerendered).length}/${ready.length} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 async function main() {
   const started = Date.now();
   const chromium = chromiumVersion();
@@ -290,6 +325,8 @@ async function main() {
     twins?: PageSummary[];
     targets: Target[];
     pad?: { runs: PadRun[]; inkMs: number; hydratedMs: number; scriptBytesBeforeTouch: number };
+    /** Home, then the next page: as served (an ordinary navigation) and prerendered. */
+    nextPage?: { served: NextPageRun[]; prerendered: NextPageRun[] };
     functions?: FunctionsReport;
     durationSeconds?: number;
   } = {
@@ -440,6 +477,34 @@ async function main() {
     }
   }
 
+  if (!flags['no-lighthouse'] && !flags['no-next-page']) {
+    console.log('\n▶ the next page on a throttled phone (Home, then Services or Contact)');
+    const scratch = await mkdtemp(join(tmpdir(), 'studio-bench-next-'));
+    const site = await startStaticServer({ root: join(root, 'dist'), port: basePort });
+    const copy = await startPrerenderedCopy(join(root, 'dist'), scratch, basePort + 1);
+    try {
+      results.nextPage = await measureNextPage(site.origin, copy.origin, {
+        runs: Math.max(runs, 3),
+        chromePath,
+      });
+      for (const path of NEXT_PAGES) {
+        const runsOf = results.nextPage.prerendered.filter((r) => r.path === path);
+        const fcp = median(runsOf.map((r) => r.fcp));
+        const all = runsOf.every((r) => r.prerendered);
+        results.targets.push({
+          page: path,
+          target: `after Home, paints within ${NEXT_PAGE_MS} ms of the click once prerendered (throttled phone)`,
+          met: all && fcp <= NEXT_PAGE_MS,
+          detail: `FCP ${fcp.toFixed(0)} ms${all ? '' : ` (prerendered in ${runsOf.filter((r) => r.prerendered).length} of ${runsOf.length} runs)`}`,
+        });
+      }
+    } finally {
+      await site.close();
+      await copy.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
   if (!flags['no-functions']) {
     console.log('\n▶ functions');
     results.functions = await benchFunctions({
@@ -469,6 +534,12 @@ async function main() {
     for (const t of results.targets) {
       console.log(`  ${t.met ? '✔' : '✘'} ${t.page}: ${t.target} — ${t.detail}`);
     }
+  }
+  if (results.nextPage) {
+    console.log(
+      `\nThe next page (Home, then a link in it) on a throttled phone (4x CPU, 150 ms, 1.6 Mbit/s); medians of ${results.nextPage.served.length / NEXT_PAGES.length} runs:`,
+    );
+    console.log(nextPageTable(results.nextPage));
   }
   if (results.functions) {
     console.log(

@@ -85,8 +85,8 @@ test('the retention run removes mail files a week after they were written, and o
 
 test('a sign-in link’s mail is named the same way, by its row: sign-in-<key>.eml, never by the link', async () => {
   vi.stubEnv('SMTP_URL', '');
-  const sending = await sendSignInLink(STAFF);
-  await sending;
+  // Resolves once the mail is written (the sending it hands back is awaited with it).
+  await sendSignInLink(STAFF);
   const { rows } = await env.db.query<{ token_sha256: string }>(
     'SELECT token_sha256 FROM staff_sign_in_links ORDER BY created_at DESC LIMIT 1',
   );
