@@ -60,6 +60,10 @@ test('a deployed build with its clock set by BUILD_NOW fails, naming it', () => 
   ]);
 });
 
+test("a deployed build reads the site's settings only, not npm start's", () => {
+  expect(deployProblems({ ...complete, PORT: 'eighty', TRUST_PROXY: 'sometimes' })).toEqual([]);
+});
+
 describe('a build anywhere else', () => {
   test.each([
     ['locally', {}],
