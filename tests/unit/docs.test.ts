@@ -1,6 +1,6 @@
 /**
  * The docs a person reads: every page under docs/ is under 20 KB, and every relative link and
- * #anchor in README.md and docs/*.md leads to a file and a heading that exist.
+ * #anchor in README.md, bench/README.md and docs/*.md leads to a file and a heading that exist.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from '../fixtures/project-copy';
 const DOCS = join(PROJECT_ROOT, 'docs');
 const pages = [
   join(PROJECT_ROOT, 'README.md'),
+  join(PROJECT_ROOT, 'bench/README.md'),
   ...readdirSync(DOCS)
     .filter((name) => name.endsWith('.md'))
     .map((name) => join(DOCS, name)),
@@ -58,7 +59,7 @@ test('every page under docs/ is under 20 KB', () => {
   expect(large).toEqual([]);
 });
 
-test('every relative link and #anchor in README.md and docs/ resolves', () => {
+test('every relative link and #anchor in the READMEs and docs/ resolves', () => {
   const broken: string[] = [];
   for (const path of pages) {
     const text = prose(path).replace(/`[^`\n]*`/g, '');
