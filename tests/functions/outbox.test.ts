@@ -213,7 +213,7 @@ describe('backoff and giving up', () => {
     // Given up means given up: the mail server coming back does not resend it by itself...
     env.smtp.setFailing(false);
     expect(await siteOutbox.drain()).toEqual({ sent: 0, retrying: 0, failed: 0, retired: 0 });
-    // ...and the instructor finds it with the query docs/running.md gives, and can queue it again.
+    // ...and the instructor finds it with the query docs/operations.md gives, and can queue it again.
     const { rows } = await env.db.query<{ name: string; last_error: string }>(
       `SELECT c.name, o.last_error FROM mail_outbox o
          JOIN contact_messages c ON o.kind = 'contact' AND c.id = o.ref::bigint

@@ -1,7 +1,7 @@
 /**
- * docs/instructor.md says what the build does with her edits: the words it quotes are the ones
- * the build prints, the slips it says are taken as meant are, and publishing a waiver version
- * asks for the lines it names and nothing else.
+ * docs/instructor.md and docs/desk.md say what the build does with her edits: the words they
+ * quote are the ones the build prints, the slips they say are taken as meant are, and publishing
+ * a waiver version asks for the lines they name and nothing else.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,9 @@ import { waiverFrontmatterSchema } from '../../src/shared/waiver-versions';
 import { PROJECT_ROOT } from '../fixtures/project-copy';
 
 const guide = readFileSync(join(PROJECT_ROOT, 'docs/instructor.md'), 'utf8');
-const section = (title: string) => guide.split(/\n#+ /).find((part) => part.startsWith(title))!;
+const desk = readFileSync(join(PROJECT_ROOT, 'docs/desk.md'), 'utf8');
+const section = (title: string) =>
+  [guide, desk].flatMap((page) => page.split(/\n#+ /)).find((part) => part.startsWith(title))!;
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
@@ -56,5 +58,5 @@ test('publishing a waiver version names only lines content/waiver.md has: no has
     expect(Object.keys(waiverFrontmatterSchema.shape)).toContain(line);
   }
   expect(steps).not.toMatch(/SHA-256|sha256|waiver-versions|npm run|terminal/);
-  expect(guide).not.toContain('waiver-versions.yaml');
+  expect(guide + desk).not.toContain('waiver-versions.yaml');
 });
