@@ -8,22 +8,26 @@ import {
 } from '../src/server/platform/settings.ts';
 
 /**
- * docs/running.md's tables of settings, written from the settings' schemas
+ * docs/settings.md's tables of settings, written from the settings' schemas
  * (src/server/platform/settings/): `node scripts/settings-table.ts` rewrites them between the
  * marker comments, and tests/unit/settings-table.test.ts fails while the page differs.
  */
 
-export const PAGE = 'docs/running.md';
+export const PAGE = 'docs/settings.md';
 const BEGIN = '<!-- settings-table: written by `node scripts/settings-table.ts`, do not edit -->';
 const END = '<!-- /settings-table -->';
 
-/** A Markdown table, its columns padded as Prettier pads them. */
+/**
+ * A Markdown table, its columns not padded (Prettier is told to leave it: padded, the long
+ * descriptions' column doubled the page).
+ */
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, column) => Math.max(3, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
-  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    line(rows[0]),
+    `| ${rows[0].map(() => '---').join(' | ')} |`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
 }
 
 function settingsOf(names: string[]): string {
@@ -43,6 +47,7 @@ export function settingsTables(): string {
   if (site.length + start.length !== SETTING_NAMES.length) throw new Error('a setting in both');
   return [
     BEGIN,
+    '<!-- prettier-ignore-start -->',
     '',
     "The site's, read by the functions and the build:",
     '',
@@ -52,6 +57,7 @@ export function settingsTables(): string {
     '',
     settingsOf(start),
     '',
+    '<!-- prettier-ignore-end -->',
     END,
   ].join('\n');
 }

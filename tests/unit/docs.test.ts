@@ -37,19 +37,7 @@ function anchors(path: string): Set<string> {
   return found;
 }
 
-/**
- * A page's size as read: the settings table under running.md's "Settings" is written from the
- * settings' schemas and padded by the formatter to line its columns up, so its rows do not count.
- */
-function readSize(path: string): number {
-  const text = readFileSync(path, 'utf8');
-  const start = text.indexOf('\n## Settings\n');
-  if (start < 0) return Buffer.byteLength(text);
-  const next = text.indexOf('\n## ', start + 1);
-  const section = text.slice(start, next < 0 ? undefined : next);
-  const rows = section.split('\n').filter((line) => line.startsWith('|'));
-  return Buffer.byteLength(text) - Buffer.byteLength(rows.join('\n'));
-}
+const readSize = (path: string) => Buffer.byteLength(readFileSync(path, 'utf8'));
 
 test('every page under docs/ is under 20 KB', () => {
   const large = pages

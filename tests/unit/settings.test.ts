@@ -179,10 +179,10 @@ describe('npm start', () => {
   });
 });
 
-// docs/running.md (the page for whoever runs the site) has one table of every setting.
-const RUNNING = 'docs/running.md';
+// docs/settings.md (beside the page for whoever runs the site) has the table of every setting.
+const RUNNING = 'docs/settings.md';
 
-test.skipIf(!existsSync(RUNNING))('docs/running.md names every setting in its table', () => {
+test.skipIf(!existsSync(RUNNING))('docs/settings.md names every setting in its table', () => {
   const page = readFileSync(RUNNING, 'utf8');
   const rows = page.split('\n').filter((line) => line.trimStart().startsWith('|'));
   const named = (name: string) => rows.some((row) => new RegExp(`\\b${name}\\b`).test(row));

@@ -8,7 +8,7 @@ import { startSettings } from './settings/start.ts';
  * (settings/site.ts) and `npm start`'s own (settings/start.ts). Each setting is read on its own,
  * when the code asks for it: its default when unset or blank, else its schema's reading. A value
  * that cannot be read is an error that names the variable (and never quotes a secret), said once
- * in the log: a setting is never quietly replaced by its default. docs/running.md's table of
+ * in the log: a setting is never quietly replaced by its default. docs/settings.md's table of
  * settings is written from the schemas (scripts/settings-table.ts; a test checks it).
  *
  * These files import nothing of the project but zod, so `npm start` (scripts/server/settings.ts,

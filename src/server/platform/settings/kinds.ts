@@ -3,10 +3,10 @@ import { z } from 'zod';
 /**
  * The kinds of value a setting holds, each a zod schema from the variable's text (trimmed, never
  * blank) to what the code uses, failing with what the value must be ("must be …"), and the words
- * the table in docs/running.md is made of, kept in `settingWords`.
+ * the table in docs/settings.md is made of, kept in `settingWords`.
  */
 
-/** What a setting is, for people: docs/running.md's table and the errors that name it. */
+/** What a setting is, for people: docs/settings.md's table and the errors that name it. */
 export interface SettingWords {
   /** What it does, in the docs' words (Markdown). */
   about: string;

@@ -27,7 +27,7 @@ function smtpUrlRule(value: string): string | undefined {
 }
 
 /**
- * The site's settings: what the functions and the build read, in the order of docs/running.md's
+ * The site's settings: what the functions and the build read, in the order of docs/settings.md's
  * table (scripts/settings-table.ts writes it from here).
  */
 export const siteSettings = z.object({
@@ -76,7 +76,7 @@ export const siteSettings = z.object({
   }),
   WAIVER_ENCRYPTION_OLD_KEYS: keys({
     about:
-      'earlier keys, separated by commas: what they encrypted still opens until `npm run rotate-key` has moved it to `WAIVER_ENCRYPTION_KEY` ([key rotation](#changing-the-encryption-key))',
+      'earlier keys, separated by commas: what they encrypted still opens until `npm run rotate-key` has moved it to `WAIVER_ENCRYPTION_KEY` ([key rotation](operations.md#changing-the-encryption-key))',
     fallback: 'unset',
   }),
   DB_CONNECT_TIMEOUT_MS: milliseconds(5_000, {

@@ -3,7 +3,7 @@ import { flag, milliseconds, number, text } from './kinds.ts';
 
 /**
  * `npm start`'s own settings (scripts/server/) and the tools' (`npm run backup`, `restore`), in
- * the order of docs/running.md's table. The functions never read them.
+ * the order of docs/settings.md's table. The functions never read them.
  */
 export const startSettings = z.object({
   HOST: text({ about: 'where `npm start` listens: its address', fallback: '`127.0.0.1`' }),
