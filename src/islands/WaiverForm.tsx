@@ -44,7 +44,7 @@ type ReSignNotice = { changes?: string; error?: undefined } | { error: string };
 function ReSignBox({ notice }: { notice: ReSignNotice }) {
   if (notice.error !== undefined) {
     return (
-      <div role="status" className="border-sand-300 rounded-2xl border bg-sand-50 p-5 text-ink">
+      <div role="status" className="rounded-2xl border border-sand-200 bg-sand-50 p-5 text-ink">
         <p>{notice.error}</p>
       </div>
     );
@@ -53,7 +53,7 @@ function ReSignBox({ notice }: { notice: ReSignNotice }) {
     <section
       role="status"
       aria-labelledby="re-sign-title"
-      className="border-sage-300 rounded-2xl border bg-sage-50 p-5 text-ink"
+      className="rounded-2xl border border-sage-200 bg-sage-50 p-5 text-ink"
     >
       <h3 id="re-sign-title" className="text-lg font-semibold">
         {RE_SIGN_NOTICE.title}
