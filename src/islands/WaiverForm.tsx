@@ -155,37 +155,42 @@ function Form({ blocks, version }: Props) {
   // changed. The fragment is then taken out of the address bar and the history.
   const [reSign, setReSign] = useState<ReSignNotice | null>(null);
   useEffect(() => {
-    const hash = window.location.hash;
-    const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
     const controller = new AbortController();
-    fetch(RE_SIGN_ACTION, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-      signal: controller.signal,
-    })
-      .then((response) => response.json() as Promise<Record<string, unknown>>)
-      .then((signer) => {
-        const { pathname, search } = window.location;
-        window.history.replaceState(window.history.state, '', `${pathname}${search}`);
-        if (signer.success !== true) {
-          if (typeof signer.error === 'string') setReSign({ error: signer.error });
-          return;
-        }
-        const changes = typeof signer.changes === 'string' ? signer.changes : undefined;
-        setReSign({ changes });
-        const form = formRef.current;
-        if (!form) return;
-        for (const name of ['firstName', 'lastName', 'email']) {
-          const input = form.elements.namedItem(name);
-          const value = signer[name];
-          if (input instanceof HTMLInputElement && !input.value && typeof value === 'string') {
-            input.value = value;
-          }
-        }
+    const open = () => {
+      const hash = window.location.hash;
+      const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
+      fetch(RE_SIGN_ACTION, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+        signal: controller.signal,
       })
-      .catch(() => undefined);
+        .then((response) => response.json() as Promise<Record<string, unknown>>)
+        .then((signer) => {
+          const { pathname, search } = window.location;
+          window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+          if (signer.success !== true) {
+            if (typeof signer.error === 'string') setReSign({ error: signer.error });
+            return;
+          }
+          const changes = typeof signer.changes === 'string' ? signer.changes : undefined;
+          setReSign({ changes });
+          const form = formRef.current;
+          if (!form) return;
+          for (const name of ['firstName', 'lastName', 'email']) {
+            const input = form.elements.namedItem(name);
+            const value = signer[name];
+            if (input instanceof HTMLInputElement && !input.value && typeof value === 'string') {
+              input.value = value;
+            }
+          }
+        })
+        .catch(() => undefined);
+    };
+    open();
+    // A link followed while the page is already open changes only the fragment.
+    window.addEventListener('hashchange', open, { signal: controller.signal });
     return () => controller.abort();
   }, [formRef]);
 
