@@ -45,7 +45,7 @@ type ReSignNotice = { changes?: string; error?: undefined } | { error: string };
 function ReSignBox({ notice }: { notice: ReSignNotice }) {
   if (notice.error !== undefined) {
     return (
-      <div role="status" className="border-sand-300 rounded-2xl border bg-sand-50 p-5 text-ink">
+      <div role="status" className="rounded-2xl border border-sand-200 bg-sand-50 p-5 text-ink">
         <p>{notice.error}</p>
       </div>
     );
@@ -54,7 +54,7 @@ function ReSignBox({ notice }: { notice: ReSignNotice }) {
     <section
       role="status"
       aria-labelledby="re-sign-title"
-      className="border-sage-300 rounded-2xl border bg-sage-50 p-5 text-ink"
+      className="rounded-2xl border border-sage-200 bg-sage-50 p-5 text-ink"
     >
       <h3 id="re-sign-title" className="text-lg font-semibold">
         {RE_SIGN_NOTICE.title}
@@ -159,37 +159,42 @@ function Form({ blocks, version }: Props) {
   // changed. The fragment is then taken out of the address bar and the history.
   const [reSign, setReSign] = useState<ReSignNotice | null>(null);
   useEffect(() => {
-    const hash = window.location.hash;
-    const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
     const controller = new AbortController();
-    fetch(RE_SIGN_ACTION, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-      signal: controller.signal,
-    })
-      .then((response) => response.json() as Promise<Record<string, unknown>>)
-      .then((signer) => {
-        const { pathname, search } = window.location;
-        window.history.replaceState(window.history.state, '', `${pathname}${search}`);
-        if (signer.success !== true) {
-          if (typeof signer.error === 'string') setReSign({ error: signer.error });
-          return;
-        }
-        const changes = typeof signer.changes === 'string' ? signer.changes : undefined;
-        setReSign({ changes });
-        const form = formRef.current;
-        if (!form) return;
-        for (const name of ['firstName', 'lastName', 'email']) {
-          const input = form.elements.namedItem(name);
-          const value = signer[name];
-          if (input instanceof HTMLInputElement && !input.value && typeof value === 'string') {
-            input.value = value;
-          }
-        }
+    const open = () => {
+      const hash = window.location.hash;
+      const token = hash.startsWith(RE_SIGN_HASH) ? hash.slice(RE_SIGN_HASH.length) : '';
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
+      fetch(RE_SIGN_ACTION, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+        signal: controller.signal,
       })
-      .catch(() => undefined);
+        .then((response) => response.json() as Promise<Record<string, unknown>>)
+        .then((signer) => {
+          const { pathname, search } = window.location;
+          window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+          if (signer.success !== true) {
+            if (typeof signer.error === 'string') setReSign({ error: signer.error });
+            return;
+          }
+          const changes = typeof signer.changes === 'string' ? signer.changes : undefined;
+          setReSign({ changes });
+          const form = formRef.current;
+          if (!form) return;
+          for (const name of ['firstName', 'lastName', 'email']) {
+            const input = form.elements.namedItem(name);
+            const value = signer[name];
+            if (input instanceof HTMLInputElement && !input.value && typeof value === 'string') {
+              input.value = value;
+            }
+          }
+        })
+        .catch(() => undefined);
+    };
+    open();
+    // A link followed while the page is already open changes only the fragment.
+    window.addEventListener('hashchange', open, { signal: controller.signal });
     return () => controller.abort();
   }, [formRef]);
 

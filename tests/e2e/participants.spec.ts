@@ -221,6 +221,22 @@ test('signers of a superseded text are asked once to sign again; the mailed link
   // The token leaves the address bar once exchanged (in a POST's body, never a path).
   await expect.poll(() => new URL(participant.url()).hash).toBe('');
   await expect(participant.getByLabel('First Name')).toHaveValue('June');
+  await screens('re-sign-form', participant);
+  // Without script the fragment stays in the browser: the plain form, blank, with no notice.
+  const plain = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false });
+  const noScript = await plain.newPage();
+  await noScript.goto(link);
+  await expect(noScript.getByText('The waiver has changed since you last signed')).toHaveCount(0);
+  await expect(noScript.getByLabel('First Name')).toHaveValue('');
+  // (axe needs script in the page: these are looked at, not checked.)
+  for (const width of [375, 1280]) {
+    await noScript.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await noScript.screenshot({
+      path: `${SHOTS}/re-sign-form-no-script-${width}.png`,
+      fullPage: true,
+    });
+  }
+  await plain.close();
   await expect(participant.getByLabel('Last Name')).toHaveValue(SURNAME);
   await expect(participant.getByLabel('Email')).toHaveValue(EMAIL);
   await signOnThePage(participant, {

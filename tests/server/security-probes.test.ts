@@ -186,6 +186,71 @@ describe('path tricks', () => {
   });
 });
 
+describe('headers on every answer', () => {
+  /** A raw request with `method`, exactly as written. */
+  async function raw(method: string, path: string, headers = '') {
+    const { text } = await rawExchange(
+      studio.port,
+      `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${studio.port}\r\n${headers}Connection: close\r\n\r\n`,
+    );
+    const head = text.split('\r\n\r\n')[0] ?? '';
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head };
+  }
+
+  test("the server's own refusals and the functions' 405s carry the security headers", async () => {
+    const asked: [string, string, string?][] = [
+      ['PUT', '/about'],
+      ['DELETE', '/'],
+      ['PATCH', '/consultation/manage'],
+      ['PUT', '/notify/confirm'],
+      ['DELETE', '/notify/unsubscribe'],
+      ['PUT', '/consultation'],
+      ['OPTIONS', '/api/send-email'],
+      ['GET', '*'],
+      ['POST', '/api/send-email', 'Content-Length: 999999999\r\n'],
+    ];
+    for (const [method, path, headers] of asked) {
+      const answer = await raw(method, path, headers);
+      expect(answer.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      for (const name of [
+        'content-security-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+        'x-frame-options',
+        'referrer-policy',
+      ]) {
+        expect(answer.head, `${method} ${path}: ${name}`).toMatch(new RegExp(`\r\n${name}: `, 'i'));
+      }
+    }
+  });
+
+  test('every path a link page or an arrived-at page answers at is noindex, its .html twin too', async () => {
+    for (const path of [
+      '/consultation/manage',
+      '/consultation/manage.html',
+      '/notify/link',
+      '/notify/link.html',
+      '/notify/sent',
+      '/notify/sent.html',
+      '/contact/sent',
+      '/contact/sent.html',
+      '/waiver/signed',
+      '/waiver/signed.html',
+      '/404',
+      '/404.html',
+    ]) {
+      const answer = await raw('GET', path);
+      expect(answer.head, path).toMatch(/\r\nx-robots-tag: noindex/i);
+    }
+    // The public pages stay indexable.
+    for (const path of ['/', '/about', '/about.html', '/consultation', '/waiver']) {
+      const answer = await raw('GET', path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.head, path).not.toMatch(/\r\nx-robots-tag:/i);
+    }
+  });
+});
+
 describe('the embedded database', () => {
   test('is not reachable without its password, which changes with every start', async () => {
     const url = /Local database \(one session at a time\): (\S+)/.exec(studio.output())?.[1];
