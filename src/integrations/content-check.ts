@@ -106,12 +106,24 @@ function line(source: Source, path: PropertyKey[], message: string, key?: string
   return field === undefined ? `${where}: ${message}` : `${where}: ${String(field)}: ${message}`;
 }
 
+/**
+ * A choice of kinds of value (`place`: studio, online, or an address) where the value is of one
+ * kind but wrong inside (an address without its street): that kind's own mistakes, each on its
+ * field, rather than the choice's one message.
+ */
+function expand(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const inside = issue.errors.find((errors) => errors.some((error) => error.path.length > 0));
+  if (!inside) return [issue];
+  return inside.flatMap((error) => expand({ ...error, path: [...issue.path, ...error.path] }));
+}
+
 /** Her words for what `schema` finds wrong with `source`: one line per mistake. */
 function problemsOf(source: Source, schema: z.ZodType): string[] {
   const result = schema.safeParse(source.doc.toJS() ?? {});
   if (result.success) return [];
   const problems: string[] = [];
-  for (const issue of result.error.issues) {
+  for (const issue of result.error.issues.flatMap(expand)) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) problems.push(line(source, issue.path, issue.message, key));
     } else {
@@ -146,22 +158,25 @@ const imageBeside =
       }
     });
 
-const BLOCKS = 'write a list of blocks, each with a title and a text';
-const LIST = 'write a list of lines, each starting with "- "';
+const BLOCKS =
+  'write a list of blocks, each starting with "- title:", e.g. - title: Mindful Movement';
+const LIST = 'write a list of lines, each starting with "- ", e.g. - CPR and First Aid';
 
 /** What a page's file must have for its page, when it is missing. */
 const PAGE_BLOCK: Record<string, string> = {
-  hero: 'write a heading block under hero: (eyebrow, title, text)',
-  programs: 'write a heading block under programs: (eyebrow, title, text)',
+  hero: "write a heading block, its title and text lines indented under it, e.g. title: Hello, I'm Maya",
+  programs:
+    'write a heading block, its title and text lines indented under it, e.g. title: Specialized Programs',
   heroImage: IMAGE_HINT,
   heroImageAlt: 'describe the picture for someone who cannot see it, e.g. Illustration of ...',
-  version: "write the waiver's version, e.g. '2026-11'",
   certifications: LIST,
   continuingEducation: LIST,
   features: BLOCKS,
   values: BLOCKS,
   notes: BLOCKS,
 };
+const BLOCK =
+  'write a block, its title and text lines indented under it, e.g. title: Your First Visit';
 
 /**
  * What is wrong in content/ under `root`, one line per mistake in her words (empty when
@@ -208,7 +223,7 @@ export function checkContent(root: string): { problems: string[]; waiver?: Waive
     for (const field of source ? (PAGE_NEEDS[id] ?? []) : []) {
       if (data[field] === undefined) {
         problems.push(
-          `${source!.name}: ${field}: missing: the page shows it: ${PAGE_BLOCK[field] ?? 'write a block with a title and a text'}`,
+          `${source!.name}: ${field}: missing: the page shows it: ${PAGE_BLOCK[field] ?? BLOCK}`,
         );
       }
     }
