@@ -26,6 +26,7 @@ import {
   testimonialSchema,
   type ImageField,
 } from '../lib/content-schemas.ts';
+import { RETENTION_RULES } from '../server/retention/rules.ts';
 import { says } from '../shared/content-fields.ts';
 import {
   WAIVER_VERSIONS_FILE,
@@ -182,7 +183,11 @@ const BLOCK =
  * What is wrong in content/ under `root`, one line per mistake in her words (empty when
  * nothing), and, when content/waiver.md reads, every version of the waiver published.
  */
-export function checkContent(root: string): { problems: string[]; waiver?: WaiverVersions } {
+export function checkContent(
+  root: string,
+  /** The kinds of record retention.yaml may name (the retention rules'), when known. */
+  retentionKinds?: readonly string[],
+): { problems: string[]; waiver?: WaiverVersions } {
   const content = join(root, 'content');
   const problems: string[] = [];
   let waiverSource: Source | undefined;
@@ -204,7 +209,21 @@ export function checkContent(root: string): { problems: string[]; waiver?: Waive
 
   check(join(content, 'site.yaml'), siteSchema, false);
   check(join(content, 'consultation.yaml'), availabilitySchema, false);
-  check(join(content, 'retention.yaml'), retentionSchema, false);
+  check(
+    join(content, 'retention.yaml'),
+    retentionKinds
+      ? retentionSchema.superRefine((kinds, context) => {
+          for (const kind of Object.keys(kinds).filter((name) => !retentionKinds.includes(name))) {
+            context.addIssue({
+              code: 'custom',
+              path: [kind],
+              message: `is not a kind of record: use ${retentionKinds.join(', ')}`,
+            });
+          }
+        })
+      : retentionSchema,
+    false,
+  );
   const folders: [string, z.ZodType | ((path: string) => z.ZodType)][] = [
     ['sessions', sessionSchema],
     ['services', serviceSchema],
@@ -251,7 +270,11 @@ function waiverVersionsOf(
 }
 
 /** What is wrong in content/ under `root`, one line per mistake in her words; empty when nothing. */
-export const contentProblems = (root: string) => checkContent(root).problems;
+export const contentProblems = (root: string, retentionKinds?: readonly string[]) =>
+  checkContent(root, retentionKinds).problems;
+
+/** The kinds of record the retention rules keep: the names retention.yaml may have. */
+const RETENTION_KINDS = [...new Set(RETENTION_RULES.map((rule) => rule.period))];
 
 export default function contentCheck(): AstroIntegration {
   let waiver: WaiverVersions | undefined;
@@ -261,7 +284,7 @@ export default function contentCheck(): AstroIntegration {
       'astro:config:setup': ({ command, config }) => {
         // `astro dev` shows Astro's own overlay, and picks up a fix as soon as it is saved.
         if (command === 'dev') return;
-        const checked = checkContent(fileURLToPath(config.root));
+        const checked = checkContent(fileURLToPath(config.root), RETENTION_KINDS);
         waiver = checked.waiver;
         if (checked.problems.length === 0) return;
         // Written at once (a pipe would lose what an asynchronous write had not sent yet).

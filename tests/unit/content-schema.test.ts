@@ -195,6 +195,17 @@ describe.concurrent(
       );
     });
 
+    test('retention.yaml: a kind of record the site does not keep names the line, and the kinds there are', async () => {
+      const run = await brokenCopy('content/retention.yaml', (text) =>
+        text.replace('waivers: 7 years', 'waviers: 7 years'),
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.output.trim().split('\n')).toHaveLength(1);
+      expect(run.output).toMatch(
+        /^content\/retention\.yaml, line 8: waviers: is not a kind of record: use spam, mailRecords, messages, consultations, .*waivers/,
+      );
+    });
+
     test('pages: an icon that does not exist names icon and the icons there are; a block the page needs is named', async () => {
       const copy = await copyProject('content-schema-');
       copies.push(copy);
