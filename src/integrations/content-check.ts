@@ -26,6 +26,7 @@ import {
   testimonialSchema,
   type ImageField,
 } from '../lib/content-schemas.ts';
+import { RETENTION_RULES } from '../server/retention/rules.ts';
 import { says } from '../shared/content-fields.ts';
 import {
   WAIVER_VERSIONS_FILE,
@@ -106,12 +107,24 @@ function line(source: Source, path: PropertyKey[], message: string, key?: string
   return field === undefined ? `${where}: ${message}` : `${where}: ${String(field)}: ${message}`;
 }
 
+/**
+ * A choice of kinds of value (`place`: studio, online, or an address) where the value is of one
+ * kind but wrong inside (an address without its street): that kind's own mistakes, each on its
+ * field, rather than the choice's one message.
+ */
+function expand(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const inside = issue.errors.find((errors) => errors.some((error) => error.path.length > 0));
+  if (!inside) return [issue];
+  return inside.flatMap((error) => expand({ ...error, path: [...issue.path, ...error.path] }));
+}
+
 /** Her words for what `schema` finds wrong with `source`: one line per mistake. */
 function problemsOf(source: Source, schema: z.ZodType): string[] {
   const result = schema.safeParse(source.doc.toJS() ?? {});
   if (result.success) return [];
   const problems: string[] = [];
-  for (const issue of result.error.issues) {
+  for (const issue of result.error.issues.flatMap(expand)) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) problems.push(line(source, issue.path, issue.message, key));
     } else {
@@ -146,28 +159,35 @@ const imageBeside =
       }
     });
 
-const BLOCKS = 'write a list of blocks, each with a title and a text';
-const LIST = 'write a list of lines, each starting with "- "';
+const BLOCKS =
+  'write a list of blocks, each starting with "- title:", e.g. - title: Mindful Movement';
+const LIST = 'write a list of lines, each starting with "- ", e.g. - CPR and First Aid';
 
 /** What a page's file must have for its page, when it is missing. */
 const PAGE_BLOCK: Record<string, string> = {
-  hero: 'write a heading block under hero: (eyebrow, title, text)',
-  programs: 'write a heading block under programs: (eyebrow, title, text)',
+  hero: "write a heading block, its title and text lines indented under it, e.g. title: Hello, I'm Maya",
+  programs:
+    'write a heading block, its title and text lines indented under it, e.g. title: Specialized Programs',
   heroImage: IMAGE_HINT,
   heroImageAlt: 'describe the picture for someone who cannot see it, e.g. Illustration of ...',
-  version: "write the waiver's version, e.g. '2026-11'",
   certifications: LIST,
   continuingEducation: LIST,
   features: BLOCKS,
   values: BLOCKS,
   notes: BLOCKS,
 };
+const BLOCK =
+  'write a block, its title and text lines indented under it, e.g. title: Your First Visit';
 
 /**
  * What is wrong in content/ under `root`, one line per mistake in her words (empty when
  * nothing), and, when content/waiver.md reads, every version of the waiver published.
  */
-export function checkContent(root: string): { problems: string[]; waiver?: WaiverVersions } {
+export function checkContent(
+  root: string,
+  /** The kinds of record retention.yaml may name (the retention rules'), when known. */
+  retentionKinds?: readonly string[],
+): { problems: string[]; waiver?: WaiverVersions } {
   const content = join(root, 'content');
   const problems: string[] = [];
   let waiverSource: Source | undefined;
@@ -189,7 +209,21 @@ export function checkContent(root: string): { problems: string[]; waiver?: Waive
 
   check(join(content, 'site.yaml'), siteSchema, false);
   check(join(content, 'consultation.yaml'), availabilitySchema, false);
-  check(join(content, 'retention.yaml'), retentionSchema, false);
+  check(
+    join(content, 'retention.yaml'),
+    retentionKinds
+      ? retentionSchema.superRefine((kinds, context) => {
+          for (const kind of Object.keys(kinds).filter((name) => !retentionKinds.includes(name))) {
+            context.addIssue({
+              code: 'custom',
+              path: [kind],
+              message: `is not a kind of record: use ${retentionKinds.join(', ')}`,
+            });
+          }
+        })
+      : retentionSchema,
+    false,
+  );
   const folders: [string, z.ZodType | ((path: string) => z.ZodType)][] = [
     ['sessions', sessionSchema],
     ['services', serviceSchema],
@@ -208,7 +242,7 @@ export function checkContent(root: string): { problems: string[]; waiver?: Waive
     for (const field of source ? (PAGE_NEEDS[id] ?? []) : []) {
       if (data[field] === undefined) {
         problems.push(
-          `${source!.name}: ${field}: missing: the page shows it: ${PAGE_BLOCK[field] ?? 'write a block with a title and a text'}`,
+          `${source!.name}: ${field}: missing: the page shows it: ${PAGE_BLOCK[field] ?? BLOCK}`,
         );
       }
     }
@@ -236,7 +270,11 @@ function waiverVersionsOf(
 }
 
 /** What is wrong in content/ under `root`, one line per mistake in her words; empty when nothing. */
-export const contentProblems = (root: string) => checkContent(root).problems;
+export const contentProblems = (root: string, retentionKinds?: readonly string[]) =>
+  checkContent(root, retentionKinds).problems;
+
+/** The kinds of record the retention rules keep: the names retention.yaml may have. */
+const RETENTION_KINDS = [...new Set(RETENTION_RULES.map((rule) => rule.period))];
 
 export default function contentCheck(): AstroIntegration {
   let waiver: WaiverVersions | undefined;
@@ -246,7 +284,7 @@ export default function contentCheck(): AstroIntegration {
       'astro:config:setup': ({ command, config }) => {
         // `astro dev` shows Astro's own overlay, and picks up a fix as soon as it is saved.
         if (command === 'dev') return;
-        const checked = checkContent(fileURLToPath(config.root));
+        const checked = checkContent(fileURLToPath(config.root), RETENTION_KINDS);
         waiver = checked.waiver;
         if (checked.problems.length === 0) return;
         // Written at once (a pipe would lose what an asynchronous write had not sent yet).

@@ -38,7 +38,9 @@ export const siteSchema = fields(
   {
     name: words("write the studio's name, e.g. Still Point Pilates"),
     tagline: words('write a short line under the name, e.g. Private pilates, mindfully taught'),
-    description: words('write a sentence or two about the studio, for search results'),
+    description: words(
+      'write a sentence or two about the studio for search results, e.g. An independent pilates studio ...',
+    ),
     instructor: words('write your name, e.g. Maya Lindqvist'),
     email: z.email(says('use an e-mail address, e.g. hello@stillpointpilates.studio')),
     location: words('write the city and state, e.g. Portland, Oregon'),
@@ -53,7 +55,7 @@ export const siteSchema = fields(
             opens: clock('06:00'),
             closes: clock('20:00'),
           },
-          "an entry of hours (label, days: [Mo, Tu], opens: '06:00', closes: '20:00')",
+          'an entry of the opening hours',
         ),
         says(
           "write the opening hours as a list, e.g. - label: Mon-Fri 6AM-8PM days: [Mo, Tu, We, Th, Fr] opens: '06:00' closes: '20:00'",
@@ -66,7 +68,7 @@ export const siteSchema = fields(
         instagramHandle: words('write your Instagram name, e.g. @stillpointpilates'),
         facebook: webAddress('https://www.facebook.com/stillpointpilates'),
       },
-      'the social links (instagram, instagramHandle, facebook)',
+      'the social links',
     ),
   },
   'content/site.yaml',
@@ -100,7 +102,9 @@ export const programSchema = <Image extends z.ZodType>(image: ImageField<Image>)
   fields(
     {
       title: words("write the program's title, e.g. Prenatal Pilates"),
-      description: words('write a sentence or two about the program'),
+      description: words(
+        'write a sentence or two about the program, e.g. Gentle, trimester-aware sessions ...',
+      ),
       image: image(),
       imageAlt: words(ALT_HINT),
       order: order(),
@@ -138,10 +142,10 @@ function studioTimeZone(): string | undefined {
 const localTime = z.string({
   error: (issue) =>
     issue.input instanceof Date
-      ? `write the local date and time as ${LOCAL_TIME_EXAMPLE}, without seconds (or in quotes)`
+      ? `write the local date and time without seconds (or in quotes), e.g. ${LOCAL_TIME_EXAMPLE}`
       : issue.input === undefined
-        ? `missing: write the local date and time as ${LOCAL_TIME_EXAMPLE}`
-        : `write the local date and time as ${LOCAL_TIME_EXAMPLE}`,
+        ? `missing: write the local date and time, e.g. ${LOCAL_TIME_EXAMPLE}`
+        : `write the local date and time, e.g. ${LOCAL_TIME_EXAMPLE}`,
 });
 
 const PLACE_HINT =
@@ -207,7 +211,7 @@ const ICON_HINT = `use one of ${ICON_NAMES.join(', ')}`;
 const titledText = fields(
   {
     title: words('write a heading, e.g. Mindful Movement'),
-    text: words('write a sentence or two'),
+    text: words('write a sentence or two, e.g. Every exercise connects breath, focus and control.'),
     icon: z.enum(ICON_NAMES, says(ICON_HINT)).optional(),
   },
   'a block (title, text, icon)',
@@ -217,18 +221,23 @@ const headline = fields(
   {
     eyebrow: words('write a short line above the heading, e.g. About the studio').optional(),
     title: words("write the page's heading, e.g. Hello, I'm Maya"),
-    text: words('write a sentence or two under the heading'),
+    text: words('write a sentence or two under the heading, e.g. Personal pilates sessions ...'),
   },
   'a heading block (eyebrow, title, text)',
 );
 
 const blocks = (example: string) =>
-  z.array(titledText, says(`write a list of blocks, each - title: ${example} text: ...`));
+  z.array(
+    titledText,
+    says(`write a list of blocks, each starting with "- title:", e.g. - title: ${example}`),
+  );
 
 export const pageSchema = <Image extends z.ZodType>(image: ImageField<Image>) =>
   z.object({
     title: words("write the page's name for the browser tab, e.g. About"),
-    description: words('write a sentence or two about the page, for search results'),
+    description: words(
+      'write a sentence or two about the page for search results, e.g. Meet Maya ...',
+    ),
     hero: headline.optional(),
     heroImage: image().optional(),
     heroImageAlt: words(ALT_HINT).optional(),

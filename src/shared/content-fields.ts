@@ -29,8 +29,11 @@ export const ORDER_HINT = "use a whole number for the card's place, e.g. 1 for t
 export const order = () => wholeNumber(ORDER_HINT);
 
 /** A list of lines, each `- ` and words. */
-export const lines = (what: string) =>
-  z.array(words(what), says(`write a list, each line starting with "- ", e.g. - ${what}`));
+export const lines = (example: string) =>
+  z.array(
+    words(`write a line of words, e.g. ${example}`),
+    says(`write a list, each line starting with "- ", e.g. - ${example}`),
+  );
 
 /**
  * A file's (or a block's) lines: any other line is named with the lines it may have, so a typo
@@ -41,10 +44,10 @@ export function fields<Shape extends z.ZodRawShape>(shape: Shape, what: string) 
   return z.strictObject(shape, {
     error: (issue: Issue) =>
       issue.code === 'unrecognized_keys'
-        ? `is not a line ${what} has: its lines are ${names}`
+        ? `is not a line of ${what}: use ${names}`
         : issue.input === undefined
-          ? `missing: ${what} with its lines (${names})`
-          : `write ${what} as lines (${names})`,
+          ? `missing: write ${what}, with the lines ${names}`
+          : `write ${what} as lines: ${names}`,
   });
 }
 
@@ -92,7 +95,12 @@ export const WEEKDAY_HINT = 'use Mo, Tu, We, Th, Fr, Sa or Su';
 
 export const weekday = z.preprocess(
   weekdayOf,
-  z.enum(WEEKDAYS, { error: (issue) => `${String(issue.input)} is not a day: ${WEEKDAY_HINT}` }),
+  z.enum(WEEKDAYS, {
+    error: (issue) =>
+      typeof issue.input === 'string'
+        ? `${issue.input} is not a day: ${WEEKDAY_HINT}`
+        : `write a day: ${WEEKDAY_HINT}`,
+  }),
 );
 
 /** The days of a week a thing happens on: a list (`[Mo, We]`), or one day alone. */

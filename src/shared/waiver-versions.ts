@@ -39,7 +39,7 @@ export type WaiverVersions = z.output<typeof waiverVersionsSchema>;
 
 const MATERIAL_HINT =
   'write true if everyone who signed an earlier version must sign again, false for a change ' +
-  'that alters nothing they agree to (a typo)';
+  'that alters nothing they agree to (a typo), e.g. material: true';
 
 /** The lines of content/waiver.md's frontmatter about its version, in the instructor's words. */
 export const waiverFrontmatterSchema = z.object({

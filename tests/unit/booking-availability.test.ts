@@ -57,9 +57,17 @@ describe('the consultation availability', () => {
   });
 
   test('an unknown weekday is refused, listing the ones to use', () => {
-    expect(problems(windows({ days: ['Mo', 'Monday'], from: '09:00', to: '10:00' }))).toEqual([
-      'windows.0.days.1: use Mo, Tu, We, Th, Fr, Sa or Su',
+    expect(problems(windows({ days: ['Mo', 'Moonday'], from: '09:00', to: '10:00' }))).toEqual([
+      'windows.0.days.1: Moonday is not a day: use Mo, Tu, We, Th, Fr, Sa or Su',
     ]);
+  });
+
+  test('a weekday written out (Monday, thu) is taken as meant', () => {
+    const parsed = availabilitySchema.parse({
+      ...VALID,
+      ...windows({ days: ['Monday', 'thu', 'SAT'], from: '09:00', to: '10:00' }),
+    });
+    expect(parsed.windows[0]!.days).toEqual(['Mo', 'Th', 'Sa']);
   });
 
   test('a weekday listed twice in one window is refused', () => {
@@ -88,25 +96,38 @@ describe('the consultation availability', () => {
   });
 
   test.each([
-    ['9:00', 'a missing leading zero'],
     ['24:00', 'an hour past 23'],
     ['09:60', 'a minute past 59'],
-    ['9am', 'words'],
+    ['nine', 'words'],
   ])('a time written %s (%s) is refused, asking for HH:MM', (time) => {
     expect(problems(windows({ days: ['Mo'], from: time, to: '11:00' }))).toEqual([
-      'windows.0.from: use a 24-hour time HH:MM between 00:00 and 23:59, e.g. 09:30',
+      "windows.0.from: use a 24-hour time between 00:00 and 23:59, e.g. '09:00'",
     ]);
+  });
+
+  test.each([
+    ['9:00', '09:00'],
+    ['9am', '09:00'],
+    ['9:30 AM', '09:30'],
+  ])('a time written %s is taken as %s', (time, clock) => {
+    const parsed = availabilitySchema.parse({
+      ...VALID,
+      ...windows({ days: ['Mo'], from: time, to: '11:00' }),
+    });
+    expect(parsed.windows[0]!.from).toBe(clock);
   });
 
   test('lengths, buffers and steps are whole minutes; notice and horizon are bounded', () => {
     expect(problems({ lengthMinutes: 15.5 })).toEqual([
-      'lengthMinutes: use a whole number of minutes',
+      'lengthMinutes: use a whole number of minutes one consultation lasts, e.g. 15 (from 5 to 240)',
     ]);
     expect(problems({ stepMinutes: 0 })[0]).toMatch(/^stepMinutes: /);
     expect(problems({ bufferMinutes: -5 })[0]).toMatch(/^bufferMinutes: /);
     expect(problems({ noticeHours: -1 })[0]).toMatch(/^noticeHours: /);
     expect(problems({ horizonDays: 0 })[0]).toMatch(/^horizonDays: /);
-    expect(problems({ horizonDays: 2.5 })).toEqual(['horizonDays: use a whole number of days']);
+    expect(problems({ horizonDays: 2.5 })).toEqual([
+      'horizonDays: use a whole number of days ahead a visitor may book, e.g. 21 (from 1 to 366)',
+    ]);
   });
 
   test('no windows at all is refused', () => {

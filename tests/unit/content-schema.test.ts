@@ -87,7 +87,7 @@ describe.concurrent(
       expectOnly(
         run,
         'content/sessions/in-home.md: price: missing: use a number of US dollars, e.g. 120',
-        'content/sessions/in-home.md, line 3: pirce: is not a line a session has: its lines are title, price, unit, note, order',
+        'content/sessions/in-home.md, line 3: pirce: is not a line of a session: use title, price, unit, note, order',
       );
     });
 
@@ -161,7 +161,7 @@ describe.concurrent(
       expectOnly(
         run,
         "content/site.yaml, line 16: postalCode: missing: write the ZIP code in quotes, e.g. '97202'",
-        'content/site.yaml, line 19: zip: is not a line an address has: its lines are street, locality, region, postalCode, country',
+        'content/site.yaml, line 19: zip: is not a line of an address: use street, locality, region, postalCode, country',
       );
     });
 
@@ -192,6 +192,17 @@ describe.concurrent(
       expectOnly(
         run,
         'content/retention.yaml, line 8: waivers: write a whole number and days, weeks, months or years, e.g. "30 days" or "2 years"',
+      );
+    });
+
+    test('retention.yaml: a kind of record the site does not keep names the line, and the kinds there are', async () => {
+      const run = await brokenCopy('content/retention.yaml', (text) =>
+        text.replace('waivers: 7 years', 'waviers: 7 years'),
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.output.trim().split('\n')).toHaveLength(1);
+      expect(run.output).toMatch(
+        /^content\/retention\.yaml, line 8: waviers: is not a kind of record: use spam, mailRecords, messages, consultations, .*waivers/,
       );
     });
 
@@ -327,7 +338,7 @@ describe.concurrent('a mistake in an event file', { timeout: 120_000 }, () => {
     );
     expectOnly(
       run,
-      `${run.file}, line 3: start: write the local date and time as 2026-06-14 09:00, without seconds (or in quotes)`,
+      `${run.file}, line 3: start: write the local date and time without seconds (or in quotes), e.g. 2026-06-14 09:00`,
     );
   });
 
@@ -422,7 +433,7 @@ describe.concurrent(
 
       expectOnly(
         await copy.astro('sync'),
-        'content/waiver.md: material: missing: write true if everyone who signed an earlier version must sign again, false for a change that alters nothing they agree to (a typo)',
+        'content/waiver.md: material: missing: write true if everyone who signed an earlier version must sign again, false for a change that alters nothing they agree to (a typo), e.g. material: true',
       );
     });
   },

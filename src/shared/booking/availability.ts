@@ -9,7 +9,6 @@ import {
   clock,
   fields,
   says,
-  WEEKDAY_HINT,
   WEEKDAYS,
   weekdays,
   webAddress,
@@ -20,10 +19,7 @@ export { WEEKDAYS, type Weekday };
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-const window = fields(
-  { days: weekdays, from: clock('09:00'), to: clock('11:30') },
-  `a window (days: [Mo, We] (${WEEKDAY_HINT}), from: '09:00', to: '11:30')`,
-);
+const window = fields({ days: weekdays, from: clock('09:00'), to: clock('11:30') }, 'a window');
 export type BookingWindow = z.output<typeof window>;
 
 /** Minutes since midnight of an HH:MM the schema accepted. */
