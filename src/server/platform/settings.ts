@@ -317,7 +317,7 @@ export const SETTINGS = {
     secret: true,
   },
   CONSULTATION_BUSY_TIMEOUT_MS: milliseconds(
-    "How long reading the instructor's calendar may take before the last copy is used",
+    "How long fetching the instructor's calendar may take before the last copy is used",
     5_000,
   ),
   CONTACT_RATE_LIMIT: rateLimit('Contact messages one address may send', '5/10m'),
