@@ -8,6 +8,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Config } from '@netlify/functions';
@@ -15,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { readSiteConfig } from '../../scripts/server/netlify-config.ts';
 import { bundleFunctions, type Bundle } from '../fixtures/bundles';
+import { busyCalendar, studioToday } from '../fixtures/busy-calendar';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstance, type Call, type Instance } from '../fixtures/instances';
 import { pdfText } from '../fixtures/pdf-text';
@@ -129,7 +132,7 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     await Promise.all(running.map((instance) => instance.stop()));
   });
 
-  async function run(name: string, call: Call) {
+  async function run(name: string, call: Call, extraEnv: Record<string, string> = {}) {
     const b = bundle(name);
     const instance = await startInstance({
       module: b.module,
@@ -145,6 +148,7 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
         // What Netlify's runtime sets: the function knows it is deployed.
         LAMBDA_TASK_ROOT: b.dir,
         AWS_LAMBDA_FUNCTION_NAME: name,
+        ...extraEnv,
       },
     });
     running.push(instance);
@@ -297,6 +301,35 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
       .find((mail) => mail.envelope.to.includes('booker@example.test'))
       ?.attachments.find((file) => file.contentType === 'text/calendar');
     expect(invite?.content.toString()).toContain('METHOD:REQUEST');
+  });
+
+  test("consultation-page reads the instructor's calendar in its worker thread, from the files the bundle ships", async () => {
+    await env.db.exec('DELETE FROM consultation_busy_feed');
+    const calendar = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/calendar' });
+      res.end(busyCalendar(studioToday()));
+    });
+    await new Promise<void>((done) => calendar.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = calendar.address() as AddressInfo;
+      const page = await run(
+        'consultation-page',
+        { url: 'https://studio.example.test/consultation', method: 'GET' },
+        { CONSULTATION_BUSY_ICS_URL: `http://127.0.0.1:${port}/busy.ics` },
+      );
+      expect(page.status).toBe(200);
+      // No copy yet: the page waited for the read, done by busy-worker.ts inside the bundle.
+      const { rows } = await env.db.query<{
+        events: number;
+        error: string | null;
+        busy: unknown[];
+      }>('SELECT events, error, busy FROM consultation_busy_feed');
+      expect(rows[0]).toMatchObject({ events: 1, error: null });
+      expect(rows[0]!.busy.length).toBeGreaterThan(0);
+    } finally {
+      calendar.closeAllConnections();
+      await new Promise((done) => calendar.close(done));
+    }
   });
 
   test('retry-mail sends the mail the outage left owed', async () => {

@@ -272,6 +272,31 @@ describe('busy times from the instructor’s calendar', () => {
     });
   }, 60_000);
 
+  test('a copy older than its stored spans (a week unreadable): read again once for the pages asking together, and stored', async () => {
+    await slots();
+    served = { status: 500, body: 'Internal error' };
+    advanceClock(8 * 24 * 3_600_000);
+    const { rows: before } = await env.db.query<{ busy_to: Date }>(
+      `SELECT busy_to FROM consultation_busy_feed`,
+    );
+
+    // Three pages at once: the copy's text is read again once (one worker), for all three.
+    const pages = await Promise.all([slots(), slots(), slots()]);
+
+    // The weekly Tuesday still blocks, on Tuesdays the first read's spans did not reach.
+    for (const all of pages) {
+      expect(on(all, '2027-03-30').filter((t) => t < '12:00')).toEqual(
+        without(morning, ['09:00', '09:15']),
+      );
+    }
+    const { rows } = await env.db.query<{ busy_from: Date; busy_to: Date; error: string }>(
+      `SELECT busy_from, busy_to, error FROM consultation_busy_feed`,
+    );
+    expect(rows[0]!.busy_to.getTime()).toBeGreaterThan(before[0]!.busy_to.getTime());
+    expect(rows[0]!.busy_from.getTime()).toBeGreaterThan(NOW.getTime());
+    expect(rows[0]!.error).toBe('The calendar address answered HTTP 500.');
+  });
+
   test('a new address starts afresh: the old address’s copy is not used for it', async () => {
     await slots();
     vi.stubEnv('CONSULTATION_BUSY_ICS_URL', address.replace('secret-token', 'other-token'));

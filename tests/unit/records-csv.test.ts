@@ -28,6 +28,15 @@ describe('CSV for spreadsheets', () => {
     }
     expect(csvCell('one; two')).toBe('one; two');
     expect(csvCell('tea;biscuits')).toBe('tea;biscuits');
+    // Only the last `;` before the formula: the first is followed by another `;`, not a formula.
+    expect(csvCell('a;;=1')).toBe("a;;'=1");
+    expect(csvCell('a\t;\t =1')).toBe("a\t;'\t' =1");
+  });
+
+  test('a message of 5,000 tabs (the longest a visitor may send) and one formula: every tab before it quoted', () => {
+    expect(csvCell(`${'\t'.repeat(5_000)}=1`)).toBe(`'${"\t'".repeat(5_000)}=1`);
+    expect(csvCell(`${'\t'.repeat(5_000)}x`)).toBe(`'${'\t'.repeat(5_000)}x`);
+    expect(csvCell(`Zoë 🙂;=1`)).toBe("Zoë 🙂;'=1");
   });
 
   test('quotes a cell with a comma, a quote or a line break, and doubles its quotes (RFC 4180)', () => {

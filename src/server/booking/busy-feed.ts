@@ -103,7 +103,7 @@ async function readRow(): Promise<FeedRow | undefined> {
   return row;
 }
 
-/** The copy's busy spans within the range: as stored, or parsed again when they do not reach. */
+/** The copy's busy spans within the range: as stored, or worked out again when they do not reach. */
 async function spansOf(row: FeedRow, window: BusyWindow): Promise<Interval[]> {
   const { range } = window;
   const covers =
@@ -112,25 +112,58 @@ async function spansOf(row: FeedRow, window: BusyWindow): Promise<Interval[]> {
     row.busy_to !== null &&
     new Date(row.busy_from).getTime() <= range.start.getTime() &&
     new Date(row.busy_to).getTime() >= range.end.getTime();
-  if (covers) {
-    // jsonb arrives parsed from `pg`, and as text from some drivers.
-    const stored = (typeof row.busy === 'string' ? JSON.parse(row.busy) : row.busy) as [
-      string,
-      string,
-    ][];
-    return stored
-      .map(([start, end]) =>
-        clip({ start: new Date(start), end: new Date(end) }, range.start, range.end),
-      )
-      .filter((span): span is Interval => span !== undefined);
-  }
-  // An old copy (the calendar has been unreadable for a week): read its text for today's range.
-  const [text] = await query<{ calendar: string | null }>(
-    `SELECT calendar FROM consultation_busy_feed`,
-  );
-  if (!text?.calendar) return [];
-  return (await readCalendar(text.calendar, range, window.timeZone)).busy;
+  const spans = covers ? storedSpans(row.busy!) : await respan(row, window);
+  return spans
+    .map((span) => clip(span, range.start, range.end))
+    .filter((span): span is Interval => span !== undefined);
 }
+
+function storedSpans(busy: [string, string][] | string): Interval[] {
+  // jsonb arrives parsed from `pg`, and as text from some drivers.
+  const stored = (typeof busy === 'string' ? JSON.parse(busy) : busy) as [string, string][];
+  return stored.map(([start, end]) => ({ start: new Date(start), end: new Date(end) }));
+}
+
+/** The re-reading of an old copy under way in this instance, which every page needing it awaits. */
+let respanning: { fetchedAt: number; work: Promise<Interval[]> } | undefined;
+
+/**
+ * An old copy (the calendar has been unreadable for a week): its text is read again for the
+ * range from now, once in this instance however many pages ask meanwhile, and the spans are
+ * stored with the copy, so the pages after them find them there. A read that fails is not
+ * tried again by this instance for a minute.
+ */
+function respan(row: FeedRow, window: BusyWindow): Promise<Interval[]> {
+  const fetchedAt = new Date(row.fetched_at!).getTime();
+  if (respanning?.fetchedAt === fetchedAt) return respanning.work;
+  const work = readAgain(window);
+  const entry = { fetchedAt, work };
+  respanning = entry;
+  const forget = () => {
+    if (respanning === entry) respanning = undefined;
+  };
+  work.then(forget, () => setTimeout(forget, BUSY_FEED_MAX_AGE_MS).unref());
+  return work;
+}
+
+async function readAgain(window: BusyWindow): Promise<Interval[]> {
+  // The stamp as Postgres writes it (to the microsecond), to store the spans with this copy only.
+  const [copy] = await query<{ calendar: string | null; stamp: string }>(
+    `SELECT calendar, fetched_at::text AS stamp FROM consultation_busy_feed`,
+  );
+  if (!copy?.calendar) return [];
+  const from = now();
+  const to = new Date(window.range.end.getTime() + MARGIN_MS);
+  const { busy } = await readCalendar(copy.calendar, { start: from, end: to }, window.timeZone);
+  await query(
+    `UPDATE consultation_busy_feed SET busy = $2::jsonb, busy_from = $3, busy_to = $4
+      WHERE fetched_at = $1::timestamptz`,
+    [copy.stamp, JSON.stringify(busy.map(pair)), from.toISOString(), to.toISOString()],
+  );
+  return busy;
+}
+
+const pair = (span: Interval) => [span.start.toISOString(), span.end.toISOString()];
 
 /**
  * Reads the calendar if this instance gets the claim (nobody read it within the last minute and
@@ -184,7 +217,7 @@ export async function refresh(url: string, print: string, window: BusyWindow): P
     [
       print,
       fetched.text,
-      JSON.stringify(read.busy.map((span) => [span.start.toISOString(), span.end.toISOString()])),
+      JSON.stringify(read.busy.map(pair)),
       from.toISOString(),
       to.toISOString(),
       read.events,

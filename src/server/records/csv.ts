@@ -13,12 +13,29 @@
  * allowed) gets the `'` too: `Ada;'=HYPERLINK(...)`.
  */
 const FORMULA = /^[=+\-@\t\r]/;
-const FORMULA_AFTER_SEPARATOR = /[;\t](?=[\t\r ]*[=+\-@])/g;
+
+/**
+ * `'` after every `;` or tab followed (tabs, returns and spaces between) by `=`, `+`, `-` or `@`.
+ * One pass from the end: a lookahead regex (`/[;\t](?=[\t\r ]*[=+\-@])/g`) takes time growing
+ * with the square of a run of tabs, and a visitor's message may be 5,000 of them.
+ */
+function neutraliseAfterSeparators(text: string): string {
+  const out: string[] = [];
+  let formulaNext = false;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const char = text[i];
+    if (formulaNext && (char === ';' || char === '\t')) out.push("'");
+    out.push(char);
+    if (char === '=' || char === '+' || char === '-' || char === '@') formulaNext = true;
+    else if (char !== '\t' && char !== '\r' && char !== ' ') formulaNext = false;
+  }
+  return out.reverse().join('');
+}
 
 export function csvCell(value: string | number | boolean | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
   if (typeof value === 'string') {
-    text = text.replace(FORMULA_AFTER_SEPARATOR, "$&'");
+    text = neutraliseAfterSeparators(text);
     if (FORMULA.test(text)) text = `'${text}`;
   }
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -120,7 +120,7 @@ export const siteSettings = z.object({
     },
   ),
   CONSULTATION_BUSY_TIMEOUT_MS: milliseconds(5_000, {
-    about: 'how long reading that calendar may take; after it, the last copy read stays in use',
+    about: 'how long fetching that calendar may take; after it, the last copy read stays in use',
   }),
   PAGES_DIR: text({
     about: 'the built site whose pages the functions fill in (`/consultation`, the manage page)',
