@@ -11,32 +11,13 @@ import deploySettings from './src/integrations/deploy-settings.ts';
 import { LOCAL_SITE_URL, platformValue, readSetting } from './src/server/platform/settings.ts';
 
 /**
- * Netlify's emulator (the functions and the database) under `astro dev` only: a build makes no
- * use of it, so it is a dev dependency and is loaded only when the dev server starts.
- *
- * @type {import('astro').AstroIntegration}
+ * `astro dev` only: the functions run as `npm start` runs them, beside the dev server
+ * (scripts/server/dev.ts). Loaded here, while Astro reads this file: an `import()` in a hook runs
+ * after Astro has closed the loader of this file, and fails.
  */
-const netlifyDev = {
-  name: 'netlify-dev',
-  hooks: {
-    'astro:config:setup': async ({ command, updateConfig }) => {
-      if (command !== 'dev') return;
-      const { default: netlify } = await import('@netlify/vite-plugin');
-      updateConfig({
-        vite: {
-          plugins: [
-            netlify({
-              edgeFunctions: { enabled: false },
-              images: { enabled: false },
-              aiGateway: { enabled: false },
-              geolocation: { enabled: false },
-            }),
-          ],
-        },
-      });
-    },
-  },
-};
+const devFunctions = process.argv.slice(2).includes('dev')
+  ? (await import('./scripts/server/dev.ts')).default()
+  : undefined;
 
 const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? LOCAL_SITE_URL;
 
@@ -48,6 +29,7 @@ export default defineConfig({
   site,
   output: 'static',
   trailingSlash: 'never',
+  server: { host: '127.0.0.1' },
   build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
     deploySettings(),
@@ -60,7 +42,7 @@ export default defineConfig({
     // Astro's island scripts wait until the page is parsed (same code, same hashes).
     islandScripts(),
     securityHeaders(),
-    netlifyDev,
+    ...(devFunctions ? [devFunctions] : []),
   ],
   vite: {
     plugins: [tailwindcss()],
