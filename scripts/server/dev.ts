@@ -49,7 +49,8 @@ function startFunctions(root: string, env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [join(root, 'scripts', 'serve.ts'), '--no-build'], {
     cwd: root,
     env: { ...env, HOST: '127.0.0.1', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The channel closes when this process ends, however it ends: `npm start` then stops.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const ready = new Promise<string | undefined>((resolve) => {
     let seen = '';
@@ -92,8 +93,6 @@ export default function devFunctions(): AstroIntegration {
         if (!readSetting('SITE_URL') && !env.URL) env.URL = `http://127.0.0.1:${address.port}`;
         const started = startFunctions(root, env);
         child = started.child;
-        // However the dev server ends, its `npm start` ends with it.
-        process.once('exit', () => started.child.kill('SIGTERM'));
         running = started.ready.then(async (url) => {
           if (url) return { url, route: await routerOf(root) };
           logger.error('The functions did not start (see above): pages only');
