@@ -12,32 +12,13 @@ import contentCheck from './src/integrations/content-check.ts';
 import { localSiteUrl, platformValue, readSetting } from './src/server/platform/settings.ts';
 
 /**
- * Netlify's emulator (the functions and the database) under `astro dev` only: a build makes no
- * use of it, so it is a dev dependency and is loaded only when the dev server starts.
- *
- * @type {import('astro').AstroIntegration}
+ * `astro dev` only: the functions run as `npm start` runs them, beside the dev server
+ * (scripts/server/dev.ts). Loaded here, while Astro reads this file: an `import()` in a hook runs
+ * after Astro has closed the loader of this file, and fails.
  */
-const netlifyDev = {
-  name: 'netlify-dev',
-  hooks: {
-    'astro:config:setup': async ({ command, updateConfig }) => {
-      if (command !== 'dev') return;
-      const { default: netlify } = await import('@netlify/vite-plugin');
-      updateConfig({
-        vite: {
-          plugins: [
-            netlify({
-              edgeFunctions: { enabled: false },
-              images: { enabled: false },
-              aiGateway: { enabled: false },
-              geolocation: { enabled: false },
-            }),
-          ],
-        },
-      });
-    },
-  },
-};
+const devFunctions = process.argv.slice(2).includes('dev')
+  ? (await import('./scripts/server/dev.ts')).default()
+  : undefined;
 
 // The address every built page writes (canonical, og:url, sitemap, calendar files, the Events
 // page's subscribe link): SITE_URL, else Netlify's URL, else where `npm start` listens.
@@ -51,6 +32,7 @@ export default defineConfig({
   site,
   output: 'static',
   trailingSlash: 'never',
+  server: { host: '127.0.0.1' },
   build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
     // content/ checked first: a mistake is told in the instructor's words, and nothing else.
@@ -65,7 +47,7 @@ export default defineConfig({
     // Astro's island scripts wait until the page is parsed (same code, same hashes).
     islandScripts(),
     securityHeaders(),
-    netlifyDev,
+    ...(devFunctions ? [devFunctions] : []),
   ],
   vite: {
     plugins: [tailwindcss()],

@@ -313,14 +313,13 @@ function startInProcess(root: string, env: Record<string, string>) {
   };
 }
 
-/** The user module of a function's unzipped bundle, as the server recorded it. */
+/** A function's module as npm start compiled it (scripts/server/bundles.ts). */
 function bundleModule(root: string, name: string): string {
   const stamp = JSON.parse(
-    readFileSync(join(root, '.netlify', 'functions-serve', 'bundles.json'), 'utf8'),
-  ) as { bundles: { name: string; directory: string; userModule: string }[] };
-  const bundle = stamp.bundles.find((b) => b.name === name);
-  if (!bundle) throw new Error(`no bundle for ${name}`);
-  return join(bundle.directory, bundle.userModule);
+    readFileSync(join(root, '.netlify', 'start', 'functions.json'), 'utf8'),
+  ) as { listed: { name: string }[]; compiled: { directory: string } };
+  if (!stamp.listed.some((f) => f.name === name)) throw new Error(`no function named ${name}`);
+  return join(root, stamp.compiled.directory, `${name}.mjs`);
 }
 
 /** A cold `import()` of a function's bundle (its user module) in a fresh Node process. */

@@ -1,6 +1,6 @@
 /**
- * The bench's in-process side (a child process of bench/functions.ts): imports a function's user
- * module from the very bundle `npm start` runs (`.netlify/functions-serve/<name>/`) and calls its
+ * The bench's in-process side (a child process of bench/functions.ts): imports a function's
+ * module as `npm start` runs it (compiled into `.netlify/start/`) and calls its
  * default export with a `Request` and a minimal `Context`, timing each call (until the answer's
  * body is read) inside this process, so that the parent's messaging is not counted.
  *

@@ -2,18 +2,20 @@
  * `npm run bench`: builds the site, serves `dist/` compressed as a CDN would (and the pages a
  * function answers, /consultation, through `npm start`), makes the bare twin of every page (its
  * own words as plain HTML: bench/twins.ts), runs Lighthouse (mobile, simulated throttling) on
- * every page and every twin, times the form functions, prints medians and the targets met or
- * missed, and writes bench/results.json.
+ * every page and every twin, times the form functions, times `npm start` on a fresh clone (its
+ * first start, a restart, a restart after a content edit: bench/startup.ts), prints medians and
+ * the targets met or missed, and writes bench/results.json.
  *
  * Flags: --runs=N (Lighthouse runs per page, default 3), --requests=N (send-email, default
  * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF),
  * --booking-requests=N (book-consultation, default 100: each takes a slot), --cold-runs=N
  * (default 7), --db=embedded|postgres (the functions' database, default embedded),
  * --pages=/,/about (a subset, or any built path), --skip-build, --no-lighthouse, --no-functions,
- * --no-pad, --no-next-page (Home, then Services or Contact on a throttled phone), --out=FILE.
- * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of five ports: the
+ * --no-pad, --no-next-page (Home, then Services or Contact on a throttled phone),
+ * --startup-runs=N (default 3), --no-startup, --out=FILE.
+ * Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (first of six ports: the
  * static site, the twins, npm start and SMTP for the functions, npm start for the function
- * pages; default 8950; PostgreSQL takes a free one).
+ * pages, npm start on a fresh clone; default 8950; PostgreSQL takes a free one).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +34,7 @@ import {
   type NextPageRun,
 } from './next-page.ts';
 import { startStaticServer } from './static-server.ts';
+import { benchStartup, type StartupReport } from './startup.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values: flags } = parseArgs({
@@ -48,6 +51,8 @@ const { values: flags } = parseArgs({
     'no-functions': { type: 'boolean', default: false },
     'no-pad': { type: 'boolean', default: false },
     'no-next-page': { type: 'boolean', default: false },
+    'startup-runs': { type: 'string', default: '3' },
+    'no-startup': { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/results.json' },
   },
 });
@@ -328,6 +333,7 @@ async function main() {
     /** Home, then the next page: as served (an ordinary navigation) and prerendered. */
     nextPage?: { served: NextPageRun[]; prerendered: NextPageRun[] };
     functions?: FunctionsReport;
+    startup?: StartupReport;
     durationSeconds?: number;
   } = {
     chromium,
@@ -520,6 +526,15 @@ async function main() {
     });
   }
 
+  if (!flags['no-startup']) {
+    console.log('\n▶ npm start on a fresh clone');
+    results.startup = await benchStartup({
+      root,
+      port: basePort + 5,
+      runs: Number(flags['startup-runs']),
+    });
+  }
+
   results.durationSeconds = Math.round((Date.now() - started) / 1000);
   const out = resolve(root, flags.out);
   await mkdir(dirname(out), { recursive: true });
@@ -546,6 +561,15 @@ async function main() {
       `\nFunctions (npm start and in-process, one request at a time, ${results.functions.database} database; mails received: ${results.functions.mailsReceived}):`,
     );
     console.log(functionsTable(results.functions));
+  }
+  if (results.startup) {
+    const { median: m, runs: startRuns } = results.startup;
+    console.log(
+      `\nStart-up (${results.startup.command}; medians of ${startRuns.length}):\n` +
+        `  first start            ${m.firstStartS.toFixed(1)} s (goal: 30 s)\n` +
+        `  restart, no change     ${m.restartS.toFixed(1)} s\n` +
+        `  restart after an edit  ${m.editedRestartS.toFixed(1)} s (goal: 15 s)`,
+    );
   }
   console.log(`\nWrote ${out} in ${results.durationSeconds} s`);
 }

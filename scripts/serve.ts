@@ -51,6 +51,8 @@ function stop(signal: string) {
 }
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+// Started by `npm run dev` (scripts/server/dev.ts): it stops when the dev server ends.
+if (process.send) process.on('disconnect', () => stop('The dev server ended'));
 
 try {
   server = await startServer({

@@ -1,6 +1,6 @@
 /**
  * The functions as `npm start` runs them: each file of the functions folder compiled from source
- * by esbuild into one ES module (`.netlify/start/functions-<key>/<name>.mjs`), its own code and
+ * by esbuild into one ES module (`.netlify/start/functions-<id>/<name>.mjs`), its own code and
  * `src/` bundled in, its npm imports left as imports that resolve to the project's
  * `node_modules`. All 26 take about a second; a start reuses them while no file they were compiled
  * from has changed (the files esbuild read, by content).
@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,6 +150,16 @@ async function listHere(site: SiteConfig): Promise<ListedFunction[]> {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Whether a process of this machine still runs (signal 0 checks without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 async function compiledStillFresh(root: string, stamp: Stamp, key: string): Promise<boolean> {
   const compiled = stamp.compiled;
   if (compiled?.key !== key) return false;
@@ -184,11 +194,16 @@ async function compile(root: string, listed: ListedFunction[], key: string) {
     metafile: true,
     logLevel: 'warning',
   });
-  const directory = join(startDir, `functions-${key.slice(0, 16)}`);
-  await rm(directory, { recursive: true, force: true });
+  // Named by what it holds: starts that compiled the same sources share one folder, and a folder
+  // is never replaced under a server that is loading from it.
+  const outputs = Object.keys(result.metafile.outputs).sort();
+  const contents = await Promise.all(outputs.map((file) => hashOf(join(root, file))));
+  const id = sha256(
+    JSON.stringify(outputs.map((file, i) => [relative(draft, join(root, file)), contents[i]])),
+  );
+  const directory = join(startDir, `functions-${id.slice(0, 16)}`);
   await rename(draft, directory).catch(async (error: unknown) => {
     await rm(draft, { recursive: true, force: true });
-    // Another start compiled the same sources into the same place first: theirs will do.
     if (!existsSync(directory)) throw error;
   });
   const inputs: Record<string, string> = {};
@@ -197,12 +212,17 @@ async function compile(root: string, listed: ListedFunction[], key: string) {
       inputs[file] = await hashOf(join(root, file));
     }),
   );
-  // Earlier compiles, and drafts a killed start left behind.
+  // Earlier compiles (a server loads its modules once, at its start), and drafts of starts that
+  // were killed halfway.
   for (const entry of await readdir(startDir)) {
     const old = join(startDir, entry);
-    if (/^(functions-|draft-)/.test(entry) && old !== directory && !old.startsWith(draft)) {
-      await rm(old, { recursive: true, force: true });
-    }
+    const draftOf = Number(/^draft-(\d+)-/.exec(entry)?.[1]);
+    const stale =
+      (entry.startsWith('functions-') &&
+        old !== directory &&
+        Date.now() - ((await stat(old).catch(() => undefined))?.mtimeMs ?? 0) > 600_000) ||
+      (draftOf > 0 && !alive(draftOf));
+    if (stale) await rm(old, { recursive: true, force: true });
   }
   return { key, directory: relative(root, directory), inputs };
 }

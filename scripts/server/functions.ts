@@ -33,7 +33,10 @@ export async function loadFunctions(bundles: Bundle[]): Promise<LoadedFunction[]
     if (bundle.runtimeAPIVersion !== 2) {
       throw new Error(`${bundle.name}: npm start runs Functions v2 only (a default export)`);
     }
-    const module = (await import(pathToFileURL(bundle.file).href)) as { default?: unknown };
+    // (Not a module for Vite to follow, when `npm run dev` loads this file.)
+    const module = (await import(/* @vite-ignore */ pathToFileURL(bundle.file).href)) as {
+      default?: unknown;
+    };
     if (typeof module.default !== 'function') {
       throw new Error(`${bundle.name}: ${bundle.mainFile} has no default export to call`);
     }

@@ -21,7 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { BodyError, streamBody, type BodyProblem } from './body.ts';
-import { prepareFunctions, type Bundle } from './bundles.ts';
+import { prepareFunctions } from './bundles.ts';
 import {
   CookieJar,
   PendingWork,
@@ -121,9 +121,18 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
   const stopBuild = () => void build?.cancel();
   options.signal?.addEventListener('abort', stopBuild, { once: true });
   const embedded = !settings.databaseUrl;
-  const [built, prepared, started] = await Promise.allSettled([
+  // A function's module reads its settings and the database's address when it first needs them,
+  // not when it is loaded: it is loaded while the database starts.
+  defineNetlifyGlobal();
+  const [built, loaded, started] = await Promise.allSettled([
     build?.done,
-    prepareFunctions(site),
+    prepareFunctions(site).then(({ bundles }) =>
+      step(
+        `Loading ${bundles.length} functions`,
+        () => loadFunctions(bundles),
+        () => `Loaded ${bundles.length} functions`,
+      ),
+    ),
     step(
       embedded ? 'Starting the local database' : 'Connecting to the database (NETLIFY_DB_URL)',
       () =>
@@ -137,26 +146,19 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
     ),
   ]);
   options.signal?.removeEventListener('abort', stopBuild);
-  const failed = [built, prepared, started].find((result) => result.status === 'rejected');
+  const failed = [built, loaded, started].find((result) => result.status === 'rejected');
   if (failed || options.signal?.aborted) {
     if (started.status === 'fulfilled') await started.value.close();
     throw options.signal?.aborted ? new Error('stopped while starting') : failed!.reason;
   }
   const database = (started as PromiseFulfilledResult<Database>).value;
-  const bundles = (prepared as PromiseFulfilledResult<{ bundles: Bundle[] }>).value.bundles;
+  const functions = (loaded as PromiseFulfilledResult<LoadedFunction[]>).value;
   // The functions read it through getDatabase() of @netlify/database, as on Netlify.
   process.env.NETLIFY_DB_URL = database.url;
-  defineNetlifyGlobal();
   let rules: Awaited<ReturnType<typeof loadRules>>;
-  let functions: LoadedFunction[];
   try {
     // Read once the site is built: its `_headers` come from the build.
     rules = await loadRules(site);
-    functions = await step(
-      `Loading ${bundles.length} functions`,
-      () => loadFunctions(bundles),
-      () => `Loaded ${bundles.length} functions`,
-    );
   } catch (error) {
     await database.close();
     throw error;
