@@ -45,6 +45,7 @@ export default deskFunction(config, [
     },
     POST: {
       open: true,
+      onKiosk: true,
       maxBytes: 1024,
       async handle({ req, body, kiosk }) {
         if (kiosk && body.endKiosk !== true) {

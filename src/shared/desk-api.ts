@@ -44,7 +44,7 @@ export type RefusalReason = 'fresh-sign-in' | 'kiosk';
 
 /** Every desk request from a waiver kiosk is refused with these words. */
 export const KIOSK_DEVICE =
-  'This device is the studio’s waiver kiosk, so the records desk does not open on it. To use the desk here, sign in with a new link: signing in turns the kiosk off on this device.';
+  'This device is the studio’s waiver kiosk, so the records desk does not open on it. To use the desk here, turn the kiosk off on the desk of another device (Kiosk, then Turn off), or open a sign-in link on this device: it asks before it turns the kiosk off.';
 
 /** A sign-in link followed on a kiosk: it is not spent until she says the kiosk may go. */
 export const KIOSK_SIGN_IN =

@@ -47,7 +47,7 @@ beforeAll(async () => {
     if (dev.exitCode !== null) throw new Error(`astro dev ended:\n${output}`);
     await new Promise((done) => setTimeout(done, 200));
   }
-}, 180_000);
+}, 330_000);
 
 afterAll(async () => {
   if (dev && dev.exitCode === null) {

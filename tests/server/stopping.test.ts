@@ -1,8 +1,9 @@
 /**
- * `npm start` stops when told, whatever its database does: SIGTERM ends it within
- * SHUTDOWN_TIMEOUT_MS and a second, even while one of its own statements waits on the database
- * (here the outbox's "is any mail due?", blocked by a lock another session holds; that
- * statement's own limit is 10 s, so a server that waited for it would take that long).
+ * `npm start` stops when told, whatever its database does: SIGTERM ends it, exit code 0, even
+ * while one of its own statements waits on the database (here the outbox's "is any mail due?",
+ * blocked by a lock another session holds). That statement's own limit is set to ten minutes, so a
+ * server that waited for it would be killed by the harness (after 20 s) instead of exiting 0: the
+ * test sees the stop happen, without timing it.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -19,12 +20,13 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-test('SIGTERM while the outbox check waits on a locked table: exit 0 before that statement gives up', async () => {
+test('SIGTERM while the outbox check waits on a locked table: exit 0 while that statement still waits', async () => {
   const studio = await startStudio({
     env: {
       NETLIFY_DB_URL: postgres.url(),
       OUTBOX_INTERVAL_MS: '100',
       SHUTDOWN_TIMEOUT_MS: '1000',
+      DB_QUERY_TIMEOUT_MS: '600000',
     },
   });
   const locker = new pg.Client({ connectionString: postgres.url() });
@@ -43,11 +45,10 @@ test('SIGTERM while the outbox check waits on a locked table: exit 0 before that
       if (rows[0]!.n > 0) break;
       await new Promise((done) => setTimeout(done, 50));
     }
-    const { code, ms } = await studio.stop();
+    const { code } = await studio.stop();
+    // Not killed by the harness: it stopped by itself while the statement still waited.
     expect(code).toBe(0);
     expect(studio.output()).toMatch(/SIGTERM: stopping/);
-    // The statement it was waiting on would have held it 10 s.
-    expect(ms).toBeLessThan(8_000);
   } finally {
     await studio.stop();
     await locker.query('ROLLBACK').catch(() => undefined);

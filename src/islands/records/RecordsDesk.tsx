@@ -32,6 +32,7 @@ const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 type State =
   | { kind: 'loading' }
   | { kind: 'signed-out'; note?: string; ended?: string }
+  | { kind: 'kiosk' }
   | { kind: 'failed'; error: DeskError }
   | { kind: 'in'; session: SessionInfo };
 
@@ -48,8 +49,7 @@ function Desk() {
       (error: unknown) => {
         if (controller.signal.aborted) return;
         // (A session that ended while she was in is already said by onSignedOut below.)
-        if (error instanceof DeskError && error.reason === 'kiosk')
-          setState({ kind: 'signed-out', ended: KIOSK_DEVICE });
+        if (error instanceof DeskError && error.reason === 'kiosk') setState({ kind: 'kiosk' });
         else if (error instanceof DeskError && error.status === 401)
           setState((current) => (current.kind === 'signed-out' ? current : { kind: 'signed-out' }));
         // A refresh that fails keeps the desk as it was; only a first load shows the failure.
@@ -138,6 +138,14 @@ function Desk() {
   // Not in the page's HTML: without script it would say "Loading" beside the <noscript> note.
   if (state.kind === 'loading') return hydrated ? <Loading what="the records desk" /> : null;
   if (state.kind === 'failed') return <Failed error={state.error} retry={load} />;
+  // No sign-in form on a kiosk: whoever holds it is not of the studio.
+  if (state.kind === 'kiosk') {
+    return (
+      <div className="mx-auto max-w-md" role="status">
+        <Notice>{KIOSK_DEVICE}</Notice>
+      </div>
+    );
+  }
   if (state.kind === 'signed-out') {
     return (
       <div className="space-y-4">

@@ -1,8 +1,8 @@
 /**
  * The one way a records desk request travels through a function, as `formFunction` is for the
- * forms: route (404, 405) → same origin for a POST (403) → not a waiver kiosk unless the route is
- * open (403: a kiosk is a device nobody of the studio is signed in on; a session it still
- * presents is ended) → a live session unless the route is open (401) → a small JSON object for a POST (415, 413, 408, 400) → the route's handler → its
+ * forms: route (404, 405) → same origin for a POST (403) → not a waiver kiosk (403: a kiosk is a
+ * device nobody of the studio is signed in on; a session it still presents is ended), but for
+ * following a sign-in link there, which asks before it turns the kiosk off → a live session unless the route is open (401) → a small JSON object for a POST (415, 413, 408, 400) → the route's handler → its
  * answer, `Cache-Control: no-store`, `X-Robots-Tag: noindex` and the security headers on
  * everything, 503 when the database is down, 500 (logged by error name only) for the rest.
  *
@@ -61,6 +61,8 @@ export type DeskHandler =
   | {
       /** Open to anyone: the handler gets the staff member if signed in, else `undefined`. */
       open: true;
+      /** Open on a waiver kiosk too (following a sign-in link, which turns the kiosk off). */
+      onKiosk?: true;
       /** Largest POST body accepted, in bytes (4 KB unless said). */
       maxBytes?: number;
       handle: Handle<Staff | undefined>;
@@ -198,7 +200,7 @@ export function deskFunction(config: { path?: string | string[] }, paths: DeskPa
     try {
       const token = sessionToken(req);
       const kiosk = carriesKioskToken(req) ? await kioskOf(req) : undefined;
-      if (kiosk && !route.open) {
+      if (kiosk && !(route.open && route.onKiosk)) {
         await endSessionOfToken(token);
         const body: DeskAnswer = { success: false, error: KIOSK_DEVICE, reason: 'kiosk' };
         const clear: Record<string, string> = token ? { 'set-cookie': setSessionCookie(req) } : {};
