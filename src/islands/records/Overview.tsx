@@ -24,7 +24,7 @@ export function DeliveryNotice({ undelivered }: { undelivered: Undelivered }) {
     <div className="rounded-lg border-2 border-clay-600 bg-white px-4 py-3 text-ink">
       <p className="font-semibold">Not everything was delivered: {parts.join('; ')}.</p>
       <p className="mt-2">
-        <a href={href('delivery')} className={LINK}>
+        <a href={href('delivery')} className={`${LINK} inline-flex min-h-11 items-center`}>
           See the undelivered e-mail
         </a>
       </p>

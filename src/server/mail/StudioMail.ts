@@ -131,7 +131,8 @@ export function StudioMail({ studio, address, preview, blocks, footer }: StudioM
   return h(
     Html,
     { lang: 'en' },
-    h(Head),
+    // A title for whoever opens the mail as a page (a mail client's "view in browser").
+    h(Head, null, h('title', null, studio)),
     preview ? h(Preview, null, preview) : null,
     h(
       Body,
