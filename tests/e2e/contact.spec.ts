@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_SMTP_PORT } from '../../playwright.config';
 import { startSmtp, type TestSmtp } from '../functions/harness';
-import { outboxDrained, signInToDesk } from './desk';
+import { mailSettled } from './desk';
 import { holdScript, hydrate, island } from './islands';
 
 const STUDIO_INBOX = 'studio-inbox@example.test';
@@ -46,21 +46,6 @@ async function openForm(page: Page) {
 /** People take seconds to fill in the form; the time trap takes anything faster for a bot. */
 async function pastTimeTrap(page: Page) {
   await page.waitForFunction(() => performance.now() > 3_500);
-}
-
-/**
- * Resolves once the outbox owes no mail, seen from the desk in a browser of its own: every mail
- * the server will send for what it has answered is then sent, and a count of mails is final.
- */
-async function mailSettled(browser: Browser) {
-  const context = await browser.newContext();
-  try {
-    const desk = await context.newPage();
-    await signInToDesk(desk, smtp, STAFF);
-    await outboxDrained(desk);
-  } finally {
-    await context.close();
-  }
 }
 
 async function fillIn(fields: ReturnType<typeof contactForm>, name: string) {
@@ -377,7 +362,7 @@ test.describe('the honeypot', () => {
     await pastTimeTrap(page);
     await fields.submit.click();
     await expect(page.getByText('Message sent successfully!')).toBeVisible();
-    await mailSettled(browser);
+    await mailSettled(browser, smtp, STAFF);
     expect(smtp.mails.some((mail) => mail.subject === `New Inquiry from ${name}`)).toBe(false);
   });
 });
@@ -456,7 +441,7 @@ test('a double click sends one message: one mail reaches the studio', async ({ p
   await expect
     .poll(() => smtp.mails.filter((mail) => mail.subject === `New Inquiry from ${name}`).length)
     .toBe(1);
-  await mailSettled(browser);
+  await mailSettled(browser, smtp, STAFF);
   expect(smtp.mails.filter((mail) => mail.subject === `New Inquiry from ${name}`)).toHaveLength(1);
 });
 

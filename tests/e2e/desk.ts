@@ -1,6 +1,6 @@
 /** The records desk in the browser tests: signing in as the studio does, and its database. */
 import { readFile } from 'node:fs/promises';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
 import { SIGN_IN_SENT, type Undelivered } from '../../src/shared/desk-api';
 import type { TestSmtp } from '../functions/harness';
@@ -36,6 +36,22 @@ export async function outboxDrained(desk: Page): Promise<void> {
     return ((await answer.json()) as { undelivered: Undelivered }).undelivered.owed;
   };
   await expect.poll(owed, { timeout: 20_000 }).toBe(0);
+}
+
+/**
+ * Resolves once the outbox owes no mail, seen from the desk in a browser context of its own
+ * (signed in as `staff` through `smtp`): every mail the server will send for what it has
+ * answered is then sent, and a count of mails is final.
+ */
+export async function mailSettled(browser: Browser, smtp: TestSmtp, staff: string): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    const desk = await context.newPage();
+    await signInToDesk(desk, smtp, staff);
+    await outboxDrained(desk);
+  } finally {
+    await context.close();
+  }
 }
 
 /** The local database of the server under test (npm start's embedded one, through its proxy). */

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { signaturePng } from '../fixtures/signatures';
-import { outboxDrained, signInToDesk } from './desk';
+import { mailSettled } from './desk';
 import { holdScript, hydrate, island } from './islands';
 
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
@@ -46,21 +46,6 @@ async function fillFields(page: Page, email = 'ingrid@example.test') {
   await page.getByLabel('Emergency Contact Phone').fill('503-555-0199');
   await page.getByLabel('Medical Conditions or Injuries').fill('Old knee injury');
   await page.getByLabel('Current Medications').fill('None');
-}
-
-/**
- * Resolves once the outbox owes no mail, seen from the desk in a browser of its own: every mail
- * the server will send for what it has answered is then sent, and a count of mails is final.
- */
-async function mailSettled(browser: Browser) {
-  const context = await browser.newContext();
-  try {
-    const desk = await context.newPage();
-    await signInToDesk(desk, smtp, STAFF);
-    await outboxDrained(desk);
-  } finally {
-    await context.close();
-  }
 }
 
 /** People take a while over a waiver; the time trap takes anything under 5 s for a bot. */
@@ -435,7 +420,7 @@ test.describe('the waiver form on a computer', () => {
         timeout: 45_000,
       });
       // Once the outbox owes nothing, every mail there will be is here: none to or about it.
-      await mailSettled(browser);
+      await mailSettled(browser, smtp, STAFF);
       // (The studio's copy of a waiver has the participant as its Reply-To.)
       const about = (mail: ReceivedMail) =>
         [...mail.envelope.to, mail.replyTo?.text, mail.subject, mail.text].join(' ').includes(bot);
