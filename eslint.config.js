@@ -88,7 +88,7 @@ export default defineConfig(
               from: './src/server',
               except: ['./request', './platform'],
               message:
-                'request/ serves every feature and imports none; a form hands the pipeline what it needs.',
+                "request/ serves every feature and imports none; a form's function hands the steps what they need.",
             },
           ],
         },

@@ -1,58 +1,60 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import {
   BOOKING_LABELS,
-  MANAGE_PAGE,
   bookingProblemNotice,
   bookingSchema,
   type OfferedSlot,
 } from '../src/shared/booking/form';
-import {
-  bookingAnswer,
-  bookingConflict,
-  bookingMails,
-  checkBooking,
-  upcomingCaps,
-} from '../src/server/booking/book';
-import { insertBooking } from '../src/server/booking/store';
+import { answerBooking, checkBooking, findRepeat, storeBooking } from '../src/server/booking/book';
 import { takenPage } from '../src/server/booking/pages';
 import { outbox } from '../src/server/mail-kinds';
+import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
-import { formFunction } from '../src/server/request/pipeline';
+import { guardPost, type FunctionContext } from '../src/server/request/guard';
+import { deliver, fault, parse, receive, refuse, type NoScript } from '../src/server/request/steps';
 
 export const config: Config = { path: '/api/consultation/book' };
+
+const NO_SCRIPT: NoScript = {
+  formPage: { href: '/consultation', label: 'Return to the free times' },
+  labels: BOOKING_LABELS,
+  words: (problem) => bookingProblemNotice(problem, siteFacts().email),
+  // A slot taken meanwhile: the nearest free ones, with what was typed kept.
+  page: (problem, typed, req) =>
+    problem.status === 409 && Array.isArray(problem.details?.nearest)
+      ? takenPage(problem.details.nearest as OfferedSlot[], typed, req)
+      : undefined,
+};
 
 /**
  * The booking form of /consultation: a free slot and the visitor's name and address in, the
  * booking stored (Postgres refuses a slot already held), the invites to the visitor and the
  * studio queued with it, and the reminder for a day before.
  */
-export default formFunction({
-  form: 'booking',
-  maxBytes: 16 * 1024,
-  rateLimit: 'CONSULTATION_RATE_LIMIT',
-  minFillMs: MIN_FILL_MS.booking,
-  schema: bookingSchema,
-  check: checkBooking,
-  repeatsIn: 'consultation_bookings',
-  insert: (tx, request, received, checked) =>
-    'slot' in checked
-      ? insertBooking(tx, request, received, checked.slot, upcomingCaps())
-      : Promise.resolve(undefined),
-  mails: ['booking-visitor', 'booking-studio', 'booking-reminder'],
-  queue: (id, _request, checked) =>
-    'slot' in checked ? bookingMails(id, checked.slot.start, 0) : [],
-  conflict: bookingConflict,
-  answer: bookingAnswer,
-  outbox,
-  noScript: {
-    sentPage: MANAGE_PAGE,
-    formPage: { href: '/consultation', label: 'Return to the free times' },
-    labels: BOOKING_LABELS,
-    words: (problem) => bookingProblemNotice(problem, siteFacts().email),
-    page: (problem, typed, req) =>
-      problem.status === 409 && Array.isArray(problem.details?.nearest)
-        ? takenPage(problem.details.nearest as OfferedSlot[], typed, req)
-        : undefined,
-  },
-});
+export default async function bookConsultation(req: Request, context?: FunctionContext) {
+  try {
+    const posted = await guardPost(req, context, {
+      form: 'booking',
+      maxBytes: 16 * 1024,
+      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+    });
+    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
+    const { body } = posted.value;
+    const request = parse(bookingSchema, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    const received = receive('booking', posted.value, body, request.value, context);
+    const repeat = await findRepeat(received);
+    if (repeat)
+      return repeat.ok
+        ? answerBooking(repeat.value, received)
+        : await refuse(req, repeat.problem, NO_SCRIPT, body);
+    const slot = await checkBooking(request.value, received);
+    if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT, body);
+    const booked = await storeBooking(outbox, request.value, received, slot.value);
+    if (!booked.ok) return await refuse(req, booked.problem, NO_SCRIPT, body);
+    if (!booked.value.repeat) await deliver(context, outbox, booked.value.queued);
+    return answerBooking(booked.value, received);
+  } catch (error) {
+    return refuse(req, fault('booking', error), NO_SCRIPT);
+  }
+}

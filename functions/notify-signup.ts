@@ -1,41 +1,57 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import { FIX_BELOW } from '../src/shared/form-answer';
 import { NOTIFY_LABELS, NOTIFY_SENT_PAGE, NOTIFY_WORDS, notifySchema } from '../src/shared/notify';
 import { outbox } from '../src/server/mail-kinds';
-import { holdBackConfirmation, insertSignUp } from '../src/server/notify/store';
+import { storeSignUp } from '../src/server/notify/store';
+import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
-import { formFunction } from '../src/server/request/pipeline';
+import { guardPost, type FunctionContext } from '../src/server/request/guard';
+import {
+  answer,
+  deliver,
+  fault,
+  parse,
+  receive,
+  refuse,
+  type NoScript,
+} from '../src/server/request/steps';
 
 export const config: Config = { path: '/api/notify' };
 
-// Nobody types an address and presses the button faster (a post without script is untimed).
+const NO_SCRIPT: NoScript = {
+  formPage: { href: '/events', label: 'Return to Events' },
+  labels: NOTIFY_LABELS,
+  words: (problem) => ({
+    title: NOTIFY_WORDS.failed.title,
+    text: problem.fieldErrors ? FIX_BELOW : problem.error,
+    fallback: NOTIFY_WORDS.failed.fallback(siteFacts().email),
+  }),
+};
 
 /**
  * Get Notified: an address in, one confirmation mail to it out (double opt-in). The answer is
  * the same for a new address, a known one, one that left the list, and spam.
  */
-export default formFunction({
-  form: 'notify',
-  maxBytes: 4 * 1024,
-  rateLimit: 'NOTIFY_RATE_LIMIT',
-  minFillMs: MIN_FILL_MS.notify,
-  schema: notifySchema,
-  // A post without script brings no submission id; a repeat is found by its address (store.ts).
-  fromForm: (body) => ({ email: body.email, submissionId: randomUUID() }),
-  insert: insertSignUp,
-  mails: ['list-confirm'],
-  holdBack: (tx, _kind, data) => holdBackConfirmation(tx, data.email),
-  outbox,
-  noScript: {
-    sentPage: NOTIFY_SENT_PAGE,
-    formPage: { href: '/events', label: 'Return to Events' },
-    labels: NOTIFY_LABELS,
-    words: (problem) => ({
-      title: NOTIFY_WORDS.failed.title,
-      text: problem.fieldErrors ? FIX_BELOW : problem.error,
-      fallback: NOTIFY_WORDS.failed.fallback(siteFacts().email),
-    }),
-  },
-});
+export default async function notifySignup(req: Request, context?: FunctionContext) {
+  try {
+    const posted = await guardPost(req, context, {
+      form: 'notify',
+      maxBytes: 4 * 1024,
+      rateLimit: readSetting('NOTIFY_RATE_LIMIT'),
+    });
+    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
+    const { body, format } = posted.value;
+    // A post without script brings no submission id; a repeat is found by its address (store.ts).
+    const fields = format === 'form' ? { email: body.email, submissionId: randomUUID() } : body;
+    const signUp = parse(notifySchema, fields);
+    if (!signUp.ok) return await refuse(req, signUp.problem, NO_SCRIPT);
+    const received = receive('notify', posted.value, fields, signUp.value, context);
+    const queued = await storeSignUp(outbox, signUp.value, received);
+    if (!queued.ok) return await refuse(req, queued.problem, NO_SCRIPT);
+    await deliver(context, outbox, queued.value);
+    return answer(received, NOTIFY_SENT_PAGE);
+  } catch (error) {
+    return refuse(req, fault('notify', error), NO_SCRIPT);
+  }
+}

@@ -1,33 +1,51 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import {
   CONTACT_LABELS,
   CONTACT_SENT_PAGE,
   contactProblemNotice,
   contactSchema,
 } from '../src/shared/contact';
-import { insertContactMessage } from '../src/server/contact/store';
-import { siteFacts } from '../src/server/platform/site-facts';
+import { storeMessage } from '../src/server/contact/store';
 import { outbox } from '../src/server/mail-kinds';
-import { formFunction } from '../src/server/request/pipeline';
+import { readSetting } from '../src/server/platform/settings';
+import { siteFacts } from '../src/server/platform/site-facts';
+import { guardPost, type FunctionContext } from '../src/server/request/guard';
+import {
+  answer,
+  deliver,
+  fault,
+  parse,
+  receive,
+  refuse,
+  type NoScript,
+} from '../src/server/request/steps';
 
 export const config: Config = { path: '/api/send-email' };
 
+const NO_SCRIPT: NoScript = {
+  formPage: { href: '/contact', label: 'Return to the contact page' },
+  labels: CONTACT_LABELS,
+  words: (problem) => contactProblemNotice(problem, siteFacts().email),
+};
+
 /** The contact form: the visitor's fields in, one mail to the studio's inbox out. */
-export default formFunction({
-  form: 'contact',
-  maxBytes: 32 * 1024,
-  rateLimit: 'CONTACT_RATE_LIMIT',
-  minFillMs: MIN_FILL_MS.contact,
-  schema: contactSchema,
-  repeatsIn: 'contact_messages',
-  insert: insertContactMessage,
-  mails: ['contact'],
-  outbox,
-  noScript: {
-    sentPage: CONTACT_SENT_PAGE,
-    formPage: { href: '/contact', label: 'Return to the contact page' },
-    labels: CONTACT_LABELS,
-    words: (problem) => contactProblemNotice(problem, siteFacts().email),
-  },
-});
+export default async function sendEmail(req: Request, context?: FunctionContext) {
+  try {
+    const posted = await guardPost(req, context, {
+      form: 'contact',
+      maxBytes: 32 * 1024,
+      rateLimit: readSetting('CONTACT_RATE_LIMIT'),
+    });
+    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
+    const { body } = posted.value;
+    const message = parse(contactSchema, body);
+    if (!message.ok) return await refuse(req, message.problem, NO_SCRIPT);
+    const received = receive('contact', posted.value, body, message.value, context);
+    const queued = await storeMessage(outbox, message.value, received);
+    if (!queued.ok) return await refuse(req, queued.problem, NO_SCRIPT);
+    await deliver(context, outbox, queued.value);
+    return answer(received, CONTACT_SENT_PAGE);
+  } catch (error) {
+    return refuse(req, fault('contact', error), NO_SCRIPT);
+  }
+}

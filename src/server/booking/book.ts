@@ -1,9 +1,13 @@
 /**
- * What is particular to the booking form in the one form pipeline (request/pipeline.ts): the
- * slot must be offered right now (else 409 with the nearest free ones), an e-mail address books
- * only so often (429), the row's insert may meet the database's refusal of a taken slot (409
- * again, the race lost), the mails it owes (the invites now, the reminder a day before), and an
- * answer that says when and where, with the link to change or cancel.
+ * The steps of booking a consultation that are the booking's own, called in order by
+ * functions/book-consultation.ts between the steps every form takes (request/steps.ts):
+ *
+ *   findRepeat (a submission id already booked: answered from its row, read once) → checkBooking
+ *   (the slot offered right now, else 409 with the nearest free ones; an address books only so
+ *   often, 429; the caps on consultations to come, 409) → storeBooking (the row inserted and its
+ *   mails queued in one transaction: the invites now, the reminder a day before; the database's
+ *   refusal of a taken slot is 409 again, the race lost) → answerBooking (when and where, with
+ *   the link to change or cancel).
  */
 import {
   MANAGE_PAGE,
@@ -17,24 +21,36 @@ import { failed, ok, type Result } from '../../shared/result';
 import * as zoned from '../../shared/booking/zoned';
 import { normalEmail } from '../auth/staff';
 import { now } from '../platform/clock';
+import { transaction } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
-import type { QueuedMail, Received } from '../request/pipeline';
+import { seeOther } from '../request/pages';
 import { countRequest } from '../request/rate-limit';
 import type { Problem } from '../request/responses';
+import {
+  answer,
+  keptAsSpam,
+  otherRequest,
+  queue,
+  sameRequest,
+  type FormOutbox,
+  type QueuedMail,
+  type Received,
+} from '../request/steps';
 import { consultationSettings } from './consultation';
 import { checkSlot, nearestTo } from './offer';
 import {
   UpcomingCapReached,
   bookingBySubmission,
   capPassed,
+  insertBooking,
   isSlotTaken,
   upcomingHeld,
   type UpcomingCaps,
-  loadBooking,
   mailRef,
   manageToken,
   type BookedSlot,
+  type Booking,
 } from './store';
 
 const DAY_MS = 24 * 3_600_000;
@@ -47,7 +63,31 @@ export type BookingMailKind =
   | 'booking-cancel-studio'
   | 'booking-reminder';
 
-export type Checked = { slot: BookedSlot } | { repeat: true };
+/** The mails a new booking queues (`bookingMails`). */
+export const BOOKING_MAILS = ['booking-visitor', 'booking-studio', 'booking-reminder'] as const;
+
+/**
+ * A booking as its answer tells it: the one just stored (its token made here, its mails to send
+ * now), or the one a repeated submission id names, as its row was read.
+ */
+export type Booked =
+  | { repeat: false; id: string; start: Date; end: Date; token: string; queued: string[] }
+  | { repeat: true; booking: Booking };
+
+/**
+ * A submission id already booked (a retry, a double click, Back and Send again): its booking,
+ * from the one read of its row, or 409 when it was sent with other details; `undefined` for a
+ * new submission. It skips the checks, which its own booking would fail (the slot is its own).
+ */
+export async function findRepeat(received: Received): Promise<Result<Booked, Problem> | undefined> {
+  const earlier = await bookingBySubmission(received.submissionId);
+  return earlier && repeatOf(earlier, received);
+}
+
+function repeatOf(earlier: Booking, received: Received): Result<Booked, Problem> {
+  if (!sameRequest(earlier.requestSha256, received)) return failed(otherRequest());
+  return ok({ repeat: true, booking: earlier });
+}
 
 /** The 409 of a slot no longer free, with the nearest free ones for the form to offer. */
 export function slotTaken(nearest: OfferedSlot[]): Problem {
@@ -57,16 +97,14 @@ export function slotTaken(nearest: OfferedSlot[]): Problem {
 const CHOOSE = 'Please choose one of the times offered.';
 
 /**
- * The checks of a booking before it is stored: a repeated submission passes at once (it stores
- * nothing more and is answered like the first); otherwise the slot must be free now, and the
- * address within its limit.
+ * The checks of a booking before it is stored: the slot must be free now, and the address
+ * within its daily limit and, unless the booking is spam, within the caps on consultations to
+ * come. The slot as it will be held.
  */
 export async function checkBooking(
   request: BookingRequest,
-  _format: unknown,
   received: Received,
-): Promise<Result<Checked, Problem>> {
-  if (await bookingBySubmission(received.submissionId)) return ok({ repeat: true });
+): Promise<Result<BookedSlot, Problem>> {
   const slot = await checkSlot(request.slot, { later: received.later });
   if (!slot.ok) {
     return failed(
@@ -89,7 +127,7 @@ export async function checkBooking(
     const passed = capPassed(await upcomingHeld(request.email, received.client.ip), upcomingCaps());
     if (passed) return failed(capProblem(passed));
   }
-  return ok({ slot: slot.slot });
+  return ok(slot.slot);
 }
 
 /** How many consultations to come one mailbox, and one network, may hold (the settings). */
@@ -118,7 +156,7 @@ export function bookingMails(
   id: string,
   start: Date,
   sequence: number,
-): QueuedMail<BookingMailKind>[] {
+): QueuedMail<(typeof BOOKING_MAILS)[number]>[] {
   const ref = mailRef(id, sequence);
   const remindAt = new Date(start.getTime() - DAY_MS);
   return [
@@ -131,14 +169,39 @@ export function bookingMails(
   ];
 }
 
-/** A lost race for the slot (the database refused it): 409 with the nearest free slots now. */
-export async function bookingConflict(
-  error: unknown,
+/**
+ * Stores the booking and queues its mails in one transaction. Postgres refuses a slot another
+ * booking holds (a race lost: 409 with the nearest free slots now), and a mailbox or network
+ * counted again at its cap under the transaction's locks (409). A submission id stored
+ * meanwhile by the same request sent at once is answered as its repeat.
+ */
+export async function storeBooking(
+  outbox: FormOutbox<BookingMailKind>,
   request: BookingRequest,
-): Promise<Problem | undefined> {
-  if (error instanceof UpcomingCapReached) return capProblem(error.cap);
-  if (!isSlotTaken(error)) return undefined;
-  return slotTaken(await nearestTo(request.slot));
+  received: Received,
+  slot: BookedSlot,
+): Promise<Result<Booked, Problem>> {
+  try {
+    return await transaction(async (tx) => {
+      const stored = await insertBooking(tx, request, received, slot, upcomingCaps());
+      if (!stored) {
+        const earlier = await bookingBySubmission(received.submissionId, tx);
+        if (!earlier) throw new Error('A booking was both stored and not found');
+        return repeatOf(earlier, received);
+      }
+      const booked = { repeat: false as const, ...stored, start: slot.start, end: slot.end };
+      if (received.spam) {
+        keptAsSpam('booking', stored.id, received.spam);
+        return ok({ ...booked, queued: [] });
+      }
+      const queued = await queue(tx, outbox, bookingMails(stored.id, slot.start, 0));
+      return ok({ ...booked, queued });
+    });
+  } catch (error) {
+    if (error instanceof UpcomingCapReached) return failed(capProblem(error.cap));
+    if (isSlotTaken(error)) return failed(slotTaken(await nearestTo(request.slot)));
+    throw error;
+  }
 }
 
 /** The page of a booking, relative to the site (the answer's link, and the 303's target). */
@@ -164,21 +227,16 @@ export function summary(start: Date, end: Date, token: string): BookedSummary {
 export const REPEAT_PAGE = `${MANAGE_PAGE}?repeat=1`;
 
 /**
- * What the answer to a stored booking carries: the booking, and the page to manage it (its
- * token opened from the row, as a mail composed later opens it). A repeat reaches here only as
- * the same request (the pipeline refused any other). A post without script has no id of its
- * own, only one made of its fields, its network and the day, which anyone on that network who
- * knows the fields can make again: its repeat is told the booking stands and that its link is
- * in the confirmation mail, and never given the link.
+ * The answer to a booking: when and where, and the page to manage it (a post without script is
+ * sent there). A post without script has no id of its own, only one made of its fields, its
+ * network and the day, which anyone on that network who knows the fields can make again: its
+ * repeat is told the booking stands and that its link is in the confirmation mail, and never
+ * given the link.
  */
-export async function bookingAnswer(
-  ref: string | undefined,
-  _request: BookingRequest,
-  received: Received,
-) {
-  if (!ref && received.format === 'form') return { location: REPEAT_PAGE };
-  const booking = ref ? await loadBooking(ref) : await bookingBySubmission(received.submissionId);
-  if (!booking) return {};
-  const booked = summary(booking.start, booking.end, manageToken(booking));
-  return { details: { booking: booked }, location: `${booked.manage}&booked=1` };
+export function answerBooking(booked: Booked, received: Received): Response {
+  if (booked.repeat && received.format === 'form') return seeOther(REPEAT_PAGE);
+  const { start, end } = booked.repeat ? booked.booking : booked;
+  const token = booked.repeat ? manageToken(booked.booking) : booked.token;
+  const booking = summary(start, end, token);
+  return answer(received, `${booking.manage}&booked=1`, { booking });
 }

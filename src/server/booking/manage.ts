@@ -9,8 +9,8 @@ import { slotSchema } from '../../shared/booking/form';
 import { isToken } from '../auth/tokens';
 import type { Outbox } from '../platform/outbox';
 import { now } from '../platform/clock';
-import { transaction, type Queryable } from '../platform/db';
-import type { QueuedMail } from '../request/pipeline';
+import { transaction } from '../platform/db';
+import { queue } from '../request/steps';
 import { afterAnswer, guardPost, type FunctionContext } from '../request/guard';
 import { problemPage, seeOther } from '../request/pages';
 import { readSetting } from '../platform/settings';
@@ -98,19 +98,6 @@ export async function showManagePage(req: Request, context?: FunctionContext): P
 /** The site's outbox, as far as a booking's mails go (the function passes it in). */
 export type BookingOutbox = Pick<Outbox<BookingMailKind>, 'enqueue' | 'deliverNow'>;
 
-async function queue(
-  outbox: BookingOutbox,
-  tx: Queryable,
-  mails: QueuedMail<BookingMailKind>[],
-): Promise<string[]> {
-  const ids: string[] = [];
-  for (const { kind, ref, ...options } of mails) {
-    const id = await outbox.enqueue(tx, kind, ref, options);
-    if (id && !options.notBefore) ids.push(id);
-  }
-  return ids;
-}
-
 /** POST: `action=cancel`, or `action=move` with a `slot`; then back to the page (303). */
 export async function changeBooking(
   req: Request,
@@ -142,7 +129,7 @@ export async function changeBooking(
       const sequence = await cancelBooking(tx, booking.id, 'visitor');
       if (sequence === undefined) return [];
       const ref = mailRef(booking.id, sequence);
-      return queue(outbox, tx, [
+      return queue(tx, outbox, [
         { kind: 'booking-cancel-visitor', ref },
         { kind: 'booking-cancel-studio', ref },
       ]);
@@ -200,7 +187,7 @@ export async function changeBooking(
     ids = await transaction(async (tx) => {
       const sequence = await moveBooking(tx, booking.id, checked.slot);
       if (sequence === undefined) return [];
-      return queue(outbox, tx, bookingMails(booking.id, checked.slot.start, sequence));
+      return queue(tx, outbox, bookingMails(booking.id, checked.slot.start, sequence));
     });
   } catch (error) {
     if (!isSlotTaken(error)) throw error;

@@ -23,7 +23,7 @@ import { sqlNow } from '../platform/clock';
 import { clientFingerprint, decryptField, encryptField, keyedTokens } from '../platform/crypto';
 import { wideNetwork } from '../request/rate-limit';
 import { query, type Queryable } from '../platform/db';
-import type { Received } from '../request/pipeline';
+import type { Received } from '../request/steps';
 
 export interface Booking {
   id: string;
@@ -43,6 +43,8 @@ export interface Booking {
   spamReason: string | null;
   timed: boolean;
   submissionId: string | null;
+  /** The keyed hash of the request that made it (`request_sha256`; none before migration 0070). */
+  requestSha256: string | null;
   /** The manage link's token as stored: read it with `manageToken`. */
   link: StoredLink;
 }
@@ -70,13 +72,14 @@ interface Row {
   spam_reason: string | null;
   timed: boolean;
   submission_id: string | null;
+  request_sha256: string | null;
   manage_token_sealed: string | null;
   manage_token_sha256: string;
 }
 
 const COLUMNS = `id, starts_at, ends_at, name, email, phone, topic, sequence, origin, created_at,
-  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, manage_token_sealed,
-  manage_token_sha256`;
+  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, request_sha256,
+  manage_token_sealed, manage_token_sha256`;
 
 const date = (value: Date | string) => new Date(value);
 
@@ -98,6 +101,7 @@ function booking(row: Row): Booking {
     spamReason: row.spam_reason,
     timed: row.timed,
     submissionId: row.submission_id,
+    requestSha256: row.request_sha256,
     link: { sealed: row.manage_token_sealed, sha256: row.manage_token_sha256 },
   };
 }
@@ -114,10 +118,10 @@ export function readMailRef(ref: string): { id: string; sequence: number } | und
 /** The field the sealed token is bound to (with the booking's id): `manage_token_sealed`. */
 export const MANAGE_TOKEN_FIELD = 'manageToken';
 
-/** What the row of a new booking stores of its manage token: 32 random bytes, sealed and hashed. */
-function newManageLink(id: string): StoredLink {
+/** A new booking's manage token (32 random bytes), and what its row stores of it: sealed and hashed. */
+function newManageLink(id: string): StoredLink & { token: string } {
   const token = newToken();
-  return { sealed: encryptField(token, MANAGE_TOKEN_FIELD, id), sha256: tokenHash(token) };
+  return { token, sealed: encryptField(token, MANAGE_TOKEN_FIELD, id), sha256: tokenHash(token) };
 }
 
 /**
@@ -180,18 +184,23 @@ const MAILBOX_SQL = `regexp_replace(lower(email), '\\+[^@]*@', '@')`;
 /** The keyed hash of the network (IPv4 /24, IPv6 /56) a booking is made from, as stored. */
 export const networkOf = (ip: string) => clientFingerprint(wideNetwork(ip));
 
-/** The live consultations to come that a mailbox and a network hold (spam holds nothing). */
+/**
+ * The live consultations to come that a mailbox and a network hold (spam holds nothing), apart
+ * from the one booked under `exceptSubmission` (a repeat of it is not one more).
+ */
 export async function upcomingHeld(
   email: string,
   ip: string,
   tx?: Queryable,
+  exceptSubmission?: string,
 ): Promise<{ mailbox: number; network: number }> {
   const sql = `SELECT count(*) FILTER (WHERE ${MAILBOX_SQL} = $1)::int AS mailbox,
                       count(*) FILTER (WHERE client_network = $2)::int AS network
                  FROM consultation_bookings
                 WHERE cancelled_at IS NULL AND spam_reason IS NULL AND starts_at > ${sqlNow()}
-                  AND (${MAILBOX_SQL} = $1 OR client_network = $2)`;
-  const params = [mailboxOf(email), networkOf(ip)];
+                  AND (${MAILBOX_SQL} = $1 OR client_network = $2)
+                  AND ($3::uuid IS NULL OR submission_id IS DISTINCT FROM $3::uuid)`;
+  const params = [mailboxOf(email), networkOf(ip), exceptSubmission ?? null];
   const [row] = tx
     ? ((await tx.query(sql, params)).rows as { mailbox: number; network: number }[])
     : await query<{ mailbox: number; network: number }>(sql, params);
@@ -231,8 +240,8 @@ export class UpcomingCapReached extends Error {
 }
 
 /**
- * Stores a booking in the caller's transaction: its id, or `undefined` when its submission id is
- * already stored (a retry, a double click). A slot that another booking holds throws (23P01).
+ * Stores a booking in the caller's transaction: its id and manage token (the row is not read
+ * back), or `undefined` when its submission id is already stored (a retry, a double click). A slot that another booking holds throws (23P01).
  * A mailbox or network at its cap of consultations to come throws `UpcomingCapReached` (unless
  * the booking is spam, which holds nothing). A booking taken for spam is kept for the desk but
  * holds nothing.
@@ -243,7 +252,7 @@ export async function insertBooking(
   { submissionId, fingerprint, spam, timed, origin, client }: Received,
   slot: BookedSlot,
   caps?: UpcomingCaps,
-): Promise<string | undefined> {
+): Promise<{ id: string; token: string } | undefined> {
   const id = randomUUID();
   const stored = newManageLink(id);
   // Two sends of one submission at once take turns here, so the second finds the first's row
@@ -258,11 +267,8 @@ export async function insertBooking(
     ]) {
       await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
     }
-    const known = await tx.query('SELECT 1 FROM consultation_bookings WHERE submission_id = $1', [
-      submissionId,
-    ]);
-    const passed =
-      known.rows.length === 0 && capPassed(await upcomingHeld(request.email, client.ip, tx), caps);
+    const held = await upcomingHeld(request.email, client.ip, tx, submissionId);
+    const passed = capPassed(held, caps);
     if (passed) throw new UpcomingCapReached(passed);
   }
   const { rows } = await tx.query(
@@ -293,7 +299,8 @@ export async function insertBooking(
       networkOf(client.ip),
     ],
   );
-  return (rows[0] as { id: string } | undefined)?.id;
+  const row = rows[0] as { id: string } | undefined;
+  return row && { id: row.id, token: stored.token };
 }
 
 export async function loadBooking(id: string, tx?: Queryable): Promise<Booking | undefined> {
@@ -311,12 +318,16 @@ export async function bookingByToken(token: string): Promise<Booking | undefined
   return row && booking(row);
 }
 
-export async function bookingBySubmission(submissionId: string): Promise<Booking | undefined> {
-  const [row] = await query<Row>(
-    `SELECT ${COLUMNS} FROM consultation_bookings WHERE submission_id = $1`,
-    [submissionId],
-  );
-  return row && booking(row);
+/** The booking stored under a submission id, if any (in the caller's transaction, `tx`). */
+export async function bookingBySubmission(
+  submissionId: string,
+  tx?: Queryable,
+): Promise<Booking | undefined> {
+  const sql = `SELECT ${COLUMNS} FROM consultation_bookings WHERE submission_id = $1`;
+  const rows = tx
+    ? ((await tx.query(sql, [submissionId])).rows as Row[])
+    : await query<Row>(sql, [submissionId]);
+  return rows[0] && booking(rows[0]);
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { ContactMessage } from '../../shared/contact';
-import { query, type Queryable } from '../platform/db';
-import type { Received } from '../request/pipeline';
+import { ok, type Result } from '../../shared/result';
+import { query, transaction, type Queryable } from '../platform/db';
+import type { Problem } from '../request/responses';
+import { keptAsSpam, queue, repeated, type FormOutbox, type Received } from '../request/steps';
 
 export interface StoredContactMessage extends ContactMessage {
   id: string;
@@ -9,8 +11,29 @@ export interface StoredContactMessage extends ContactMessage {
   timed: boolean;
 }
 
+/** The mails a stored message owes: one to the studio's inbox. */
+export const MESSAGE_MAILS = ['contact'] as const;
+
 /**
- * Stores a validated message (the pipeline has opened the transaction its mail is queued in).
+ * Stores the message and queues its mail in one transaction: the ids of the mails to send now
+ * (none for spam, or for a submission id already stored), or 409 for a known submission id
+ * sent with another message.
+ */
+export function storeMessage(
+  outbox: FormOutbox<(typeof MESSAGE_MAILS)[number]>,
+  message: ContactMessage,
+  received: Received,
+): Promise<Result<string[], Problem>> {
+  return transaction(async (tx) => {
+    const id = await insertContactMessage(tx, message, received);
+    if (id === undefined) return repeated(tx, 'contact_messages', received);
+    if (received.spam) return keptAsSpam('contact', id, received.spam);
+    return ok(await queue(tx, outbox, [{ kind: 'contact', ref: id }]));
+  });
+}
+
+/**
+ * Stores a validated message (`storeMessage` has opened the transaction its mail is queued in).
  * Returns the row's id, or `undefined` when its submission id is already stored: a retry or a
  * double click, even one running at the same moment, stores nothing more.
  */

@@ -19,7 +19,9 @@ import { sqlNow } from '../platform/clock';
 import { clientFingerprint } from '../platform/crypto';
 import { query, transaction, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
-import type { Received } from '../request/pipeline';
+import { ok, type Result } from '../../shared/result';
+import type { Problem } from '../request/responses';
+import { keptAsSpam, queue, type FormOutbox, type Received } from '../request/steps';
 import { clientNetwork, recipientLimit } from '../request/rate-limit';
 import {
   CONFIRM_TOKEN_FIELD,
@@ -32,8 +34,29 @@ import {
 /** How long a confirmation link works. */
 export const CONFIRM_HOURS = 48;
 
+/** The mail a sign-up owes: the confirmation, with its link, to the address typed. */
+export const SIGN_UP_MAILS = ['list-confirm'] as const;
+
 /**
- * Stores a sign-up in the pipeline's transaction: the address's row (made, or found whatever its
+ * Stores a sign-up and queues its confirmation mail in one transaction (held back past
+ * NOTIFY_CONFIRM_LIMIT): the ids of the mails to send now, none for spam or a repeat.
+ */
+export function storeSignUp(
+  outbox: FormOutbox<(typeof SIGN_UP_MAILS)[number]>,
+  signUp: NotifySignUp,
+  received: Received,
+): Promise<Result<string[], Problem>> {
+  return transaction(async (tx) => {
+    const ref = await insertSignUp(tx, signUp, received);
+    if (ref === undefined) return ok([]);
+    if (received.spam) return keptAsSpam('notify', ref, received.spam);
+    const skipped = await holdBackConfirmation(tx, signUp.email);
+    return ok(await queue(tx, outbox, [{ kind: 'list-confirm', ref, skipped }]));
+  });
+}
+
+/**
+ * Stores a sign-up in `storeSignUp`'s transaction: the address's row (made, or found whatever its
  * state) and a new confirmation. Returns the mail ref of the confirmation
  * (`<subscriber id>:<confirmation id>`), or `undefined` for a submission id already stored.
  */

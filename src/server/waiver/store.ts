@@ -6,8 +6,11 @@ import {
   type SignatureKind,
 } from '../../shared/waiver';
 import { decryptField, encryptField, isEncrypted } from '../platform/crypto';
-import { query, type Queryable } from '../platform/db';
-import type { Received } from '../request/pipeline';
+import { ok, type Result } from '../../shared/result';
+import { query, transaction, type Queryable } from '../platform/db';
+import type { Problem } from '../request/responses';
+import { keptAsSpam, queue, repeated, type FormOutbox, type Received } from '../request/steps';
+import { holdBackCopy } from './copy-limit';
 import { spendReSignLinks } from './re-sign';
 import type { SpamReason } from '../../shared/anti-spam';
 import { sha256, type WaiverText } from './current-text';
@@ -42,9 +45,36 @@ export interface SignedWith {
 export const columnOf = (field: WaiverFieldName) =>
   field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
+/** The mails a signed waiver owes: its PDF to the records inbox, a copy to the participant. */
+export const WAIVER_MAILS = ['waiver-records', 'waiver-participant'] as const;
+
+/**
+ * Stores the waiver and queues its mails in one transaction: the ids of the mails to send now
+ * (none for spam, or for a submission id already stored), or 409 for a known submission id sent
+ * with other details. The participant's copy is held back past WAIVER_COPY_LIMIT (copy-limit.ts).
+ */
+export function storeWaiver(
+  outbox: FormOutbox<(typeof WAIVER_MAILS)[number]>,
+  waiver: Waiver,
+  received: Received,
+  signed: SignedWith,
+): Promise<Result<string[], Problem>> {
+  return transaction(async (tx) => {
+    const id = await insertWaiver(tx, waiver, received, signed);
+    if (id === undefined) return repeated(tx, 'waivers', received);
+    if (received.spam) return keptAsSpam('waiver', id, received.spam);
+    return ok(
+      await queue(tx, outbox, [
+        { kind: 'waiver-records', ref: id },
+        { kind: 'waiver-participant', ref: id, skipped: await holdBackCopy(tx, waiver.email) },
+      ]),
+    );
+  });
+}
+
 /**
  * Stores the waiver, its audit trail and (once per version) the text it was signed under, in the
- * transaction the pipeline opened for it and its mails. Health fields are encrypted first
+ * transaction `storeWaiver` opened for it and its mails. Health fields are encrypted first
  * (AES-256-GCM, crypto.ts) and bound to this row: the database never holds them in clear, and a
  * value copied into another participant's row does not open there. The waiver's id is its
  * submission id, known before the row is written, so a repeat of it (even at the same moment)
