@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { parse } from 'yaml';
+import { escapeHtml as escape } from '../src/shared/html.ts';
 
 const root = new URL('..', import.meta.url);
 const site = parse(await readFile(new URL('content/site.yaml', root), 'utf8')) as {
@@ -16,9 +17,6 @@ const site = parse(await readFile(new URL('content/site.yaml', root), 'utf8')) a
 const hero = (await readFile(new URL('content/images/home-hero.svg', root), 'utf8'))
   .replace(/<\?xml[^>]*>\s*/, '')
   .replace(/<svg\b[^>]*>/, '<svg x="600" y="75" width="600" height="480" viewBox="0 0 600 480">');
-
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const card = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
   <rect width="1200" height="630" fill="#f2f6f3"/>

@@ -11,7 +11,7 @@
  */
 import type { OfferedSlot } from '../../shared/booking/form';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
-import { escapeHtml } from '../platform/mail';
+import { escapeHtml } from '../../shared/html';
 import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import type { OfferOptions } from './offer';

@@ -9,7 +9,7 @@
  */
 import { SLOT_CHIP, SLOT_FIELD } from '../../shared/booking/form';
 import type { Slot, SlotDay } from '../../shared/booking/slots';
-import { escapeHtml } from '../platform/mail';
+import { escapeHtml } from '../../shared/html';
 
 export interface SlotListOptions {
   /** Prefixes the ids, so two lists on one page never share one. */

@@ -16,7 +16,7 @@ import {
 import { HONEYPOT_FIELD } from '../../shared/anti-spam';
 import type { SlotDay } from '../../shared/booking/slots';
 import * as zoned from '../../shared/booking/zoned';
-import { escapeHtml } from '../platform/mail';
+import { escapeHtml } from '../../shared/html';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';

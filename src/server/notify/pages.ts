@@ -16,7 +16,7 @@
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH } from '../../shared/notify';
 import { isToken } from '../auth/tokens';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
-import { escapeHtml } from '../platform/mail';
+import { escapeHtml } from '../../shared/html';
 import { BUTTON, hero, LINK, PERSONAL } from '../platform/page-parts';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';

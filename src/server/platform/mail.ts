@@ -209,13 +209,3 @@ export function headerText(value: string): string {
     .trim()
     .replace(/=\?/g, '=\u200B?');
 }
-
-/** Escapes a visitor's text for HTML. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}

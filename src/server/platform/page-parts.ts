@@ -2,7 +2,7 @@
  * Pieces of the pages the functions write into a built page (a booking's page, the list's link
  * pages): one look for their buttons, links and heading band, and one rule for their headers.
  */
-import { escapeHtml as e } from './mail';
+import { escapeHtml as e } from '../../shared/html';
 
 /**
  * A page about one person (a booking, a subscription): never stored by any cache, never

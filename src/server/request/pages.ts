@@ -5,7 +5,7 @@
  * escaped; the page is styled by the site's own style sheet (`/styles/site.css`), kept out of
  * search engines and out of every cache.
  */
-import { escapeHtml } from '../platform/mail';
+import { escapeHtml } from '../../shared/html';
 import { siteFacts } from '../platform/site-facts';
 import { API_SECURITY_HEADERS, type Problem } from './responses';
 
