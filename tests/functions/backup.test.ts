@@ -22,7 +22,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { ensurePostgres } from '../../scripts/postgres.ts';
 import { startEmbeddedDatabase } from '../../scripts/embedded-db.ts';
-import { newToken, tokenHash } from '../../src/server/auth/tokens';
+import { newToken, tokenHash } from '../../src/server/platform/tokens';
 import { closeDatabase } from '../../src/server/platform/db';
 import { storedRecordsPdf } from '../../src/server/waiver/records-pdf';
 import { loadWaiver } from '../../src/server/waiver/store';

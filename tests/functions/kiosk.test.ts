@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import submitWaiver from '../../functions/submit-waiver';
 import waiverKiosk from '../../functions/waiver-kiosk';
 import type { KioskRow, LogRow, Page } from '../../src/shared/desk-api';
-import { tokenHash } from '../../src/server/auth/tokens';
+import { tokenHash } from '../../src/server/platform/tokens';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { waiverBody } from '../fixtures/submissions';
 import { desk, DESK_FUNCTIONS, linkToken, ORIGIN, signIn, signWaiver, STAFF } from './desk';

@@ -13,7 +13,7 @@ import waiverReSign from '../../functions/waiver-re-sign';
 import { rotateListTokens } from '../../src/server/notify/key-rotation';
 import { reSignMail } from '../../src/server/waiver/re-sign';
 import { setClock } from '../../src/server/platform/clock';
-import { tokenHash } from '../../src/server/auth/tokens';
+import { tokenHash } from '../../src/server/platform/tokens';
 import type {
   LogRow,
   MessageRow,

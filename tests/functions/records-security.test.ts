@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { newToken, tokenHash } from '../../src/server/auth/tokens';
+import { newToken, tokenHash } from '../../src/server/platform/tokens';
 import { deskFunction, paramsOf } from '../../src/server/records/endpoint';
 import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT } from '../../src/shared/desk-api';
 import { advanceClock, setClock } from '../../src/server/platform/clock';

@@ -2,7 +2,7 @@ import type { Queryable } from '../platform/db';
 import { query } from '../platform/db';
 import { sqlNow } from '../platform/clock';
 import { cookieIn, sessionCookie } from './sessions';
-import { isToken, newToken, tokenHash } from './tokens';
+import { isToken, newToken, tokenHash } from '../platform/tokens';
 
 /**
  * Devices the desk was signed in on. At each sign-in the browser gets a long-lived cookie with a

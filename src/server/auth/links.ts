@@ -5,7 +5,7 @@ import { mailBody } from '../mail/blocks';
 import type { Mail } from '../platform/mail';
 import { siteOrigin } from '../platform/hosting';
 import { siteFacts } from '../platform/site-facts';
-import { isToken, newToken, tokenHash } from './tokens';
+import { isToken, newToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
 
 /**

@@ -2,7 +2,7 @@ import { FRESH_SIGN_IN_MINUTES, IDLE_MINUTES, SESSION_HOURS } from '../../shared
 import { query, type Queryable } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import { isStaff } from './staff';
-import { isToken, newToken, tokenHash } from './tokens';
+import { isToken, newToken, tokenHash } from '../platform/tokens';
 import { now, sqlNow } from '../platform/clock';
 
 /**

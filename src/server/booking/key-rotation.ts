@@ -12,7 +12,7 @@
  * - **What no given key opens or rebuilds** is left as it is and named by the booking's id.
  * - It reports counts and key ids only, never a token.
  */
-import { tokenHash } from '../auth/tokens';
+import { tokenHash } from '../platform/tokens';
 import {
   encryptField,
   decryptField,

@@ -6,7 +6,7 @@
  * and the answer is a 303 back to the page, which then shows the booking as it now is.
  */
 import { slotSchema } from '../../shared/booking/form';
-import { isToken } from '../auth/tokens';
+import { isToken } from '../platform/tokens';
 import type { Outbox } from '../platform/outbox';
 import { now } from '../platform/clock';
 import { transaction } from '../platform/db';

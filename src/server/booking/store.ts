@@ -18,9 +18,9 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingRequest } from '../../shared/booking/form';
 import type { Interval } from '../../shared/booking/intervals';
-import { newToken, tokenHash } from '../auth/tokens';
+import { newStoredToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
-import { clientFingerprint, decryptField, encryptField, keyedTokens } from '../platform/crypto';
+import { clientFingerprint, decryptField, keyedTokens } from '../platform/crypto';
 import { wideNetwork } from '../request/rate-limit';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/steps';
@@ -117,12 +117,6 @@ export function readMailRef(ref: string): { id: string; sequence: number } | und
 
 /** The field the sealed token is bound to (with the booking's id): `manage_token_sealed`. */
 export const MANAGE_TOKEN_FIELD = 'manageToken';
-
-/** A new booking's manage token (32 random bytes), and what its row stores of it: sealed and hashed. */
-function newManageLink(id: string): StoredLink & { token: string } {
-  const token = newToken();
-  return { token, sealed: encryptField(token, MANAGE_TOKEN_FIELD, id), sha256: tokenHash(token) };
-}
 
 /**
  * The token of a booking's manage link, opened from its row with whichever given key sealed it.
@@ -254,7 +248,7 @@ export async function insertBooking(
   caps?: UpcomingCaps,
 ): Promise<{ id: string; token: string } | undefined> {
   const id = randomUUID();
-  const stored = newManageLink(id);
+  const stored = newStoredToken(MANAGE_TOKEN_FIELD, id);
   // Two sends of one submission at once take turns here, so the second finds the first's row
   // (ON CONFLICT below) instead of running into its slot.
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [submissionId]);

@@ -4,7 +4,7 @@
  * shown once, when it is made, and a new one replaces it. Her calendar app asks again every
  * 15 minutes or so (REFRESH-INTERVAL); a cancelled booking simply leaves it.
  */
-import { isToken, tokenHash } from '../auth/tokens';
+import { isToken, tokenHash } from '../platform/tokens';
 import { now } from '../platform/clock';
 import { query } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';

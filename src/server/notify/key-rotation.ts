@@ -17,7 +17,8 @@ import {
 import { query } from '../platform/db';
 import { resealInBatches } from '../platform/reseal';
 import { RE_SIGN_TOKEN_FIELD } from '../waiver/re-sign';
-import { CONFIRM_TOKEN_FIELD, openStoredToken, UNSUBSCRIBE_TOKEN_FIELD, tokenHash } from './tokens';
+import { openStoredToken, tokenHash } from '../platform/tokens';
+import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD } from './tokens';
 
 interface Column {
   table: 'list_confirmations' | 'list_subscribers' | 'waiver_resign_requests';

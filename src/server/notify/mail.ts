@@ -27,7 +27,8 @@ import {
   type Confirmation,
   type Subscriber,
 } from './store';
-import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD, openStoredToken } from './tokens';
+import { openStoredToken } from '../platform/tokens';
+import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD } from './tokens';
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
 

@@ -14,7 +14,7 @@
  * token). Every value is escaped.
  */
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH } from '../../shared/notify';
-import { isToken } from '../auth/tokens';
+import { isToken } from '../platform/tokens';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { escapeHtml } from '../../shared/html';
 import { BUTTON, hero, LINK, PERSONAL } from '../platform/page-parts';

@@ -23,13 +23,8 @@ import { ok, type Result } from '../../shared/result';
 import type { Problem } from '../request/responses';
 import { keptAsSpam, queue, type FormOutbox, type Received } from '../request/steps';
 import { clientNetwork, recipientLimit } from '../request/rate-limit';
-import {
-  CONFIRM_TOKEN_FIELD,
-  UNSUBSCRIBE_TOKEN_FIELD,
-  newStoredToken,
-  tokenHash,
-  type StoredToken,
-} from './tokens';
+import { newStoredToken, tokenHash, type StoredToken } from '../platform/tokens';
+import { CONFIRM_TOKEN_FIELD, UNSUBSCRIBE_TOKEN_FIELD } from './tokens';
 
 /** How long a confirmation link works. */
 export const CONFIRM_HOURS = 48;

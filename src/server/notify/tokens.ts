@@ -3,12 +3,9 @@
  * SHA-256 (to find it) and the token sealed with the site's key, bound to the row and the column
  * (`encryptField`), so a mail composed later (a retry, every announcement) carries the same link
  * whatever key the site uses by then; `npm run rotate-key` re-seals them (key-rotation.ts).
+ * The tokens themselves are the site's (platform/tokens.ts); these are the list's fields.
  */
-import { tokenHash } from '../auth/tokens';
 
 /** The fields a sealed token is bound to, with its row's id. */
 export const CONFIRM_TOKEN_FIELD = 'listConfirmToken';
 export const UNSUBSCRIBE_TOKEN_FIELD = 'listUnsubscribeToken';
-
-export { newStoredToken, openStoredToken, type StoredToken } from '../auth/tokens';
-export { tokenHash };

@@ -18,7 +18,7 @@ import type {
 import { withinHours } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
 import type { Staff } from '../auth/sessions';
-import { newToken, tokenHash } from '../auth/tokens';
+import { newToken, tokenHash } from '../platform/tokens';
 import { withWaiverStatus } from './participants';
 import { addBlock, currentBlocks, removeBlock } from '../booking/blocks';
 import type { BookingMailKind } from '../booking/book';

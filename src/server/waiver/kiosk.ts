@@ -15,7 +15,7 @@ import type { KioskRow } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';
 import { cookieIn, endSession, sessionCookie, setSessionCookie } from '../auth/sessions';
 import { deviceCookie, forgetThisDevice } from '../auth/devices';
-import { isToken, newToken, tokenHash } from '../auth/tokens';
+import { isToken, newToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
 import { query, type Queryable } from '../platform/db';
 

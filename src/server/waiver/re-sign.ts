@@ -6,7 +6,7 @@
  * waiver form with their name and address filled in: `/waiver#re-sign=<token>`, the token in the
  * fragment (never sent to a server or a log by the browser), which the form sends in the body
  * of a POST (never in a path or a query, which reach server and CDN logs): 32 random bytes the
- * row keeps as its SHA-256 and sealed (auth/tokens.ts), so a mail composed later carries the same
+ * row keeps as its SHA-256 and sealed (platform/tokens.ts), so a mail composed later carries the same
  * link, whatever key the site uses by then. Following it changes nothing. It works for
  * WAIVER_RE_SIGN_DAYS after the request, and is spent once that address signs a waiver.
  */
@@ -19,7 +19,7 @@ import { mailBody } from '../mail/blocks';
 import type { Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
-import { isToken, newStoredToken, openStoredToken, tokenHash } from '../auth/tokens';
+import { isToken, newStoredToken, openStoredToken, tokenHash } from '../platform/tokens';
 import { RE_SIGN_HASH } from '../../shared/waiver';
 import { statusOf, waiverVersions } from './versions';
 

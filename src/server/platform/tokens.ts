@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { decryptField, encryptField } from '../platform/crypto';
+import { decryptField, encryptField } from './crypto';
 
 /**
- * Sign-in links and sessions carry 32 random bytes (base64url, 43 characters). The database
+ * Every token of the site (sign-in links, sessions, kiosks, a booking's manage link, the list's
+ * links, re-sign links) is 32 random bytes (base64url, 43 characters). The database
  * keeps only their SHA-256: enough to recognise a token, useless to anyone who reads the table.
  * (A plain hash suffices: 256 random bits cannot be guessed from it, unlike a password.)
  */
@@ -24,10 +25,10 @@ export interface StoredToken {
   sha256: string;
 }
 
-/** A new token for row `id`: what the row stores of it. */
-export function newStoredToken(field: string, id: string): StoredToken {
+/** A new token for row `id`: the token, and what the row stores of it. */
+export function newStoredToken(field: string, id: string): StoredToken & { token: string } {
   const token = newToken();
-  return { sealed: encryptField(token, field, id), sha256: tokenHash(token) };
+  return { token, sealed: encryptField(token, field, id), sha256: tokenHash(token) };
 }
 
 /**
