@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
-import { normalEmail } from '../src/server/auth/staff';
+import { normalEmail } from '../src/shared/email';
 import {
   checked,
   deskAnswer,

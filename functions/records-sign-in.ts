@@ -3,7 +3,7 @@ import { EMAIL_FIELD, fieldSchema } from '../src/shared/fields';
 import { z } from '../src/shared/zod';
 import { SIGN_IN_SENT } from '../src/shared/desk-api';
 import { sendSignInLink, signInAllowed, steady } from '../src/server/auth/sign-in';
-import { normalEmail } from '../src/server/auth/staff';
+import { normalEmail } from '../src/shared/email';
 import { afterAnswer } from '../src/server/request/guard';
 import { checked, deskAnswer, deskFunction, deskRefused } from '../src/server/records/endpoint';
 

@@ -1,8 +1,6 @@
+import { normalEmail } from '../../shared/email';
 import { contactRecipient } from '../platform/mail';
 import { readSetting } from '../platform/settings';
-
-/** An address as the desk compares it: trimmed, lower case. */
-export const normalEmail = (value: string) => value.trim().toLowerCase();
 
 /**
  * The addresses that may sign in to the records desk: `STAFF_EMAILS` (comma-separated, any

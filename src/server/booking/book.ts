@@ -19,7 +19,7 @@ import {
 import { waitInWords } from '../../shared/anti-spam';
 import { failed, ok, type Result } from '../../shared/result';
 import * as zoned from '../../shared/booking/zoned';
-import { normalEmail } from '../auth/staff';
+import { normalEmail } from '../../shared/email';
 import { now } from '../platform/clock';
 import { transaction } from '../platform/db';
 import { readSetting } from '../platform/settings';

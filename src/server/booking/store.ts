@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BookingRequest } from '../../shared/booking/form';
+import { mailboxOf } from '../../shared/email';
 import type { Interval } from '../../shared/booking/intervals';
 import { newStoredToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
@@ -167,12 +168,7 @@ export interface BookedSlot {
 
 const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
 
-/** One mailbox however it is written: any case, without a `+tag` (ada+1@ and ada+2@ are ada@). */
-export const mailboxOf = (email: string) =>
-  email
-    .trim()
-    .toLowerCase()
-    .replace(/\+[^@]*@/, '@');
+// The SQL twin of `mailboxOf` (shared/email.ts).
 const MAILBOX_SQL = `regexp_replace(lower(email), '\\+[^@]*@', '@')`;
 
 /** The keyed hash of the network (IPv4 /24, IPv6 /56) a booking is made from, as stored. */

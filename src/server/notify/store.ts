@@ -12,7 +12,7 @@
  * Consent is recorded on the row: when it was confirmed, from which client network (keyed hash,
  * as the rate limits key it), and the wording of the form the person signed up with.
  */
-import { normalEmail } from '../auth/staff';
+import { normalEmail } from '../../shared/email';
 import type { NotifySignUp } from '../../shared/notify';
 import { NOTIFY_WORDING } from '../../shared/notify';
 import { sqlNow } from '../platform/clock';

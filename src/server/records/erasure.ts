@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Erased, ErasurePreview } from '../../shared/desk-api';
-import { normalEmail } from '../auth/staff';
+import { normalEmail } from '../../shared/email';
 import type { Staff } from '../auth/sessions';
 import { query, transaction, type Queryable } from '../platform/db';
 import { sqlNow } from '../platform/clock';

@@ -21,7 +21,7 @@
 import type { ListCounts, ListEvent, ListOverview } from '../../shared/desk-api';
 import { ANNOUNCEABLE_FILE, type AnnounceableEvent } from '../../shared/notify';
 import type { Staff } from '../auth/sessions';
-import { normalEmail } from '../auth/staff';
+import { normalEmail } from '../../shared/email';
 import { outbox } from '../mail-kinds';
 import { builtPage } from '../platform/built-pages';
 import { now, sqlNow } from '../platform/clock';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../platform/db';
-import { normalEmail } from '../auth/staff';
+import { normalEmail } from '../../shared/email';
 import { readSetting } from '../platform/settings';
 import { recipientLimit } from '../request/rate-limit';
 
