@@ -12,11 +12,12 @@ import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
 import { guardPost, type FunctionContext } from '../src/server/request/guard';
 import { deliver, fault, parse, receive, refuse, type NoScript } from '../src/server/request/steps';
+import { PAGES } from '../src/shared/site-paths';
 
 export const config: Config = { path: '/api/consultation/book' };
 
 const NO_SCRIPT: NoScript = {
-  formPage: { href: '/consultation', label: 'Return to the free times' },
+  formPage: { href: PAGES.consultation, label: 'Return to the free times' },
   labels: BOOKING_LABELS,
   words: (problem) => bookingProblemNotice(problem, siteFacts().email),
   // A slot taken meanwhile: the nearest free ones, with what was typed kept.

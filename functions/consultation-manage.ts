@@ -4,6 +4,7 @@ import { changeBooking, showManagePage } from '../src/server/booking/manage';
 import { outbox } from '../src/server/mail-kinds';
 import { siteFacts } from '../src/server/platform/site-facts';
 import { linkFunction } from '../src/server/request/link-function';
+import { PAGES } from '../src/shared/site-paths';
 
 export const config: Config = { path: '/consultation/manage' };
 
@@ -12,7 +13,7 @@ export const config: Config = { path: '/consultation/manage' };
  * changes nothing (mail scanners open links); POST moves it to another free slot or cancels it.
  */
 export default linkFunction(
-  '/consultation/manage',
+  PAGES.manage,
   {
     GET: (req, context) => showManagePage(req, context),
     POST: (req, context) => changeBooking(req, context, outbox),
@@ -32,7 +33,7 @@ export default linkFunction(
         title: 'Your consultation cannot be opened just now',
       },
       labels: BOOKING_LABELS,
-      formPage: { href: '/consultation', label: 'Return to the free times' },
+      formPage: { href: PAGES.consultation, label: 'Return to the free times' },
     };
   },
 );

@@ -1,5 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
-import { BOOKING_PAGE, bookingPage, unavailablePage } from '../src/server/booking/pages';
+import { bookingPage, unavailablePage } from '../src/server/booking/pages';
+import { PAGES } from '../src/shared/site-paths';
 import { afterAnswer } from '../src/server/request/guard';
 import { methodNotAllowed } from '../src/server/request/responses';
 
@@ -19,7 +20,9 @@ export default async (req: Request, context?: Context): Promise<Response> => {
       later: (work) => afterAnswer(context, work),
     });
   } catch (error) {
-    console.error(`${BOOKING_PAGE}: the free times could not be read (${(error as Error)?.name})`);
+    console.error(
+      `${PAGES.consultation}: the free times could not be read (${(error as Error)?.name})`,
+    );
     return unavailablePage(req);
   }
 };

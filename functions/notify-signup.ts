@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@netlify/functions';
 import { FIX_BELOW } from '../src/shared/form-answer';
-import { NOTIFY_LABELS, NOTIFY_SENT_PAGE, NOTIFY_WORDS, notifySchema } from '../src/shared/notify';
+import { NOTIFY_LABELS, NOTIFY_WORDS, notifySchema } from '../src/shared/notify';
 import { outbox } from '../src/server/mail-kinds';
 import { storeSignUp } from '../src/server/notify/store';
 import { readSetting } from '../src/server/platform/settings';
@@ -16,11 +16,12 @@ import {
   refuse,
   type NoScript,
 } from '../src/server/request/steps';
+import { PAGES } from '../src/shared/site-paths';
 
 export const config: Config = { path: '/api/notify' };
 
 const NO_SCRIPT: NoScript = {
-  formPage: { href: '/events', label: 'Return to Events' },
+  formPage: { href: PAGES.events, label: 'Return to Events' },
   labels: NOTIFY_LABELS,
   words: (problem) => ({
     title: NOTIFY_WORDS.failed.title,
@@ -50,7 +51,7 @@ export default async function notifySignup(req: Request, context?: FunctionConte
     const queued = await storeSignUp(outbox, signUp.value, received);
     if (!queued.ok) return await refuse(req, queued.problem, NO_SCRIPT);
     await deliver(context, outbox, queued.value);
-    return answer(received, NOTIFY_SENT_PAGE);
+    return answer(received, PAGES.notifySent);
   } catch (error) {
     return refuse(req, fault('notify', error), NO_SCRIPT);
   }

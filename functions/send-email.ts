@@ -1,10 +1,5 @@
 import type { Config } from '@netlify/functions';
-import {
-  CONTACT_LABELS,
-  CONTACT_SENT_PAGE,
-  contactProblemNotice,
-  contactSchema,
-} from '../src/shared/contact';
+import { CONTACT_LABELS, contactProblemNotice, contactSchema } from '../src/shared/contact';
 import { storeMessage } from '../src/server/contact/store';
 import { outbox } from '../src/server/mail-kinds';
 import { readSetting } from '../src/server/platform/settings';
@@ -19,11 +14,12 @@ import {
   refuse,
   type NoScript,
 } from '../src/server/request/steps';
+import { PAGES } from '../src/shared/site-paths';
 
 export const config: Config = { path: '/api/send-email' };
 
 const NO_SCRIPT: NoScript = {
-  formPage: { href: '/contact', label: 'Return to the contact page' },
+  formPage: { href: PAGES.contact, label: 'Return to the contact page' },
   labels: CONTACT_LABELS,
   words: (problem) => contactProblemNotice(problem, siteFacts().email),
 };
@@ -44,7 +40,7 @@ export default async function sendEmail(req: Request, context?: FunctionContext)
     const queued = await storeMessage(outbox, message.value, received);
     if (!queued.ok) return await refuse(req, queued.problem, NO_SCRIPT);
     await deliver(context, outbox, queued.value);
-    return answer(received, CONTACT_SENT_PAGE);
+    return answer(received, PAGES.contactSent);
   } catch (error) {
     return refuse(req, fault('contact', error), NO_SCRIPT);
   }

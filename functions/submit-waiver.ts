@@ -1,10 +1,5 @@
 import type { Config } from '@netlify/functions';
-import {
-  WAIVER_LABELS,
-  WAIVER_SENT_PAGE,
-  waiverProblemNotice,
-  waiverSchema,
-} from '../src/shared/waiver';
+import { WAIVER_LABELS, waiverProblemNotice, waiverSchema } from '../src/shared/waiver';
 import { outbox } from '../src/server/mail-kinds';
 import { readSetting } from '../src/server/platform/settings';
 import { guardPost, type FunctionContext, type Posted } from '../src/server/request/guard';
@@ -20,11 +15,12 @@ import {
 import { kioskOf } from '../src/server/waiver/kiosk';
 import { signedWith } from '../src/server/waiver/signature';
 import { storeWaiver } from '../src/server/waiver/store';
+import { PAGES } from '../src/shared/site-paths';
 
 export const config: Config = { path: '/api/submit-waiver' };
 
 const NO_SCRIPT: NoScript = {
-  formPage: { href: '/waiver', label: 'Return to the waiver' },
+  formPage: { href: PAGES.waiver, label: 'Return to the waiver' },
   labels: WAIVER_LABELS,
   words: waiverProblemNotice,
 };
@@ -69,7 +65,7 @@ export default async function submitWaiver(req: Request, context?: FunctionConte
     const queued = await storeWaiver(outbox, waiver.value, received, signed.value);
     if (!queued.ok) return await refuse(req, queued.problem, NO_SCRIPT);
     await deliver(context, outbox, queued.value);
-    return answer(received, WAIVER_SENT_PAGE);
+    return answer(received, PAGES.waiverSigned);
   } catch (error) {
     return refuse(req, fault('waiver', error), NO_SCRIPT);
   }

@@ -72,9 +72,6 @@ export const CONTACT_NOTICES = {
   },
 } as const;
 
-/** Where a message sent without script lands once it is stored. */
-export const CONTACT_SENT_PAGE = '/contact/sent';
-
 /** Every field's label as the form shows it, for naming the fields that need fixing. */
 export const CONTACT_LABELS: Record<ContactField, string> = {
   name: CONTACT_FIELDS.name.label,

@@ -8,13 +8,6 @@ import { z } from './zod';
 
 export const NOTIFY_ACTION = '/api/notify';
 
-/** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
-export const NOTIFY_SENT_PAGE = '/notify/sent';
-
-/** The pages of the links in the list's mails (answered by functions). */
-export const CONFIRM_PATH = '/notify/confirm';
-export const UNSUBSCRIBE_PATH = '/notify/unsubscribe';
-
 export const NOTIFY_FIELDS = {
   email: { ...EMAIL_FIELD, placeholder: 'you@example.com' },
 } as const satisfies Record<string, FieldSpec>;

@@ -208,9 +208,6 @@ export const WAIVER_NOTICES = {
   signature: { title: 'Signature Required', text: SIGNATURE_MISSING },
 } as const;
 
-/** Where a waiver sent without script lands once it is stored. */
-export const WAIVER_SENT_PAGE = '/waiver/signed';
-
 /** Every field's label as the form shows it, for naming the fields that need fixing. */
 export const WAIVER_LABELS: Record<string, string> = {
   ...Object.fromEntries(WAIVER_FIELD_NAMES.map((name) => [name, WAIVER_FIELDS[name].label])),

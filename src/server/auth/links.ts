@@ -7,6 +7,7 @@ import { siteOrigin } from '../platform/hosting';
 import { siteFacts } from '../platform/site-facts';
 import { isToken, newToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
+import { PAGES } from '../../shared/site-paths';
 
 /**
  * Passwordless sign-in: a link to `/records/sign-in#token=...`, mailed to a staff address,
@@ -55,7 +56,7 @@ export function signInMail(to: string, token: string): Mail {
         `Someone (hopefully you) asked to sign in to the ${studio} records desk.`,
         {
           text: `Open this link and press "Sign in". It works once, within ${LINK_MINUTES} minutes:`,
-          link: `${siteOrigin()}/records/sign-in#token=${token}`,
+          link: `${siteOrigin()}${PAGES.deskSignIn}#token=${token}`,
           label: 'Sign in to the records desk',
         },
       ],

@@ -10,7 +10,6 @@
  *   the link to change or cancel).
  */
 import {
-  MANAGE_PAGE,
   SLOT_TAKEN,
   type BookedSummary,
   type BookingRequest,
@@ -19,6 +18,7 @@ import {
 import { waitInWords } from '../../shared/anti-spam';
 import { failed, ok, type Result } from '../../shared/result';
 import * as zoned from '../../shared/booking/zoned';
+import { PAGES, managePath } from '../../shared/site-paths';
 import { normalEmail } from '../../shared/email';
 import { now } from '../platform/clock';
 import { transaction } from '../platform/db';
@@ -204,9 +204,6 @@ export async function storeBooking(
   }
 }
 
-/** The page of a booking, relative to the site (the answer's link, and the 303's target). */
-export const managePath = (token: string) => `/consultation/manage?token=${token}`;
-
 export function summary(start: Date, end: Date, token: string): BookedSummary {
   const { timeZone, place } = consultationSettings();
   const from = zoned.instantOf(start);
@@ -224,7 +221,7 @@ export function summary(start: Date, end: Date, token: string): BookedSummary {
 }
 
 /** Where a repeated post without script goes: a page that says it is booked, without its link. */
-export const REPEAT_PAGE = `${MANAGE_PAGE}?repeat=1`;
+export const REPEAT_PAGE = `${PAGES.manage}?repeat=1`;
 
 /**
  * The answer to a booking: when and where, and the page to manage it (a post without script is

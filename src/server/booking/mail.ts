@@ -24,6 +24,7 @@ import { consultationSettings } from './consultation';
 import { cancellation, invitation, type InviteContext } from './invite';
 import { checkSlot } from './offer';
 import { loadBooking, manageUrl, readMailRef, type Booking } from './store';
+import { PAGES } from '../../shared/site-paths';
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
 
@@ -104,7 +105,7 @@ function visitorLines(booking: Booking, w: When, heading: string): Line[] {
     },
     {
       text: 'Before your first session, please complete the liability waiver (it takes about 5 minutes):',
-      link: `${booking.origin}/waiver`,
+      link: `${booking.origin}${PAGES.waiver}`,
       label: 'Complete the waiver',
     },
     `See you soon,\n${studio.instructor}, ${studio.name}`,
@@ -231,7 +232,7 @@ export async function visitorCancelMail(ref: string): Composed {
         'The cancellation is attached: your calendar removes the consultation when you open it.',
         {
           text: 'To book another time:',
-          link: `${booking.origin}/consultation`,
+          link: `${booking.origin}${PAGES.consultation}`,
           label: 'Book a free consultation',
         },
         `${studio.instructor}, ${studio.name}`,

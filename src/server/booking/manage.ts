@@ -15,7 +15,7 @@ import { afterAnswer, guardPost, type FunctionContext } from '../request/guard';
 import { problemPage, seeOther } from '../request/pages';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
-import { bookingMails, managePath, type BookingMailKind } from './book';
+import { bookingMails, type BookingMailKind } from './book';
 import { checkSlot, nearestTo, offeredSlots } from './offer';
 import { personalPage } from './pages';
 import {
@@ -29,6 +29,7 @@ import {
 import { manageView, repeatView, unknownLinkView, type ManageDone } from './views';
 import type { SlotDay } from '../../shared/booking/slots';
 import { BOOKING_LABELS, bookingProblemNotice, type OfferedSlot } from '../../shared/booking/form';
+import { PAGES, managePath } from '../../shared/site-paths';
 
 const DONE = new Set<ManageDone>(['booked', 'moved', 'cancelled']);
 
@@ -114,7 +115,7 @@ export async function changeBooking(
       problem: guarded.problem,
       words: bookingProblemNotice(guarded.problem, siteFacts().email),
       labels: BOOKING_LABELS,
-      formPage: { href: '/consultation', label: 'Return to the free times' },
+      formPage: { href: PAGES.consultation, label: 'Return to the free times' },
     });
   }
   const { body } = guarded.value;

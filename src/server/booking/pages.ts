@@ -10,6 +10,7 @@
  * booking is personal (platform/page-parts.ts PERSONAL).
  */
 import type { OfferedSlot } from '../../shared/booking/form';
+import { PAGES } from '../../shared/site-paths';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { escapeHtml } from '../../shared/html';
 import { PERSONAL } from '../platform/page-parts';
@@ -17,9 +18,6 @@ import { siteFacts } from '../platform/site-facts';
 import type { OfferOptions } from './offer';
 import { offeredSlots } from './offer';
 import { bookingSlots, takenView, type ManageView } from './views';
-
-export const BOOKING_PAGE = '/consultation';
-export const MANAGE_PATH = '/consultation/manage';
 
 const SHARED_FOR_A_MINUTE = 'public, durable, s-maxage=45, stale-while-revalidate=15';
 
@@ -35,14 +33,14 @@ export async function bookingPage(req: Request, options: OfferOptions = {}): Pro
   const html = fillPage(builtPage('consultation.html'), {
     'consultation-slots': bookingSlots(days),
   });
-  return pageAnswer(req, BOOKING_PAGE, html, { headers: SHARED_CACHE });
+  return pageAnswer(req, PAGES.consultation, html, { headers: SHARED_CACHE });
 }
 
 /** A page about one booking (or none), in the site's layout; personal, never cached. */
 export function personalPage(req: Request, view: ManageView, status = 200): Promise<Response> {
   const title = `${escapeHtml(view.title)} | ${escapeHtml(siteFacts().name)}`;
   const html = fillPage(builtPage('consultation/manage.html'), { page: view.html }, title);
-  return pageAnswer(req, MANAGE_PATH, html, { status, headers: PERSONAL });
+  return pageAnswer(req, PAGES.manage, html, { status, headers: PERSONAL });
 }
 
 /** The answer to a booking sent without script whose slot was taken: the nearest free ones. */
@@ -61,7 +59,7 @@ export function unavailablePage(req: Request): Promise<Response> {
   const html = fillPage(builtPage('consultation.html'), {
     'consultation-slots': `<p role="alert" class="rounded-xl border border-clay-600 bg-sand-100 p-4 text-ink">${words}</p>`,
   });
-  return pageAnswer(req, BOOKING_PAGE, html, {
+  return pageAnswer(req, PAGES.consultation, html, {
     status: 503,
     headers: { 'cache-control': 'no-store', 'retry-after': '30' },
   });

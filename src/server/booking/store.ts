@@ -25,6 +25,7 @@ import { clientFingerprint, decryptField, keyedTokens } from '../platform/crypto
 import { wideNetwork } from '../request/rate-limit';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/steps';
+import { managePath } from '../../shared/site-paths';
 
 export interface Booking {
   id: string;
@@ -146,7 +147,7 @@ export function derivedManageToken(booking: Pick<Booking, 'id' | 'link'>) {
 
 /** The page that shows one booking and offers to move or cancel it. */
 export function manageUrl(booking: Pick<Booking, 'id' | 'link' | 'origin'>): string {
-  return `${booking.origin}/consultation/manage?token=${manageToken(booking)}`;
+  return `${booking.origin}${managePath(manageToken(booking))}`;
 }
 
 /** Postgres refused the held range: it overlaps a live booking (SQLSTATE 23P01). */

@@ -11,6 +11,7 @@ import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
 import { bookingsFeed } from './feed';
 import { bookingsBetween } from './store';
+import { PAGES } from '../../shared/site-paths';
 
 /** How far back the feed reaches: the past month stays in her calendar. */
 const PAST_MS = 31 * 24 * 3_600_000;
@@ -40,7 +41,7 @@ export async function subscriptionCalendar(origin: string): Promise<string> {
     {
       studio: { name: siteFacts().name, host: new URL(origin).hostname },
       place,
-      deskUrl: () => `${origin}/records#/consultations`,
+      deskUrl: () => `${origin}${PAGES.desk}#/consultations`,
       now: at,
     },
   );

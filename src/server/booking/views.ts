@@ -6,11 +6,11 @@
  *
  * Every value is escaped here; none is put in an attribute that could run or style anything.
  */
+import { PAGES } from '../../shared/site-paths';
 import {
   BOOKING_ACTION,
   BOOKING_FIELDS,
   BOOKING_NOTICES,
-  MANAGE_PAGE,
   type OfferedSlot,
 } from '../../shared/booking/form';
 import { HONEYPOT_FIELD } from '../../shared/anti-spam';
@@ -122,8 +122,8 @@ export function manageView(
       ? `<fieldset class="mb-4"><legend class="mb-2 font-semibold text-ink">The nearest free times</legend><div class="flex flex-wrap gap-2">${problem.nearest.map((slot) => slotRadio(slot, `${slot.day}, ${slot.time}`, false)).join('')}</div></fieldset><p class="mb-2 font-semibold text-ink">Or any free time</p>`
       : '';
     parts.push(
-      `<form method="post" action="${MANAGE_PAGE}" class="${CARD}" aria-labelledby="move-title">${hidden}<input type="hidden" name="action" value="move"><h2 id="move-title" class="text-2xl font-semibold">Choose another time</h2><p class="mt-2 mb-5 text-muted">Times are ${e(zoned.zoneName(consultationSettings().timeZone))}.</p>${nearest}${slotListHtml(days ?? [], { idPrefix: 'move-slots', openDays: 1, empty: noFreeTimes() })}${(days ?? []).length > 0 ? `<button type="submit" class="${BUTTON} mt-6">Move my consultation</button>` : ''}</form>`,
-      `<form method="post" action="${MANAGE_PAGE}" class="${CARD}" aria-labelledby="cancel-title">${hidden}<input type="hidden" name="action" value="cancel"><h2 id="cancel-title" class="text-2xl font-semibold">Cancel</h2><p class="mt-2 mb-5 text-muted">If you cannot come, cancel here: the time is freed for someone else, and you get a confirmation by e-mail.</p><button type="submit" class="${BUTTON_QUIET}">Cancel my consultation</button></form>`,
+      `<form method="post" action="${PAGES.manage}" class="${CARD}" aria-labelledby="move-title">${hidden}<input type="hidden" name="action" value="move"><h2 id="move-title" class="text-2xl font-semibold">Choose another time</h2><p class="mt-2 mb-5 text-muted">Times are ${e(zoned.zoneName(consultationSettings().timeZone))}.</p>${nearest}${slotListHtml(days ?? [], { idPrefix: 'move-slots', openDays: 1, empty: noFreeTimes() })}${(days ?? []).length > 0 ? `<button type="submit" class="${BUTTON} mt-6">Move my consultation</button>` : ''}</form>`,
+      `<form method="post" action="${PAGES.manage}" class="${CARD}" aria-labelledby="cancel-title">${hidden}<input type="hidden" name="action" value="cancel"><h2 id="cancel-title" class="text-2xl font-semibold">Cancel</h2><p class="mt-2 mb-5 text-muted">If you cannot come, cancel here: the time is freed for someone else, and you get a confirmation by e-mail.</p><button type="submit" class="${BUTTON_QUIET}">Cancel my consultation</button></form>`,
     );
   }
   if (cancelled) {

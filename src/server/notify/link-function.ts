@@ -1,6 +1,7 @@
 import { siteFacts } from '../platform/site-facts';
 import type { FunctionContext } from '../request/guard';
 import { linkFunction as mailedLink } from '../request/link-function';
+import { PAGES } from '../../shared/site-paths';
 
 type Handler = (req: Request, context?: FunctionContext) => Promise<Response>;
 
@@ -17,6 +18,6 @@ export function linkFunction(path: string, handlers: { GET: Handler; POST: Handl
       fallback: `Or write to ${siteFacts().email}`,
     },
     labels: {},
-    formPage: { href: '/events', label: 'Return to Events' },
+    formPage: { href: PAGES.events, label: 'Return to Events' },
   }));
 }

@@ -12,7 +12,8 @@
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), a visible unsubscribe link and
  * the studio's postal address. Links start at the site's own address (`siteOrigin()`).
  */
-import { CONFIRM_PATH, UNSUBSCRIBE_PATH, type AnnounceableEvent } from '../../shared/notify';
+import type { AnnounceableEvent } from '../../shared/notify';
+import { PAGES } from '../../shared/site-paths';
 import { siteOrigin } from '../platform/hosting';
 import { mailBody, type Block } from '../mail/blocks';
 import { type Mail } from '../platform/mail';
@@ -43,10 +44,10 @@ function postalAddressOnFile(): void {
 }
 
 export const confirmUrl = (confirmation: Pick<Confirmation, 'id' | 'link'>) =>
-  `${siteOrigin()}${CONFIRM_PATH}?token=${openStoredToken(CONFIRM_TOKEN_FIELD, confirmation.id, confirmation.link)}`;
+  `${siteOrigin()}${PAGES.notifyConfirm}?token=${openStoredToken(CONFIRM_TOKEN_FIELD, confirmation.id, confirmation.link)}`;
 
 export const unsubscribeUrl = (subscriber: Pick<Subscriber, 'id' | 'link'>) =>
-  `${siteOrigin()}${UNSUBSCRIBE_PATH}?token=${openStoredToken(UNSUBSCRIBE_TOKEN_FIELD, subscriber.id, subscriber.link)}`;
+  `${siteOrigin()}${PAGES.notifyUnsubscribe}?token=${openStoredToken(UNSUBSCRIBE_TOKEN_FIELD, subscriber.id, subscriber.link)}`;
 
 /** The list's id (RFC 2919): `events.` and the studio's mail domain. */
 function listHeaders(subscriber: Pick<Subscriber, 'id' | 'link'>): Pick<Mail, 'list' | 'headers'> {

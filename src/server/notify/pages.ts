@@ -13,7 +13,7 @@
  * Personal pages: never cached, never indexed, no Referer leaves them (their address holds the
  * token). Every value is escaped.
  */
-import { CONFIRM_PATH, UNSUBSCRIBE_PATH } from '../../shared/notify';
+import { PAGES } from '../../shared/site-paths';
 import { isToken } from '../platform/tokens';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { escapeHtml } from '../../shared/html';
@@ -44,7 +44,7 @@ function page(req: Request, view: View, status = 200): Promise<Response> {
   const colour = view.tone === 'bad' ? 'border-clay-600' : 'border-sand-200';
   const html = `${hero('Event announcements', view.title)}<section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl px-5 sm:px-8"><div class="min-w-0 rounded-2xl border ${colour} bg-white p-6 shadow-sm sm:p-8" role="${view.tone === 'bad' ? 'alert' : 'status'}"><p class="text-lg leading-relaxed text-ink">${e(view.text)}</p>${view.more ?? ''}</div></div></section>`;
   const filled = fillPage(builtPage('notify/link.html'), { page: html }, title);
-  return pageAnswer(req, '/notify/link', filled, { status, headers: PERSONAL });
+  return pageAnswer(req, PAGES.notifyLink, filled, { status, headers: PERSONAL });
 }
 
 const backToEvents = `<p class="mt-6"><a class="${LINK}" href="/events">See the events</a></p>`;
@@ -80,7 +80,7 @@ export async function showConfirmPage(req: Request): Promise<Response> {
   return page(req, {
     title: 'Confirm your address',
     text: `Press Confirm to have ${found.email} told when ${siteFacts().name} announces new event dates. Nothing else is sent to it.`,
-    more: `<form method="post" action="${CONFIRM_PATH}" class="mt-6"><input type="hidden" name="token" value="${e(token)}"><button type="submit" class="${BUTTON}">Confirm</button></form>`,
+    more: `<form method="post" action="${PAGES.notifyConfirm}" class="mt-6"><input type="hidden" name="token" value="${e(token)}"><button type="submit" class="${BUTTON}">Confirm</button></form>`,
   });
 }
 
@@ -100,7 +100,7 @@ export async function confirmFromPage(req: Request, context?: FunctionContext): 
         fallback: `Please try again or write to ${siteFacts().email}`,
       },
       labels: {},
-      formPage: { href: '/events', label: 'Return to Events' },
+      formPage: { href: PAGES.events, label: 'Return to Events' },
     });
   }
   const { body, client } = guarded.value;
@@ -109,11 +109,11 @@ export async function confirmFromPage(req: Request, context?: FunctionContext): 
   const outcome = await confirmSubscription(token, client.ip);
   if (outcome === 'unknown') return page(req, UNKNOWN, 404);
   if (outcome === 'expired') return page(req, EXPIRED, 410);
-  return seeOther(`${CONFIRM_PATH}?token=${token}`);
+  return seeOther(`${PAGES.notifyConfirm}?token=${token}`);
 }
 
 function unsubscribeForm(token: string): string {
-  return `<form method="post" action="${UNSUBSCRIBE_PATH}?token=${e(token)}" class="mt-6"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" class="${BUTTON}">Unsubscribe</button></form>`;
+  return `<form method="post" action="${PAGES.notifyUnsubscribe}?token=${e(token)}" class="mt-6"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" class="${BUTTON}">Unsubscribe</button></form>`;
 }
 
 const UNSUBSCRIBED: View = {

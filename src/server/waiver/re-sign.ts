@@ -22,12 +22,13 @@ import { siteFacts } from '../platform/site-facts';
 import { isToken, newStoredToken, openStoredToken, tokenHash } from '../platform/tokens';
 import { RE_SIGN_HASH } from '../../shared/waiver';
 import { statusOf, waiverVersions } from './versions';
+import { PAGES } from '../../shared/site-paths';
 
 /** The field a request's sealed token is bound to, with the request's id. */
 export const RE_SIGN_TOKEN_FIELD = 'waiverReSignToken';
 
 const reSignLink = (id: string, stored: { sealed: string; sha256: string }) =>
-  `${siteOrigin()}/waiver${RE_SIGN_HASH}${openStoredToken(RE_SIGN_TOKEN_FIELD, id, stored)}`;
+  `${siteOrigin()}${PAGES.waiver}${RE_SIGN_HASH}${openStoredToken(RE_SIGN_TOKEN_FIELD, id, stored)}`;
 
 /** Records a request for `waiverId`'s signer under `version`; `undefined` if there is one. */
 export async function insertReSignRequest(

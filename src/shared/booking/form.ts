@@ -93,9 +93,6 @@ export const BOOKING_LABELS: Record<BookingField, string> = {
 /** Where the booking form posts. */
 export const BOOKING_ACTION = '/api/consultation/book';
 
-/** The page that manages one booking (its token in `?token=`), and the confirmation after booking. */
-export const MANAGE_PAGE = '/consultation/manage';
-
 /** What the booking form says, in the site's words. */
 export const BOOKING_NOTICES = {
   sent: {

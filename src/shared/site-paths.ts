@@ -1,0 +1,30 @@
+/**
+ * The paths of the site's pages that code links to, answers with or sends a visitor to, each
+ * written once (the pages themselves are files under src/pages/). A function's `config.path`
+ * stays a literal, because Netlify reads it from the source; tests/unit/site-paths.test.ts
+ * checks those against this list.
+ */
+export const PAGES = {
+  contact: '/contact',
+  /** Where a message sent without script lands once it is stored. */
+  contactSent: '/contact/sent',
+  waiver: '/waiver',
+  /** Where a waiver sent without script lands once it is stored. */
+  waiverSigned: '/waiver/signed',
+  /** The free consultation times, and the booking form. */
+  consultation: '/consultation',
+  /** The page that manages one booking (its token in `?token=`), and the confirmation after booking. */
+  manage: '/consultation/manage',
+  events: '/events',
+  /** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
+  notifySent: '/notify/sent',
+  /** The page the list's mail links open (confirm, unsubscribe). */
+  notifyLink: '/notify/link',
+  notifyConfirm: '/notify/confirm',
+  notifyUnsubscribe: '/notify/unsubscribe',
+  desk: '/records',
+  deskSignIn: '/records/sign-in',
+} as const;
+
+/** The page of one booking, relative to the site: where it is moved or cancelled. */
+export const managePath = (token: string) => `${PAGES.manage}?token=${token}`;
