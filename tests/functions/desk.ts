@@ -17,8 +17,7 @@ import recordsParticipants, {
   config as participantsConfig,
 } from '../../functions/records-participants';
 import recordsRetention, { config as retentionConfig } from '../../functions/records-retention';
-import recordsSession, { config as sessionConfig } from '../../functions/records-session';
-import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
+import deskApi, { config as deskConfig } from '../../functions/desk';
 import recordsWaivers, { config as waiversConfig } from '../../functions/records-waivers';
 import { paramsOf, type DeskRoute } from '../../src/server/records/endpoint';
 import { contactBody, waiverBody } from '../fixtures/submissions';
@@ -33,8 +32,7 @@ const SPAM = { website: 'https://spam.example' };
 type Handler = ((req: Request, context?: never) => Promise<Response>) & { routes: DeskRoute[] };
 
 export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[] = [
-  { name: 'records-sign-in', handler: recordsSignIn, config: signInConfig },
-  { name: 'records-session', handler: recordsSession, config: sessionConfig },
+  { name: 'desk', handler: deskApi, config: deskConfig },
   { name: 'records-waivers', handler: recordsWaivers, config: waiversConfig },
   { name: 'records-messages', handler: recordsMessages, config: messagesConfig },
   { name: 'records-delivery', handler: recordsDelivery, config: deliveryConfig },
