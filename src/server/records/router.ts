@@ -144,9 +144,11 @@ function guard<S extends Staff | undefined>(access: Access) {
     if (post) {
       if (postFormat(req) !== 'json') return refuse(c, 415);
       if (Number(req.headers.get('content-length') ?? 0) > access.maxBytes) return refuse(c, 413);
-      // Read, capped and timed, from a copy: the validator then reads the checked bytes again.
-      const read = await readBody(req.clone(), 'json', access.maxBytes);
+      // Read once, capped and timed; the route's validator reads it from Hono's body cache
+      // (`c.req.json()` answers from it, as Hono's own validator caches a form).
+      const read = await readBody(req, 'json', access.maxBytes);
       if (!read.ok) return refuse(c, read.problem);
+      c.req.bodyCache.json = Promise.resolve(read.value);
     }
     c.set('staff', staff as S);
     c.set('kiosk', kiosk);
