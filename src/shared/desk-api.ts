@@ -1,6 +1,7 @@
 /**
- * The records desk's contract: what its functions (functions/records-*.ts) answer and its island
- * (src/islands/records/) reads. Types and words only, no server code, so the island bundles none.
+ * The records desk's words and the types of what it shows: what its API (src/server/records/api.ts)
+ * answers and its island (src/islands/records/) reads, the island through Hono's typed client.
+ * Types and words only, no server code, so the island bundles none.
  *
  * Every JSON answer has the site's answer shape: `{ success: true, ... }` (with `id` when it is
  * about one record) or `{ success: false, error, fieldErrors? }` with an error status.

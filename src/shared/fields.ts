@@ -118,7 +118,7 @@ export const submissionIdField = (noun: string) =>
 export type FieldErrors = Record<string, string>;
 
 /** The first problem of each field, keyed by field, ready to show next to it. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: Pick<z.core.$ZodError, 'issues'>): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const field = issue.path[0];

@@ -1,26 +1,11 @@
 /**
- * The records desk's functions as a browser on the desk calls them: every function file with
- * its `config.path`, a request routed to the function that owns its path, a cookie jar of one
- * session, and sign-in through the mail that arrives at the test's SMTP server.
+ * The records desk's function as a browser on the desk calls it: the function with its
+ * `config.path`, a request routed to it as Netlify routes it, a cookie jar of one session, and
+ * sign-in through the mail that arrives at the test's SMTP server.
  */
 import type { Config } from '@netlify/functions';
-import recordsConsultations, {
-  config as consultationsConfig,
-} from '../../functions/records-consultations';
-import recordsDelivery, { config as deliveryConfig } from '../../functions/records-delivery';
-import recordsErasure, { config as erasureConfig } from '../../functions/records-erasure';
-import recordsExport, { config as exportConfig } from '../../functions/records-export';
-import recordsList, { config as listConfig } from '../../functions/records-list';
-import recordsLog, { config as logConfig } from '../../functions/records-log';
-import recordsMessages, { config as messagesConfig } from '../../functions/records-messages';
-import recordsParticipants, {
-  config as participantsConfig,
-} from '../../functions/records-participants';
-import recordsRetention, { config as retentionConfig } from '../../functions/records-retention';
-import recordsSession, { config as sessionConfig } from '../../functions/records-session';
-import recordsSignIn, { config as signInConfig } from '../../functions/records-sign-in';
-import recordsWaivers, { config as waiversConfig } from '../../functions/records-waivers';
-import { paramsOf, type DeskRoute } from '../../src/server/records/endpoint';
+import deskApi, { config as deskConfig } from '../../functions/desk';
+import type { DeskRoute } from '../../src/server/records/router';
 import { contactBody, waiverBody } from '../fixtures/submissions';
 import type { TestSmtp } from './harness';
 
@@ -32,28 +17,20 @@ const SPAM = { website: 'https://spam.example' };
 
 type Handler = ((req: Request, context?: never) => Promise<Response>) & { routes: DeskRoute[] };
 
+/** The desk's functions: one, its router answering every path under /api/records. */
 export const DESK_FUNCTIONS: { name: string; handler: Handler; config: Config }[] = [
-  { name: 'records-sign-in', handler: recordsSignIn, config: signInConfig },
-  { name: 'records-session', handler: recordsSession, config: sessionConfig },
-  { name: 'records-waivers', handler: recordsWaivers, config: waiversConfig },
-  { name: 'records-messages', handler: recordsMessages, config: messagesConfig },
-  { name: 'records-delivery', handler: recordsDelivery, config: deliveryConfig },
-  { name: 'records-export', handler: recordsExport, config: exportConfig },
-  { name: 'records-erasure', handler: recordsErasure, config: erasureConfig },
-  { name: 'records-log', handler: recordsLog, config: logConfig },
-  { name: 'records-retention', handler: recordsRetention, config: retentionConfig },
-  { name: 'records-consultations', handler: recordsConsultations, config: consultationsConfig },
-  { name: 'records-list', handler: recordsList, config: listConfig },
-  { name: 'records-participants', handler: recordsParticipants, config: participantsConfig },
+  { name: 'desk', handler: deskApi, config: deskConfig },
 ] as never;
 
 const paths = (config: Config) => [config.path ?? []].flat();
 
-/** The function whose `config.path` (as Netlify routes it) owns `path`. */
+/** The function whose `config.path` (as Netlify routes it: any case) owns `path`. */
 export function functionFor(path: string): Handler {
   const pathname = new URL(path, ORIGIN).pathname;
   const owner = DESK_FUNCTIONS.find(({ config }) =>
-    paths(config).some((pattern) => paramsOf(pattern, pathname)),
+    paths(config).some((pattern) =>
+      new URLPattern({ pathname: pattern }, { ignoreCase: true }).test({ pathname }),
+    ),
   );
   if (!owner) throw new Error(`No records function routes ${pathname}`);
   return owner.handler;

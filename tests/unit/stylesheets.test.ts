@@ -21,12 +21,12 @@ const DESK_FILES = [
   'src/shared/desk-api.ts',
   'src/server/records/**',
   'src/server/auth/**',
-  'functions/records-*.ts',
+  'functions/desk.ts',
   'tests/**/records*',
   'tests/functions/desk.ts',
 ];
 const isDeskFile = (file: string) =>
-  /^(src\/islands\/records\/|src\/pages\/records\/|src\/layouts\/DeskLayout\.astro$|src\/shared\/desk-api\.ts$|src\/server\/(records|auth)\/|functions\/records-|tests\/.*records|tests\/functions\/desk\.ts$)/.test(
+  /^(src\/islands\/records\/|src\/pages\/records\/|src\/layouts\/DeskLayout\.astro$|src\/shared\/desk-api\.ts$|src\/server\/(records|auth)\/|functions\/desk\.ts$|tests\/.*records|tests\/functions\/desk\.ts$)/.test(
     file,
   );
 

@@ -7,6 +7,7 @@ import {
 import { count, removedWords, when } from './format';
 import { href } from './route';
 import { usePages } from './useLoad';
+import { desk } from './api';
 import { CARD, Failed, LINK, Loading, PagedList, ScreenTitle } from './ui';
 
 /** A line's detail in words: counts and choices, never a record's content (it holds none). */
@@ -71,7 +72,7 @@ function record(row: LogRow) {
 }
 
 export default function AccessLog() {
-  const list = usePages<LogRow>('/log');
+  const list = usePages('log', (after, options) => desk.log.$get({ query: { after } }, options));
   return (
     <div className="space-y-6">
       <ScreenTitle>Access log</ScreenTitle>

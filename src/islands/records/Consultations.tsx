@@ -7,7 +7,7 @@ import {
   type BookingsWhen,
   type ConsultationsCalendar,
 } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import { ask, desk, DeskError } from './api';
 import { count, studioFormats, type StudioFormats } from './format';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
@@ -146,7 +146,9 @@ function Booking({
 }
 
 function Bookings({ when, format }: { when: BookingsWhen; format: StudioFormats }) {
-  const list = usePages<BookingRow>(`/consultations?when=${when}`);
+  const list = usePages(when, (after, options) =>
+    desk.consultations.$get({ query: { when, after } }, options),
+  );
   const [changed, setChanged] = useState<Record<string, BookingRow>>({});
   const action = useRowAction();
   const upcoming = when === 'upcoming';
@@ -154,7 +156,9 @@ function Bookings({ when, format }: { when: BookingsWhen; format: StudioFormats 
   const cancel = async (booking: BookingRow, note: string) => {
     let done = false;
     await action.run(booking.id, async (): Promise<Outcome> => {
-      await call(`/consultations/${booking.id}/cancel`, { body: { note } });
+      await ask(
+        desk.consultations[':id'].cancel.$post({ param: { id: booking.id }, json: { note } }),
+      );
       done = true;
       setChanged((current) => ({
         ...current,
@@ -241,9 +245,17 @@ function BlockTime({ onBlocked }: { onBlocked: () => void }) {
     setError(undefined);
     setDone(undefined);
     try {
-      const answer = await call<{ bookingsInside: number }>('/consultations/blocks', {
-        body: { note: '', ...values, to: values.to ?? values.from },
-      });
+      const answer = await ask(
+        desk.consultations.blocks.$post({
+          json: {
+            from: values.from ?? '',
+            to: values.to ?? values.from ?? '',
+            fromTime: values.fromTime,
+            toTime: values.toTime,
+            note: values.note ?? '',
+          },
+        }),
+      );
       setDone(
         answer.bookingsInside > 0
           ? `Blocked. ${count(answer.bookingsInside, 'consultation')} already booked inside it ${answer.bookingsInside === 1 ? 'stays' : 'stay'}: cancel ${answer.bookingsInside === 1 ? 'it' : 'them'} above if you cannot take ${answer.bookingsInside === 1 ? 'it' : 'them'}.`
@@ -319,7 +331,7 @@ function Calendar({
     setFeedError(undefined);
     setCopied(false);
     try {
-      const answer = await call<{ url: string }>('/consultations/feed', { body: {} });
+      const answer = await ask(desk.consultations.feed.$post({ json: {} }));
       setFeedUrl(answer.url);
       calendar.reload();
     } catch (caught) {
@@ -357,7 +369,12 @@ function Calendar({
                   disabled={unblock.busy === block.id}
                   onClick={() =>
                     void unblock.run(block.id, async () => {
-                      await call(`/consultations/blocks/${block.id}/remove`, { body: {} });
+                      await ask(
+                        desk.consultations.blocks[':id'].remove.$post({
+                          param: { id: block.id },
+                          json: {},
+                        }),
+                      );
                       calendar.reload();
                       return { tone: 'good', words: 'Removed: those times can be booked again.' };
                     })
@@ -467,7 +484,7 @@ function Calendar({
 export default function Consultations({ route }: { route: Route }) {
   const when: BookingsWhen = route.query.get('when') === 'past' ? 'past' : 'upcoming';
   // The calendar's answer names the studio's zone, which every time here is shown in.
-  const calendar = useLoad<ConsultationsCalendar>('/consultations/calendar');
+  const calendar = useLoad('calendar', (options) => desk.consultations.calendar.$get({}, options));
   const format = studioFormats(calendar.data?.timeZone ?? 'UTC');
   return (
     <div className="space-y-6">

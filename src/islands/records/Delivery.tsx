@@ -1,5 +1,5 @@
-import type { MailRow, Undelivered } from '../../shared/desk-api';
-import { call } from './api';
+import type { MailRow } from '../../shared/desk-api';
+import { ask, desk } from './api';
 import { count, when } from './format';
 import { href } from './route';
 import { useLoad, useRowAction } from './useLoad';
@@ -35,16 +35,16 @@ function aboutLink(mail: MailRow) {
 }
 
 export default function Delivery() {
-  const { data, error, loading, reload } = useLoad<{
-    items: MailRow[];
-    undelivered: Undelivered;
-    limit: number;
-  }>('/delivery');
+  const { data, error, loading, reload } = useLoad('delivery', (options) =>
+    desk.delivery.$get({}, options),
+  );
   const { busy, outcome, run } = useRowAction();
 
   const sendAgain = (mail: MailRow) =>
     run(mail.id, async () => {
-      const answer = await call<{ sent: boolean }>(`/delivery/${mail.id}/send-again`, { body: {} });
+      const answer = await ask(
+        desk.delivery[':id']['send-again'].$post({ param: { id: mail.id }, json: {} }),
+      );
       reload();
       return answer.sent
         ? {

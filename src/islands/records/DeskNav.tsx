@@ -1,26 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { href, type Route, type Screen } from './route';
-
-/**
- * Where each screen sits: `daily` ones are always in the row; `wide` ones join them from a
- * tablet's width and `desk` ones from a laptop's; until then, and for the `more` ones always,
- * they are under More, one tap away.
- */
-type Place = 'daily' | 'wide' | 'desk' | 'more';
-
-export const NAV: [Screen, string, string, Place][] = [
-  ['overview', 'Overview', '', 'daily'],
-  ['waivers', 'Waivers', 'waivers', 'daily'],
-  ['consultations', 'Consultations', 'consultations', 'daily'],
-  ['messages', 'Messages', 'messages', 'wide'],
-  ['versions', 'Versions', 'versions', 'desk'],
-  ['list', 'List', 'list', 'desk'],
-  ['delivery', 'Delivery', 'delivery', 'desk'],
-  ['kiosk', 'Kiosk', 'kiosk', 'more'],
-  ['export', 'Export', 'export', 'more'],
-  ['erase', 'Erase', 'erase', 'more'],
-  ['log', 'Access log', 'log', 'more'],
-];
+import { href, type Route } from './route';
+import { activeEntry, NAV, type Place } from './screens';
 
 /** The widths `wide` and `desk` start at (Tailwind's `sm` and `lg`). */
 const FROM: Record<Place, string | undefined> = {
@@ -29,15 +9,6 @@ const FROM: Record<Place, string | undefined> = {
   desk: '(min-width: 64rem)',
   more: undefined,
 };
-
-/** The entry of the screen a route shows (a waiver and a participant are under Waivers). */
-export function activeEntry(route: Route) {
-  return NAV.find(
-    ([screen]) =>
-      screen === route.screen ||
-      (screen === 'waivers' && (route.screen === 'waiver' || route.screen === 'participant')),
-  );
-}
 
 /** In the row: shown from the width its place says. */
 const IN_ROW: Record<Place, string> = {
@@ -90,12 +61,12 @@ function Waiting({ count }: { count: number }) {
 export default function DeskNav({ route, waiting }: { route: Route; waiting: number }) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLLIElement>(null);
-  const active = activeEntry(route)?.[0];
+  const active = activeEntry(route)?.screen;
   const wide = useWidth(FROM.wide!);
   const desk = useWidth(FROM.desk!);
   const underMore = (place: Place) =>
     place === 'more' || (place === 'desk' && !desk) || (place === 'wide' && !wide);
-  const moreActive = NAV.some(([screen, , , place]) => screen === active && underMore(place));
+  const moreActive = NAV.some(({ screen, place }) => screen === active && underMore(place));
 
   // Closed again by a move to a screen, a tap elsewhere or Escape.
   useEffect(() => {
@@ -122,7 +93,7 @@ export default function DeskNav({ route, waiting }: { route: Route; waiting: num
   return (
     <nav aria-label="Records desk">
       <ul className="flex flex-wrap gap-1 sm:gap-2">
-        {NAV.map(([screen, label, path, place]) => (
+        {NAV.map(({ screen, label, path, place }) => (
           <li key={screen} className={`${IN_ROW[place]} min-w-0 flex-auto lg:flex-none`}>
             <a
               href={href(path)}
@@ -170,24 +141,20 @@ export default function DeskNav({ route, waiting }: { route: Route; waiting: num
             hidden={!open}
             className="absolute top-full right-0 z-20 mt-2 w-56 rounded-xl border border-sand-200 bg-white p-1.5 shadow-lg"
           >
-            {NAV.filter(([, , , place]) => place !== 'daily').map(
-              ([screen, label, path, place]) => (
-                <li key={screen} className={IN_MORE[place]}>
-                  <a
-                    href={href(path)}
-                    aria-current={active === screen ? 'page' : undefined}
-                    className={`flex min-h-11 items-center justify-between gap-2 rounded-lg px-3 font-semibold ${
-                      active === screen
-                        ? 'bg-sage-700 text-white'
-                        : 'text-sage-800 hover:bg-sage-50'
-                    }`}
-                  >
-                    {label}
-                    {screen === 'delivery' && waiting > 0 && <Waiting count={waiting} />}
-                  </a>
-                </li>
-              ),
-            )}
+            {NAV.filter(({ place }) => place !== 'daily').map(({ screen, label, path, place }) => (
+              <li key={screen} className={IN_MORE[place]}>
+                <a
+                  href={href(path)}
+                  aria-current={active === screen ? 'page' : undefined}
+                  className={`flex min-h-11 items-center justify-between gap-2 rounded-lg px-3 font-semibold ${
+                    active === screen ? 'bg-sage-700 text-white' : 'text-sage-800 hover:bg-sage-50'
+                  }`}
+                >
+                  {label}
+                  {screen === 'delivery' && waiting > 0 && <Waiting count={waiting} />}
+                </a>
+              </li>
+            ))}
           </ul>
         </li>
       </ul>

@@ -1,6 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import type { Erased, ErasurePreview } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import { ask, desk, DeskError } from './api';
 import { count, day } from './format';
 import FreshSignIn from './FreshSignIn';
 import { href, type Route } from './route';
@@ -38,9 +38,7 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
     setErased(undefined);
     setPreview(undefined);
     void run(async () => {
-      const answer = await call<{ preview: ErasurePreview }>('/erasure/preview', {
-        body: { email: address },
-      });
+      const answer = await ask(desk.erasure.preview.$post({ json: { email: address } }));
       setPreview({ email: address, held: answer.preview });
       if (route.query.get('email') !== address)
         window.location.hash = href('erase', { email: address });
@@ -52,9 +50,7 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
     if (!preview) return;
     const confirm = String(new FormData(event.currentTarget).get('confirm') ?? '');
     void run(async () => {
-      const answer = await call<{ erased: Erased }>('/erasure', {
-        body: { email: preview.email, confirm },
-      });
+      const answer = await ask(desk.erasure.$post({ json: { email: preview.email, confirm } }));
       setErased({ email: preview.email, counts: answer.erased });
       setPreview(undefined);
     });

@@ -1,6 +1,6 @@
 import { useState, type ReactNode, type SubmitEvent } from 'react';
-import { DESK_API, FRESH_SIGN_IN_MINUTES, type SessionInfo } from '../../shared/desk-api';
-import { call, DeskError, noteActivity } from './api';
+import { DESK_API, FRESH_SIGN_IN_MINUTES } from '../../shared/desk-api';
+import { ask, desk, DeskError, noteActivity } from './api';
 import FreshSignIn from './FreshSignIn';
 import { timeZone } from './format';
 import { BUTTON, CARD, DateRange, Notice, ScreenTitle, Status } from './ui';
@@ -34,7 +34,7 @@ function ExportForm({
       return;
     }
     event.preventDefault();
-    void call<SessionInfo>('/session').then(
+    void ask(desk.session.$get()).then(
       (session) => {
         setStale(!session.fresh);
         // The browser's own download, as without the check (submit() fires no submit event).

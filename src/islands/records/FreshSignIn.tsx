@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FRESH_SIGN_IN_NEEDED, LINK_MINUTES } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import { ask, desk, DeskError } from './api';
 import { BUTTON, Notice } from './ui';
 
 /**
@@ -16,7 +16,7 @@ export default function FreshSignIn({ email, action }: { email: string; action: 
     setState('sending');
     setError(undefined);
     try {
-      await call('/sign-in', { body: { email } });
+      await ask(desk['sign-in'].$post({ json: { email } }));
       setState('sent');
     } catch (caught) {
       setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));

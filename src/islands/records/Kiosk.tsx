@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { KioskRow } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import { ask, desk, DeskError } from './api';
 import { when } from './format';
 import { useLoad } from './useLoad';
 import { BUTTON, BUTTON_QUIET, CARD, Failed, Field, Loading, Notice, ScreenTitle } from './ui';
@@ -11,15 +10,15 @@ import { BUTTON, BUTTON_QUIET, CARD, Failed, Field, Loading, Notice, ScreenTitle
  * seconds after each signature, and is not held back by the per-address limit.
  */
 export default function Kiosk() {
-  const list = useLoad<{ items: KioskRow[] }>('/kiosks');
+  const list = useLoad('kiosks', (options) => desk.kiosks.$get({}, options));
   const [error, setError] = useState<DeskError>();
   const [note, setNote] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const act = async (path: string, body: object, done: string) => {
+  const turnOff = async (id: string, done: string) => {
     setBusy(true);
     setError(undefined);
     try {
-      await call(path, { body });
+      await ask(desk.kiosks[':id'].off.$post({ param: { id }, json: {} }));
       setNote(done);
       list.reload();
     } catch (failure) {
@@ -34,7 +33,7 @@ export default function Kiosk() {
     setBusy(true);
     setError(undefined);
     try {
-      await call('/kiosks', { body: { label } });
+      await ask(desk.kiosks.$post({ json: { label } }));
       window.location.replace('/waiver');
     } catch (failure) {
       setError(failure as DeskError);
@@ -114,9 +113,7 @@ export default function Kiosk() {
                   type="button"
                   className={BUTTON_QUIET}
                   disabled={busy}
-                  onClick={() =>
-                    void act(`/kiosks/${row.id}/off`, {}, `The kiosk “${row.label}” is turned off.`)
-                  }
+                  onClick={() => void turnOff(row.id, `The kiosk “${row.label}” is turned off.`)}
                 >
                   Turn off<span className="sr-only"> {row.label}</span>
                 </button>

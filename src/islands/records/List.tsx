@@ -1,6 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
-import { DESK_API, type ListEvent, type ListOverview } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import { DESK_API, type ListEvent } from '../../shared/desk-api';
+import { ask, desk, DeskError } from './api';
 import { count, when } from './format';
 import {
   BUTTON,
@@ -22,16 +22,16 @@ import { useLoad, useRowAction } from './useLoad';
  * to it (once per event), its CSV, and taking one address off it.
  */
 export default function List() {
-  const { data, error, loading, reload } = useLoad<ListOverview>('/list');
+  const { data, error, loading, reload } = useLoad('list', (options) =>
+    desk.list.$get({}, options),
+  );
   const { busy, outcome, run } = useRowAction();
   const [removeError, setRemoveError] = useState<string>();
   const [removed, setRemoved] = useState<string>();
 
   const announce = (event: ListEvent) =>
     run(event.id, async () => {
-      const answer = await call<{ recipients: number; lastDue: string }>('/list/announce', {
-        body: { eventId: event.id },
-      });
+      const answer = await ask(desk.list.announce.$post({ json: { eventId: event.id } }));
       reload();
       return {
         tone: 'good',
@@ -46,7 +46,7 @@ export default function List() {
     setRemoveError(undefined);
     setRemoved(undefined);
     try {
-      await call('/list/remove', { body: { email } });
+      await ask(desk.list.remove.$post({ json: { email: email ?? '' } }));
       setRemoved(email);
       form.reset();
       reload();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { SPAM_WORDS, type MessageRow } from '../../shared/desk-api';
-import { call } from './api';
+import { ask, desk } from './api';
 import { when } from './format';
 import type { Route } from './route';
 import { usePages, useRowAction } from './useLoad';
@@ -79,16 +79,18 @@ function Message({
 
 export default function Messages({ route }: { route: Route }) {
   const show = route.query.get('show') ?? 'all';
-  const list = usePages<MessageRow>(`/messages?${listQuery(route, ['q', 'from', 'to', 'show'])}`);
+  const query = listQuery(route, ['q', 'from', 'to', 'show']);
+  const list = usePages(JSON.stringify(query), (after, options) =>
+    desk.messages.$get({ query: { ...query, after } }, options),
+  );
   const [changed, setChanged] = useState<Record<string, MessageRow>>({});
   const action = useRowAction();
   const searched = ['q', 'from', 'to'].some((name) => route.query.get(name)) || show !== 'all';
 
   const notSpam = (message: MessageRow) =>
     action.run(message.id, async () => {
-      const answer = await call<{ sent: boolean; queued: boolean }>(
-        `/messages/${message.id}/not-spam`,
-        { body: {} },
+      const answer = await ask(
+        desk.messages[':id']['not-spam'].$post({ param: { id: message.id }, json: {} }),
       );
       setChanged((current) => ({
         ...current,

@@ -1,11 +1,6 @@
 import { useState } from 'react';
-import type {
-  ParticipantHealth,
-  ParticipantRow,
-  ParticipantView,
-  WaiverStatus,
-} from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import type { ParticipantHealth, ParticipantRow, WaiverStatus } from '../../shared/desk-api';
+import { ask, desk, DeskError } from './api';
 import { day, when } from './format';
 import { href } from './route';
 import { useLoad } from './useLoad';
@@ -44,7 +39,7 @@ export function QuickCheck() {
           const q = String(new FormData(event.currentTarget).get('q') ?? '').trim();
           setBusy(true);
           setError(undefined);
-          call<{ items: ParticipantRow[] }>(`/participants?q=${encodeURIComponent(q)}`)
+          ask(desk.participants.$get({ query: { q } }))
             .then(
               (answer) => setFound({ q, items: answer.items }),
               (failure: unknown) => setError(failure as DeskError),
@@ -105,8 +100,8 @@ const STATUS_EXPLAINED: Record<WaiverStatus, string> = {
 
 /** One participant: everyone who signed with one address, in any case. */
 export default function ParticipantDetail({ id }: { id: string }) {
-  const { data, error, loading, reload } = useLoad<{ participant: ParticipantView }>(
-    `/participants/${encodeURIComponent(id)}`,
+  const { data, error, loading, reload } = useLoad(id, (options) =>
+    desk.participants[':id'].$get({ param: { id: encodeURIComponent(id) } }, options),
   );
   const back = (
     <a href={href('waivers')} className={LINK}>
@@ -182,8 +177,8 @@ function Health({ id }: { id: string }) {
           type="button"
           className={BUTTON_QUIET}
           onClick={() =>
-            call<{ health: ParticipantHealth }>(
-              `/participants/${encodeURIComponent(id)}/health`,
+            ask(
+              desk.participants[':id'].health.$get({ param: { id: encodeURIComponent(id) } }),
             ).then(
               (answer) => setHealth(answer.health),
               (failure: unknown) => setError(failure as DeskError),

@@ -7,25 +7,12 @@ import {
 } from '../../shared/desk-api';
 import ErrorBoundary from '../ErrorBoundary';
 import { useHydrated } from '../forms/useHydrated';
-import AccessLog from './AccessLog';
-import { call, DeskError, onActivity, onSignedOut } from './api';
-import Consultations from './Consultations';
-import List from './List';
-import Delivery from './Delivery';
-import DeskNav, { activeEntry } from './DeskNav';
-import Erasure from './Erasure';
-import Export from './Export';
-import Kiosk from './Kiosk';
+import { ask, desk, DeskError, onActivity, onSignedOut } from './api';
+import DeskNav from './DeskNav';
 import { time } from './format';
-import Messages from './Messages';
-import Overview from './Overview';
-import ParticipantDetail from './Participants';
-import { useRoute } from './route';
+import { activeEntry, screenOf, useRoute } from './screens';
 import SignIn from './SignIn';
-import Versions from './Versions';
 import { BUTTON_QUIET, Failed, Loading, Notice } from './ui';
-import WaiverDetail from './WaiverDetail';
-import Waivers from './Waivers';
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
@@ -44,7 +31,7 @@ function Desk() {
   const [round, setRound] = useState(0);
   useEffect(() => {
     const controller = new AbortController();
-    call<SessionInfo>('/session', { signal: controller.signal }).then(
+    ask(desk.session.$get({}, { init: { signal: controller.signal } })).then(
       (session) => setState({ kind: 'in', session }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -118,12 +105,12 @@ function Desk() {
   const active = activeEntry(route);
   useEffect(() => {
     const base = document.title.replace(/^.* · /, '');
-    document.title = state.kind === 'in' && active ? `${active[1]} · ${base}` : base;
+    document.title = state.kind === 'in' && active ? `${active.label} · ${base}` : base;
   }, [state.kind, active]);
 
   const signOut = async (everywhere: boolean) => {
     try {
-      await call('/sign-out', { body: { everywhere } });
+      await ask(desk['sign-out'].$post({ json: { everywhere } }));
       setState({
         kind: 'signed-out',
         note: everywhere ? 'You are signed out on every device.' : 'You are signed out.',
@@ -164,9 +151,7 @@ function Desk() {
   return (
     <div className="space-y-6">
       <DeskNav route={route} waiting={waiting} />
-      <div>
-        <CurrentScreen route={route} session={session} />
-      </div>
+      <div>{screenOf(route).show({ route, session })}</div>
       {/* Out of the way, after the screen: who is signed in, and signing out. */}
       <section
         aria-label="Your session"
@@ -187,43 +172,6 @@ function Desk() {
       </section>
     </div>
   );
-}
-
-function CurrentScreen({
-  route,
-  session,
-}: {
-  route: ReturnType<typeof useRoute>;
-  session: SessionInfo;
-}) {
-  switch (route.screen) {
-    case 'waivers':
-      return <Waivers route={route} />;
-    case 'waiver':
-      return <WaiverDetail key={route.id} id={route.id!} />;
-    case 'participant':
-      return <ParticipantDetail key={route.id} id={route.id!} />;
-    case 'versions':
-      return <Versions />;
-    case 'kiosk':
-      return <Kiosk />;
-    case 'messages':
-      return <Messages route={route} />;
-    case 'consultations':
-      return <Consultations route={route} />;
-    case 'list':
-      return <List />;
-    case 'delivery':
-      return <Delivery />;
-    case 'export':
-      return <Export staffEmail={session.email} />;
-    case 'erase':
-      return <Erasure route={route} staffEmail={session.email} />;
-    case 'log':
-      return <AccessLog />;
-    default:
-      return <Overview session={session} />;
-  }
 }
 
 /** The records desk: one island, talking JSON to the functions under /api/records. */

@@ -1,6 +1,7 @@
 import type { RetentionPreview } from '../../shared/desk-api';
 import { count, day, removedWords, when } from './format';
 import { useLoad } from './useLoad';
+import { desk } from './api';
 import { CARD, Failed } from './ui';
 
 /**
@@ -9,7 +10,7 @@ import { CARD, Failed } from './ui';
  * how long each kind of record is kept. Read-only: the keeping times are content/retention.yaml.
  */
 export default function Retention() {
-  const preview = useLoad<RetentionPreview>('/retention');
+  const preview = useLoad('retention', (options) => desk.retention.$get({}, options));
   return (
     <section aria-labelledby="retention-title" className={`${CARD} space-y-3`}>
       <h3 id="retention-title" className="font-serif text-xl font-semibold">

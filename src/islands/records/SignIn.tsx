@@ -1,6 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import { SIGN_IN_SENT } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import { ask, desk, DeskError } from './api';
 import { BUTTON, CARD, Field, Notice, ScreenTitle, Status } from './ui';
 
 /**
@@ -18,7 +18,7 @@ export default function SignIn({ ended }: { ended?: string }) {
     setSending(true);
     setError(undefined);
     try {
-      await call('/sign-in', { body: { email } });
+      await ask(desk['sign-in'].$post({ json: { email } }));
       setSent(true);
     } catch (caught) {
       setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));

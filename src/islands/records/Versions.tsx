@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { ReSignRow, WaiverTexts } from '../../shared/desk-api';
-import { call, DeskError } from './api';
+import type { WaiverTexts } from '../../shared/desk-api';
+import { ask, desk, DeskError } from './api';
 import { count, day, when } from './format';
 import { href } from './route';
 import { useLoad } from './useLoad';
@@ -11,7 +11,7 @@ import { BUTTON, CARD, Failed, LINK, Loading, Notice, ScreenTitle } from './ui';
  * and every text ever signed, exactly as signed, with its number of signatures.
  */
 export default function Versions() {
-  const texts = useLoad<WaiverTexts>('/waiver-texts');
+  const texts = useLoad('waiver-texts', (options) => desk['waiver-texts'].$get({}, options));
   return (
     <div className="space-y-6">
       <ScreenTitle>Waiver versions</ScreenTitle>
@@ -50,7 +50,7 @@ function InForce({ texts }: { texts: WaiverTexts }) {
 }
 
 function ReSign() {
-  const list = useLoad<{ items: ReSignRow[] }>('/re-sign');
+  const list = useLoad('re-sign', (options) => desk['re-sign'].$get({}, options));
   const [sent, setSent] = useState<number>();
   const [error, setError] = useState<DeskError>();
   const [busy, setBusy] = useState(false);
@@ -59,7 +59,7 @@ function ReSign() {
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await call<{ requested: number }>('/re-sign', { body: {} });
+      const answer = await ask(desk['re-sign'].$post({ json: {} }));
       setSent(answer.requested);
       list.reload();
     } catch (failure) {

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { DESK_API, SPAM_WORDS, type WaiverView } from '../../shared/desk-api';
+import { DESK_API, SPAM_WORDS } from '../../shared/desk-api';
 import { when } from './format';
 import { href } from './route';
 import { useLoad } from './useLoad';
+import { desk } from './api';
 import { BUTTON, CARD, Facts, Failed, LINK, Loading, MailBadge, Notice, ScreenTitle } from './ui';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -15,8 +16,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export default function WaiverDetail({ id }: { id: string }) {
-  const { data, error, loading, reload } = useLoad<{ waiver: WaiverView }>(
-    `/waivers/${encodeURIComponent(id)}`,
+  const { data, error, loading, reload } = useLoad(id, (options) =>
+    desk.waivers[':id'].$get({ param: { id: encodeURIComponent(id) } }, options),
   );
   const back = (
     <a href={href('waivers')} className={LINK}>

@@ -1,7 +1,7 @@
-import type { WaiverRow } from '../../shared/desk-api';
 import { when, timeZone } from './format';
 import { href, type Route } from './route';
 import { usePages } from './useLoad';
+import { desk } from './api';
 import {
   Badge,
   CARD,
@@ -15,18 +15,21 @@ import {
 } from './ui';
 
 /** The search's query as the functions read it. */
-export function listQuery(route: Route, names: string[]): string {
-  const params = new URLSearchParams();
+export function listQuery(route: Route, names: string[]): Record<string, string> {
+  const query: Record<string, string> = {};
   for (const name of names) {
     const value = route.query.get(name);
-    if (value) params.set(name, value);
+    if (value) query[name] = value;
   }
-  params.set('tz', timeZone());
-  return params.toString();
+  query.tz = timeZone();
+  return query;
 }
 
 export default function Waivers({ route }: { route: Route }) {
-  const list = usePages<WaiverRow>(`/waivers?${listQuery(route, ['q', 'from', 'to'])}`);
+  const query = listQuery(route, ['q', 'from', 'to']);
+  const list = usePages(JSON.stringify(query), (after, options) =>
+    desk.waivers.$get({ query: { ...query, after } }, options),
+  );
   const searched = ['q', 'from', 'to'].some((name) => route.query.get(name));
 
   return (

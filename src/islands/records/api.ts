@@ -1,5 +1,14 @@
+import { hc, type ClientResponse } from 'hono/client';
+import type { DeskApi } from '../../server/records/api-type';
 import { DESK_API, type DeskAnswer, type RefusalReason } from '../../shared/desk-api';
 import type { FieldErrors } from '../../shared/fields';
+
+/**
+ * The desk's API (src/server/records/api.ts) through Hono's typed client: each route's path,
+ * parameters, query, body and answers are the server's own, so an answer changed there is a type
+ * error here.
+ */
+export const desk = hc<DeskApi>(DESK_API);
 
 /** A refusal from the desk's functions, in their words. */
 export class DeskError extends Error {
@@ -44,35 +53,33 @@ export function noteActivity(): void {
   active.forEach((listener) => listener());
 }
 
+/** An answer of the API, as the typed client has it. */
+export type Sent = ClientResponse<unknown, number, string>;
+
+/** What a request to the API answers when it succeeds: its `success: true` answer. */
+export type Success<R> =
+  R extends ClientResponse<infer T, number, string> ? Extract<T, { success: true }> : never;
+
 /**
- * One request to the desk's functions (`path` under /api/records). Resolves with the answer's
+ * One request to the desk's API (`desk.<path>.$get(...)`, `$post`). Resolves with the answer's
  * fields when it says `success: true`; throws a DeskError with the server's words otherwise.
  */
-export async function call<T extends object>(
-  path: string,
-  { body, signal }: { body?: object; signal?: AbortSignal } = {},
-): Promise<T> {
-  let response: Response;
+export async function ask<R extends Sent>(request: Promise<R>): Promise<Success<R>> {
+  let response: R;
   try {
-    response = await fetch(`${DESK_API}${path}`, {
-      method: body ? 'POST' : 'GET',
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-      credentials: 'same-origin',
-      signal,
-    });
+    response = await request;
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new DeskError(
       0,
       'The records desk could not be reached. Check the connection and try again.',
     );
   }
   noteActivity();
-  const answer = (await response.json().catch(() => null)) as DeskAnswer<T> | null;
+  const answer = (await response.json().catch(() => null)) as DeskAnswer | null;
   const kioskRefusal = answer?.success === false && answer.reason === 'kiosk';
   if (response.status === 401 || kioskRefusal) signedOut.forEach((listener) => listener());
-  if (response.ok && answer?.success) return answer;
+  if (response.ok && answer?.success) return answer as Success<R>;
   const refusal = answer && !answer.success ? answer : undefined;
   const words =
     refusal?.error ??

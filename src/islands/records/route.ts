@@ -1,52 +1,9 @@
-import { useEffect, useState } from 'react';
-
-/** The desk's screens, each with an address of its own after the `#` (back and forward work). */
-export type Screen =
-  | 'overview'
-  | 'waivers'
-  | 'waiver'
-  | 'participant'
-  | 'versions'
-  | 'kiosk'
-  | 'messages'
-  | 'consultations'
-  | 'list'
-  | 'delivery'
-  | 'export'
-  | 'erase'
-  | 'log';
-
+/** Where the desk is: a screen (./screens.tsx lists them), the record it shows, its query. */
 export interface Route {
-  screen: Screen;
+  screen: string;
   /** The record a screen shows (`#/waivers/<id>`). */
   id?: string;
   query: URLSearchParams;
-}
-
-const SCREENS: Record<string, Screen> = {
-  '': 'overview',
-  waivers: 'waivers',
-  versions: 'versions',
-  kiosk: 'kiosk',
-  messages: 'messages',
-  consultations: 'consultations',
-  list: 'list',
-  delivery: 'delivery',
-  export: 'export',
-  erase: 'erase',
-  log: 'log',
-};
-
-/** `#/waivers/<id>?q=...` as a route; anything unknown is the overview. */
-export function parseRoute(hash: string): Route {
-  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
-  const [name = '', id] = path.split('/');
-  const query = new URLSearchParams(search);
-  if (name === 'waivers' && id) return { screen: 'waiver', id: decodeURIComponent(id), query };
-  if (name === 'participants' && id) {
-    return { screen: 'participant', id: decodeURIComponent(id), query };
-  }
-  return { screen: SCREENS[name] ?? 'overview', query };
 }
 
 /** The address of a screen, with its query (empty values left out). */
@@ -56,16 +13,4 @@ export function href(screen: string, query: Record<string, string | undefined> =
   );
   const search = params.toString();
   return `#/${screen}${search ? `?${search}` : ''}`;
-}
-
-export function useRoute(): Route {
-  const [hash, setHash] = useState(() =>
-    typeof window === 'undefined' ? '' : window.location.hash,
-  );
-  useEffect(() => {
-    const changed = () => setHash(window.location.hash);
-    window.addEventListener('hashchange', changed);
-    return () => window.removeEventListener('hashchange', changed);
-  }, []);
-  return parseRoute(hash);
 }

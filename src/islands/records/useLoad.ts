@@ -1,5 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
-import { call, DeskError } from './api';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { ask, DeskError, type Sent, type Success } from './api';
+
+/** What a request is sent with: the signal that cancels it when the screen moves on. */
+export interface Init {
+  init: { signal: AbortSignal };
+}
 
 export interface Loaded<T> {
   data?: T;
@@ -8,27 +13,36 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Loads `path` from the desk (again whenever it changes, or on `reload`). */
-export function useLoad<T extends object>(path: string): Loaded<T> {
-  const [state, setState] = useState<{ path: string; data?: T; error?: DeskError }>({ path });
+/**
+ * Loads what `send` asks the desk's API for, again whenever `key` (what is asked: the route and
+ * its query) changes, or on `reload`.
+ */
+export function useLoad<R extends Sent>(
+  key: string,
+  send: (options: Init) => Promise<R>,
+): Loaded<Success<R>> {
+  const [state, setState] = useState<{ key: string; data?: Success<R>; error?: DeskError }>({
+    key,
+  });
   const [round, setRound] = useState(0);
+  const request = useEffectEvent((signal: AbortSignal) => ask(send({ init: { signal } })));
   useEffect(() => {
     const controller = new AbortController();
-    call<T>(path, { signal: controller.signal }).then(
-      (data) => setState({ path, data }),
+    request(controller.signal).then(
+      (data) => setState({ key, data }),
       (error: unknown) => {
         if (!controller.signal.aborted) {
           setState({
-            path,
+            key,
             error: error instanceof DeskError ? error : new DeskError(0, String(error)),
           });
         }
       },
     );
     return () => controller.abort();
-  }, [path, round]);
+  }, [key, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  const current = state.path === path;
+  const current = state.key === key;
   return {
     data: current ? state.data : undefined,
     error: current ? state.error : undefined,
@@ -37,33 +51,35 @@ export function useLoad<T extends object>(path: string): Loaded<T> {
   };
 }
 
-interface PageAnswer<T> {
-  items: T[];
-  next: string | null;
-}
+/** The rows of a list the API answers a page at a time. */
+type RowOf<R> = Success<R> extends { items: (infer T)[] } ? T : never;
 
 /**
- * A list loaded a page at a time: the first page of `path`, then older pages appended with
- * `more()` (the desk pages by keyset: `after` is the last row shown).
+ * A list loaded a page at a time: the first page that `send` asks for (`after` undefined), then
+ * older pages appended with `more()` (the desk pages by keyset: `after` is the last row shown).
+ * `key` names what is asked, as for `useLoad`.
  */
-export function usePages<T>(path: string) {
-  const first = useLoad<PageAnswer<T>>(path);
-  const [older, setOlder] = useState<{ path: string; items: T[]; next: string | null }>();
+export function usePages<R extends Sent>(
+  key: string,
+  send: (after: string | undefined, options?: Init) => Promise<R>,
+) {
+  type T = RowOf<R>;
+  const first = useLoad(key, (options) => send(undefined, options));
+  const [older, setOlder] = useState<{ key: string; items: T[]; next: string | null }>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<DeskError>();
-  const mine = older?.path === path ? older : undefined;
-  const items = [...(first.data?.items ?? []), ...(mine?.items ?? [])];
-  const next = mine ? mine.next : (first.data?.next ?? null);
+  const mine = older?.key === key ? older : undefined;
+  const firstPage = first.data as { items: T[]; next: string | null } | undefined;
+  const items = [...(firstPage?.items ?? []), ...(mine?.items ?? [])];
+  const next = mine ? mine.next : (firstPage?.next ?? null);
 
   const more = async () => {
     if (!next) return;
     setLoadingMore(true);
     setMoreError(undefined);
     try {
-      const page = await call<PageAnswer<T>>(
-        `${path}${path.includes('?') ? '&' : '?'}after=${next}`,
-      );
-      setOlder({ path, items: [...(mine?.items ?? []), ...page.items], next: page.next });
+      const page = (await ask(send(next))) as { items: T[]; next: string | null };
+      setOlder({ key, items: [...(mine?.items ?? []), ...page.items], next: page.next });
     } catch (error) {
       setMoreError(error instanceof DeskError ? error : new DeskError(0, String(error)));
     } finally {
@@ -77,7 +93,14 @@ export function usePages<T>(path: string) {
   return { ...first, items, next, more, loadingMore, moreError, reload };
 }
 
-export type Pages<T> = ReturnType<typeof usePages<T>>;
+/** A list loaded a page at a time (`usePages`), of rows `T`. */
+export interface Pages<T> extends Loaded<unknown> {
+  items: T[];
+  next: string | null;
+  more: () => Promise<void>;
+  loadingMore: boolean;
+  moreError: DeskError | undefined;
+}
 
 export interface Outcome {
   tone: 'good' | 'bad';

@@ -5,7 +5,7 @@ import { query } from '../platform/db';
 import { WAIVER_SELECT, waiverRecord } from '../waiver/store';
 import { logAccess } from './access-log';
 import { toCsv } from './csv';
-import { download } from './endpoint';
+import { download } from './router';
 import { Where, type Filters } from './filters';
 import { messageRow, MESSAGE_SELECT } from './messages';
 

@@ -9,10 +9,9 @@
  * (`created_at, id` below it), so a waiver signed while she pages neither repeats nor hides a
  * row, and a deep page costs what the first does.
  */
-import type { Staff } from '../auth/sessions';
 import { failed, ok, type Result } from '../../shared/result';
-import type { Problem } from '../request/responses';
-import { deskRefused, fieldsProblem, type DeskCall } from './endpoint';
+import type { FieldErrors } from '../../shared/fields';
+import { z } from '../../shared/zod';
 
 export interface Cursor {
   /** The last row's `created_at` as Postgres wrote it (microseconds kept). */
@@ -36,7 +35,7 @@ function isDay(value: string): boolean {
   return !Number.isNaN(+date) && date.toISOString().startsWith(value);
 }
 
-function timeZone(value: string | null): string {
+function timeZone(value: string): string {
   if (!value || !/^[A-Za-z][\w+-]*(\/[\w+-]+){0,2}$/.test(value)) return 'UTC';
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
@@ -62,32 +61,48 @@ function decodeCursor(value: string): Cursor | undefined {
   }
 }
 
-/** The filters in `url`'s query, or the 422 problem that says which one is wrong. */
-export function readFilters(url: URL): Result<Filters, Problem> {
-  const get = (name: string) => url.searchParams.get(name)?.trim() ?? '';
-  const errors: Record<string, string> = {};
-  const text = get('q').slice(0, 200);
-  const from = get('from') || undefined;
-  const to = get('to') || undefined;
+/** One value of a query: the first if it is repeated, trimmed; '' when missing. */
+export const queryText = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((value) => (Array.isArray(value) ? value[0] : value)?.trim() ?? '');
+
+type FilterQuery = Record<'q' | 'from' | 'to' | 'tz' | 'after', string>;
+
+/** The filters of a list's query, or the problem of each field that is wrong. */
+function readFilters(query: FilterQuery): Result<Filters, FieldErrors> {
+  const errors: FieldErrors = {};
+  const text = query.q.slice(0, 200);
+  const from = query.from || undefined;
+  const to = query.to || undefined;
   if (from && !isDay(from)) errors.from = 'Please enter the first day as a date.';
   if (to && !isDay(to)) errors.to = 'Please enter the last day as a date.';
   if (from && to && isDay(from) && isDay(to) && from > to) {
     errors.to = 'The last day must not be before the first day.';
   }
-  const after = get('after') ? decodeCursor(get('after')) : undefined;
-  if (get('after') && !after) errors.after = 'That page no longer exists: start from the top.';
-  if (Object.keys(errors).length > 0) return failed(fieldsProblem(errors));
-  return ok({ text, from, to, tz: timeZone(url.searchParams.get('tz')), after });
+  const after = query.after ? decodeCursor(query.after) : undefined;
+  if (query.after && !after) errors.after = 'That page no longer exists: start from the top.';
+  if (Object.keys(errors).length > 0) return failed(errors);
+  return ok({ text, from, to, tz: timeZone(query.tz), after });
 }
 
-/** A route's handler that takes the filters of its query: a wrong one is answered 422 instead. */
-export function withFilters(
-  handle: (filters: Filters, call: DeskCall<Staff>) => Promise<Response>,
-): (call: DeskCall<Staff>) => Promise<Response> {
-  return async (call) => {
-    const read = readFilters(call.url);
-    return read.ok ? handle(read.value, call) : deskRefused(read.problem);
-  };
+/**
+ * The query of a list the desk pages through: `q`, `from`, `to`, `tz` and `after` read as
+ * `filters` (a wrong one is a 422 that names it), and `more` of the list's own beside them.
+ */
+export function filtersQuery<S extends z.ZodRawShape>(more: S) {
+  return z
+    .object({ q: queryText, from: queryText, to: queryText, tz: queryText, after: queryText })
+    .extend(more)
+    .transform((query, ctx) => {
+      // (The five are there whatever `more` holds; TypeScript cannot see it through S.)
+      const read = readFilters(query as unknown as FilterQuery);
+      if (read.ok) return { ...query, filters: read.value };
+      for (const [field, message] of Object.entries(read.problem)) {
+        ctx.addIssue({ code: 'custom', path: [field], message });
+      }
+      return z.NEVER;
+    });
 }
 
 /** `%text%` for ILIKE, with the text's own `%`, `_` and `\` taken literally. */
