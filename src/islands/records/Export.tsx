@@ -1,6 +1,6 @@
 import { useState, type ReactNode, type SubmitEvent } from 'react';
-import { DESK_API, FRESH_SIGN_IN_MINUTES } from '../../shared/desk-api';
-import { ask, desk, DeskError, noteActivity } from './api';
+import { FRESH_SIGN_IN_MINUTES } from '../../shared/desk-api';
+import { address, ask, desk, DeskError, noteActivity } from './api';
 import FreshSignIn from './FreshSignIn';
 import { timeZone } from './format';
 import { BUTTON, CARD, DateRange, Notice, ScreenTitle, Status } from './ui';
@@ -49,7 +49,9 @@ function ExportForm({
   return (
     <form
       method="get"
-      action={`${DESK_API}/export/${what}`}
+      action={address(
+        what === 'waivers' ? desk.export.waivers.$path() : desk.export.messages.$path(),
+      )}
       onSubmit={submit}
       className={`${CARD} space-y-4`}
       aria-labelledby={`export-${what}`}

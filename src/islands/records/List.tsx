@@ -1,6 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
-import { DESK_API, type ListEvent } from '../../shared/desk-api';
-import { ask, desk, DeskError } from './api';
+import type { ListEvent } from '../../shared/desk-api';
+import { address, ask, desk, DeskError } from './api';
 import { count, when } from './format';
 import {
   BUTTON,
@@ -77,7 +77,7 @@ export default function List() {
                 ['Unsubscribed', String(data.counts.unsubscribed)],
               ]}
             />
-            <a href={`${DESK_API}/list/export`} className={`${BUTTON_QUIET} mt-4`}>
+            <a href={address(desk.list.export.$path())} className={`${BUTTON_QUIET} mt-4`}>
               Download the list (CSV)
             </a>
           </section>

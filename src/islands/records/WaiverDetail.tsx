@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { DESK_API, SPAM_WORDS } from '../../shared/desk-api';
+import { SPAM_WORDS } from '../../shared/desk-api';
 import { when } from './format';
 import { href } from './route';
 import { useLoad } from './useLoad';
-import { desk } from './api';
+import { address, desk } from './api';
 import { BUTTON, CARD, Facts, Failed, LINK, Loading, MailBadge, Notice, ScreenTitle } from './ui';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -54,7 +54,11 @@ export default function WaiverDetail({ id }: { id: string }) {
         </Notice>
       )}
       <div className="flex flex-wrap items-center gap-3">
-        <a href={`${DESK_API}/waivers/${waiver.id}/pdf`} download className={BUTTON}>
+        <a
+          href={address(desk.waivers[':id'].pdf.$path({ param: { id: waiver.id } }))}
+          download
+          className={BUTTON}
+        >
           Download the signed PDF
         </a>
         <span className="text-sm text-muted">The studio&apos;s copy, as it was e-mailed.</span>

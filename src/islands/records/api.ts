@@ -10,6 +10,9 @@ import type { FieldErrors } from '../../shared/fields';
  */
 export const desk = hc<DeskApi>(DESK_API);
 
+/** The address of a route the browser opens itself (a download, a form's GET): `desk.<path>.$path()`. */
+export const address = (path: string) => `${DESK_API}${path}`;
+
 /** A refusal from the desk's functions, in their words. */
 export class DeskError extends Error {
   readonly status: number;
