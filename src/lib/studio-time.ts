@@ -10,6 +10,7 @@
  */
 import { Temporal } from 'temporal-polyfill';
 import { isTimeZone } from '../shared/studio';
+import { eventDate, eventSpan, eventTimes, monthBadge } from '../shared/time-format';
 
 export { isTimeZone };
 
@@ -84,20 +85,6 @@ export function zonedTime(text: string, timeZone: string): ZonedResult {
   };
 }
 
-const DATE: Intl.DateTimeFormatOptions = {
-  weekday: 'long',
-  month: 'long',
-  day: 'numeric',
-  year: 'numeric',
-};
-const TIME: Intl.DateTimeFormatOptions = {
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-};
-
-const ms = (at: Temporal.ZonedDateTime) => new Date(at.epochMilliseconds);
-
 /**
  * When an event happens, in words, in its own time zone (named, e.g. PDT): `date` and `time`
  * for an event within one day ("Sunday, June 14, 2026" and "9:00 – 11:00 AM PDT"), or one
@@ -110,28 +97,15 @@ export function describeWhen(
   const timeZone = start.timeZoneId;
   const endHere = end.withTimeZone(timeZone);
   if (start.toPlainDate().equals(endHere.toPlainDate())) {
-    return {
-      date: new Intl.DateTimeFormat('en-US', { ...DATE, timeZone }).format(ms(start)),
-      time: new Intl.DateTimeFormat('en-US', { ...TIME, timeZone }).formatRange(
-        ms(start),
-        ms(endHere),
-      ),
-    };
+    return { date: eventDate(start, timeZone), time: eventTimes(start, endHere, timeZone) };
   }
-  return {
-    date: new Intl.DateTimeFormat('en-US', { ...DATE, ...TIME, timeZone }).formatRange(
-      ms(start),
-      ms(endHere),
-    ),
-  };
+  return { date: eventSpan(start, endHere, timeZone) };
 }
 
 /** "Jun" and "14": the day an event starts, for a calendar-leaf badge. */
 export function dayBadge(start: Temporal.ZonedDateTime): { month: string; day: string } {
   return {
-    month: new Intl.DateTimeFormat('en-US', { month: 'short', timeZone: start.timeZoneId }).format(
-      ms(start),
-    ),
+    month: monthBadge(start, start.timeZoneId),
     day: String(start.day),
   };
 }

@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
 import { E2E_SMTP_PORT } from '../../playwright.config';
-import { fullDateLabel, timeRangeLabel } from '../../src/shared/booking/zoned';
+import { fullDateLabel, timeRangeLabel } from '../../src/shared/time-format';
 import { busyThursdays, STUDIO_ZONE, studioToday } from '../fixtures/busy-calendar';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { startSmtp, type TestSmtp } from '../functions/harness';

@@ -18,6 +18,7 @@ import {
 import { waitInWords } from '../../shared/anti-spam';
 import { failed, ok, type Result } from '../../shared/result';
 import * as zoned from '../../shared/booking/zoned';
+import { fullDateLabel, timeRangeLabel } from '../../shared/time-format';
 import { PAGES, managePath } from '../../shared/site-paths';
 import { normalEmail } from '../../shared/email';
 import { now } from '../platform/clock';
@@ -210,8 +211,8 @@ export function summary(start: Date, end: Date, token: string): BookedSummary {
   return {
     start: start.toISOString(),
     end: end.toISOString(),
-    day: zoned.fullDateLabel(from, timeZone),
-    time: zoned.timeRangeLabel(from, zoned.instantOf(end), timeZone),
+    day: fullDateLabel(from, timeZone),
+    time: timeRangeLabel(from, zoned.instantOf(end), timeZone),
     place:
       place.kind === 'studio'
         ? `${place.label}: ${place.address}`

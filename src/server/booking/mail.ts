@@ -15,6 +15,13 @@
 import type { ConsultationPlace } from '../../shared/booking/place';
 import { withinHours } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
+import {
+  dayLabel,
+  fullDateLabel,
+  timeLabel,
+  timeRangeLabel,
+  zoneName,
+} from '../../shared/time-format';
 import { now } from '../platform/clock';
 import { mailBody, type Block } from '../mail/blocks';
 import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
@@ -62,12 +69,12 @@ interface When {
 function when(booking: Booking, timeZone: string): When {
   const start = zoned.instantOf(booking.start);
   const end = zoned.instantOf(booking.end);
-  const time = zoned.timeLabel(start, timeZone);
+  const time = timeLabel(start, timeZone);
   return {
-    date: zoned.fullDateLabel(start, timeZone),
-    time: zoned.timeRangeLabel(start, end, timeZone),
-    short: `${zoned.dayLabel(zoned.localDate(start, timeZone))} at ${time}`,
-    zone: zoned.zoneName(timeZone),
+    date: fullDateLabel(start, timeZone),
+    time: timeRangeLabel(start, end, timeZone),
+    short: `${dayLabel(zoned.localDate(start, timeZone))} at ${time}`,
+    zone: zoneName(timeZone),
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from '../../shared/booking/slots';
 import { windowStarts } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
+import { dayLabel } from '../../shared/time-format';
 import type { OfferedSlot } from '../../shared/booking/form';
 import { now } from '../platform/clock';
 import { busyTimes } from './busy-feed';
@@ -58,7 +59,7 @@ export function offered(
   const start = zoned.instantOf(new Date(slot.start));
   return {
     start: slot.start,
-    day: zoned.dayLabel(zoned.localDate(start, settings.timeZone)),
+    day: dayLabel(zoned.localDate(start, settings.timeZone)),
     time: slot.label,
   };
 }

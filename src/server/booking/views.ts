@@ -16,6 +16,7 @@ import {
 import { HONEYPOT_FIELD } from '../../shared/anti-spam';
 import type { SlotDay } from '../../shared/booking/slots';
 import * as zoned from '../../shared/booking/zoned';
+import { fullDateLabel, timeRangeLabel, zoneName } from '../../shared/time-format';
 import { escapeHtml } from '../../shared/html';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
@@ -61,7 +62,7 @@ function facts(booking: Booking): string {
     place.kind === 'studio'
       ? `${e(place.label)}: ${e(place.address)}`
       : `${e(place.label)}: <a class="${LINK} break-all" href="${e(place.link)}">${e(place.link)}</a>`;
-  return `<dl class="space-y-4"><div><dt class="text-sm font-semibold tracking-wider text-muted uppercase">When</dt><dd class="mt-1 text-lg text-ink">${e(zoned.fullDateLabel(start, timeZone))}<br>${e(zoned.timeRangeLabel(start, end, timeZone))} <span class="text-muted">(${e(zoned.zoneName(timeZone))})</span></dd></div><div><dt class="text-sm font-semibold tracking-wider text-muted uppercase">Where</dt><dd class="mt-1 text-lg text-ink">${where}</dd></div></dl>`;
+  return `<dl class="space-y-4"><div><dt class="text-sm font-semibold tracking-wider text-muted uppercase">When</dt><dd class="mt-1 text-lg text-ink">${e(fullDateLabel(start, timeZone))}<br>${e(timeRangeLabel(start, end, timeZone))} <span class="text-muted">(${e(zoneName(timeZone))})</span></dd></div><div><dt class="text-sm font-semibold tracking-wider text-muted uppercase">Where</dt><dd class="mt-1 text-lg text-ink">${where}</dd></div></dl>`;
 }
 
 export type ManageDone = 'booked' | 'moved' | 'cancelled';
@@ -122,7 +123,7 @@ export function manageView(
       ? `<fieldset class="mb-4"><legend class="mb-2 font-semibold text-ink">The nearest free times</legend><div class="flex flex-wrap gap-2">${problem.nearest.map((slot) => slotRadio(slot, `${slot.day}, ${slot.time}`, false)).join('')}</div></fieldset><p class="mb-2 font-semibold text-ink">Or any free time</p>`
       : '';
     parts.push(
-      `<form method="post" action="${PAGES.manage}" class="${CARD}" aria-labelledby="move-title">${hidden}<input type="hidden" name="action" value="move"><h2 id="move-title" class="text-2xl font-semibold">Choose another time</h2><p class="mt-2 mb-5 text-muted">Times are ${e(zoned.zoneName(consultationSettings().timeZone))}.</p>${nearest}${slotListHtml(days ?? [], { idPrefix: 'move-slots', openDays: 1, empty: noFreeTimes() })}${(days ?? []).length > 0 ? `<button type="submit" class="${BUTTON} mt-6">Move my consultation</button>` : ''}</form>`,
+      `<form method="post" action="${PAGES.manage}" class="${CARD}" aria-labelledby="move-title">${hidden}<input type="hidden" name="action" value="move"><h2 id="move-title" class="text-2xl font-semibold">Choose another time</h2><p class="mt-2 mb-5 text-muted">Times are ${e(zoneName(consultationSettings().timeZone))}.</p>${nearest}${slotListHtml(days ?? [], { idPrefix: 'move-slots', openDays: 1, empty: noFreeTimes() })}${(days ?? []).length > 0 ? `<button type="submit" class="${BUTTON} mt-6">Move my consultation</button>` : ''}</form>`,
       `<form method="post" action="${PAGES.manage}" class="${CARD}" aria-labelledby="cancel-title">${hidden}<input type="hidden" name="action" value="cancel"><h2 id="cancel-title" class="text-2xl font-semibold">Cancel</h2><p class="mt-2 mb-5 text-muted">If you cannot come, cancel here: the time is freed for someone else, and you get a confirmation by e-mail.</p><button type="submit" class="${BUTTON_QUIET}">Cancel my consultation</button></form>`,
     );
   }

@@ -1,4 +1,5 @@
 import { CONTACT_FIELDS } from '../../shared/contact';
+import { isoDay } from '../../shared/time-format';
 import { CONSENTS, WAIVER_FIELDS, WAIVER_FIELD_NAMES, isHealthField } from '../../shared/waiver';
 import type { Staff } from '../auth/sessions';
 import { query } from '../platform/db';
@@ -94,8 +95,7 @@ export async function messagesCsv(filters: Filters): Promise<{ csv: string; rows
 
 /** `waivers-2026-11-22.csv`: the day of the export, in the instructor's time zone. */
 export function exportName(what: 'waivers' | 'messages', tz: string, now = new Date()): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(now);
-  return `${what}-${day}.csv`;
+  return `${what}-${isoDay(now, tz)}.csv`;
 }
 
 const CSV = 'text/csv; charset=utf-8';

@@ -11,6 +11,7 @@ import {
 } from '../../shared/waiver';
 import { waiverBlocks } from '../../shared/waiver-blocks';
 import * as zoned from '../../shared/booking/zoned';
+import { momentLabel } from '../../shared/time-format';
 import { siteFacts } from '../platform/site-facts';
 import type { WaiverRecord } from './store';
 
@@ -83,7 +84,7 @@ export function signedAt(date: Date): { local: string; day: string; utc: string 
   const { timeZone } = siteFacts();
   const instant = zoned.instantOf(date);
   return {
-    local: zoned.momentLabel(instant, timeZone),
+    local: momentLabel(instant, timeZone),
     day: zoned.localDate(instant, timeZone).toString(),
     utc: formatUtc(date),
   };

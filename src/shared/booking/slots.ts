@@ -15,6 +15,7 @@ import type { Availability } from './availability';
 import { overlaps, type Interval } from './intervals';
 import { windowStarts } from './window-starts';
 import * as zoned from './zoned';
+import { clockTime, dayLabel, timeLabel } from '../time-format';
 
 export interface Slot {
   /** Exact instants in UTC, ISO 8601 ("2027-03-15T16:00:00Z"): what a form posts back. */
@@ -119,11 +120,11 @@ function dayOf(
     const slots = windowStarts(availability, date, timeZone).map((start) => {
       const from = start.epochMilliseconds;
       const end = from + availability.lengthMinutes * MINUTE;
-      const time = zoned.clockTime(start, timeZone);
-      const label = zoned.timeLabel(start, timeZone);
+      const time = clockTime(start, timeZone);
+      const label = timeLabel(start, timeZone);
       return { from, slot: { start: instantText(from), end: instantText(end), time, label } };
     });
-    day = { label: zoned.dayLabel(date), slots };
+    day = { label: dayLabel(date), slots };
     kept.set(key, day);
   }
   return day;
