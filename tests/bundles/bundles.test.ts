@@ -249,7 +249,7 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     await mails(2);
   });
 
-  test('notify-signup mails a confirmation whose link notify-confirm answers with the built page, and notify-unsubscribe takes a one-click POST', async () => {
+  test('notify-signup mails a confirmation whose link the on-demand pages answer in the built layout, and whose unsubscribe link takes a one-click POST', async () => {
     const url = 'https://studio.example.test/api/notify';
     const before = env.smtp.mails.length;
     const signedUp = await run('notify-signup', {
@@ -265,7 +265,7 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     const link = /https:\/\/studio\.example\.test\/notify\/confirm\?token=[\w-]{43}/.exec(
       mail.text ?? '',
     )![0];
-    const page = await run('notify-confirm', { url: link, method: 'GET' });
+    const page = await run(ON_DEMAND, { url: link, method: 'GET' });
     expect(page.status).toBe(200);
     expect(page.body).toContain('Confirm your address');
     const built = await readFile(join(ROOT, 'dist/_headers'), 'utf8');
@@ -275,7 +275,7 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     const unsubscribe = /<(https:[^>]+)>/.exec(
       mail.headerLines.find((line) => line.key === 'list-unsubscribe')!.line,
     )![1];
-    const left = await run('notify-unsubscribe', {
+    const left = await run(ON_DEMAND, {
       url: unsubscribe,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'List-Unsubscribe=One-Click',

@@ -1,12 +1,15 @@
 /**
- * What the booking's pages say inside the site's own layout (the built page marks the place:
- * built-pages.ts): the booking page's slot list, the manage page (the booking, "choose another
- * time", "cancel"), and the answer to a booking sent without script whose slot was taken
- * meanwhile (the nearest free ones, with everything typed kept in the form).
+ * What the booking's pages say: the manage page's model (the booking, "choose another time",
+ * "cancel"), which src/pages/consultation/manage.astro draws, and the answer to a booking sent
+ * without script whose slot was taken meanwhile (the nearest free ones, with everything typed
+ * kept in the form), still HTML filled into a built page (pages.ts) by the booking function.
  *
- * Every value is escaped here; none is put in an attribute that could run or style anything.
+ * Every value in that HTML is escaped; none is put in an attribute that could run or style
+ * anything.
  */
 import {
+  SLOT_CHIP,
+  SLOT_FIELD,
   BOOKING_ACTION,
   BOOKING_FIELDS,
   BOOKING_NOTICES,
@@ -20,12 +23,17 @@ import { escapeHtml } from '../platform/mail';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
-import { slotRadio } from './slot-list';
 import type { Booking } from './store';
 
 const e = escapeHtml;
 
 const CARD = 'min-w-0 rounded-2xl border border-sand-200 bg-white p-6 shadow-sm sm:p-8';
+
+/** A free slot to choose in the taken page's form (components/booking/SlotRadio.astro's look). */
+function slotRadio(slot: { start: string }, label: string): string {
+  return `<label class="${SLOT_CHIP}"><input type="radio" name="${SLOT_FIELD}" value="${e(slot.start)}" required>${e(label)}</label>`;
+}
+
 function body(content: string): string {
   return `<section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl space-y-6 px-5 sm:px-8">${content}</div></section>`;
 }
@@ -169,7 +177,7 @@ export function takenView(nearest: OfferedSlot[], typed: Record<string, unknown>
     .join('');
   const form =
     nearest.length > 0
-      ? `<form method="post" action="${BOOKING_ACTION}" class="${CARD}" aria-labelledby="nearest-title">${kept}<input type="hidden" name="${HONEYPOT_FIELD}" value=""><fieldset><legend id="nearest-title" class="text-2xl font-semibold">The nearest free times</legend><div class="mt-5 flex flex-wrap gap-2">${nearest.map((slot) => slotRadio(slot, `${slot.day}, ${slot.time}`, false)).join('')}</div></fieldset><button type="submit" class="${BUTTON} mt-6">Book this time</button></form>`
+      ? `<form method="post" action="${BOOKING_ACTION}" class="${CARD}" aria-labelledby="nearest-title">${kept}<input type="hidden" name="${HONEYPOT_FIELD}" value=""><fieldset><legend id="nearest-title" class="text-2xl font-semibold">The nearest free times</legend><div class="mt-5 flex flex-wrap gap-2">${nearest.map((slot) => slotRadio(slot, `${slot.day}, ${slot.time}`)).join('')}</div></fieldset><button type="submit" class="${BUTTON} mt-6">Book this time</button></form>`
       : '';
   return {
     title,
