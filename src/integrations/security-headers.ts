@@ -8,8 +8,8 @@ import type { AstroIntegration } from 'astro';
 /**
  * Writes the site's Content-Security-Policy into `dist/_headers` once the pages are built, and an
  * `X-Robots-Tag` rule for every page that says `<meta name="robots" content="noindex">` (a link
- * page, a form's "sent" page, the 404 page), at each path it answers at: `/notify/link` and its
- * twin `/notify/link.html`. The meta tag alone leaves a crawler to fetch and parse the page; the
+ * page, a form's "sent" page, the 404 page), at each path it answers at: `/notify/sent` and its
+ * twin `/notify/sent.html`. The meta tag alone leaves a crawler to fetch and parse the page; the
  * header says it on every answer, whatever the path was written as.
  *
  * Scripts and styles may come from the site itself and, inline, only as the exact blocks Astro

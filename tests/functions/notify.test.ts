@@ -7,8 +7,6 @@
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import notifySignUp from '../../functions/notify-signup';
-import notifyConfirm from '../../functions/notify-confirm';
-import notifyUnsubscribe from '../../functions/notify-unsubscribe';
 import { outbox } from '../../src/server/mail-kinds';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { applyRetention } from '../../src/server/retention/run';
@@ -19,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { ListOverview } from '../../src/shared/desk-api';
 import { NOTIFY_WORDING } from '../../src/shared/notify';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { renderPage } from '../fixtures/on-demand';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
 import { desk, ORIGIN, signIn, STAFF } from './desk';
 import { formPost } from './harness';
@@ -78,12 +77,12 @@ const near = (date: Date | null | undefined, at: Date) =>
 /** The Confirm button's POST, from the page the link opened. */
 function pressConfirm(link: string, ip = '198.51.100.7'): Promise<Response> {
   const token = new URL(link).searchParams.get('token')!;
-  return notifyConfirm(formPost(`${ORIGIN}/notify/confirm`, { token }), { ip } as never);
+  return renderPage(formPost(`${ORIGIN}/notify/confirm`, { token }), { ip } as never);
 }
 
 /** RFC 8058: what a mail client sends by itself, with no cookie and no Origin. */
 function oneClick(link: string): Promise<Response> {
-  return notifyUnsubscribe(
+  return renderPage(
     new Request(link, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -127,7 +126,7 @@ describe('signing up', () => {
     expect(mail.text).toContain('2140 SE Division St, Portland, OR 97202');
 
     for (let i = 0; i < 3; i++) {
-      const page = await notifyConfirm(new Request(confirmLink(mail)));
+      const page = await renderPage(new Request(confirmLink(mail)));
       expect(page.status).toBe(200);
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('x-robots-tag')).toContain('noindex');
@@ -153,7 +152,7 @@ describe('signing up', () => {
     advanceClock(60_000);
     expect((await pressConfirm(link)).status).toBe(303);
     expect((await subscriber('ada@example.test')).confirmed_at).toEqual(row.confirmed_at);
-    const page = await (await notifyConfirm(new Request(link))).text();
+    const page = await (await renderPage(new Request(link))).text();
     expect(page).toContain('You are on the list');
   });
 
@@ -193,7 +192,7 @@ describe('signing up', () => {
     await signUp('ada@example.test');
     const link = confirmLink(mailsTo(env.smtp, 'ada@example.test')[0]);
     advanceClock(48 * 3_600_000);
-    const page = await notifyConfirm(new Request(link));
+    const page = await renderPage(new Request(link));
     expect(page.status).toBe(410);
     expect(await page.text()).toContain('This link has expired');
     expect((await pressConfirm(link)).status).toBe(410);
@@ -235,7 +234,7 @@ describe('unsubscribing', () => {
   test('the link opens a page that asks and changes nothing; a one-click POST without cookies or Origin unsubscribes at once and answers 200', async () => {
     await confirmed('ada@example.test');
     const link = unsubscribeLink(mailsTo(env.smtp, 'ada@example.test')[0]);
-    const page = await notifyUnsubscribe(new Request(link));
+    const page = await renderPage(new Request(link));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Unsubscribe from event announcements?');
     expect((await subscriber('ada@example.test')).unsubscribed_at).toBeNull();
@@ -260,7 +259,7 @@ describe('unsubscribing', () => {
     expect(mails).toHaveLength(2);
     expect(mails[1].subject).toContain('Please confirm');
 
-    const page = await notifyConfirm(new Request(oldLink));
+    const page = await renderPage(new Request(oldLink));
     expect(page.status).toBe(410);
     expect((await subscriber('ada@example.test')).unsubscribed_at).not.toBeNull();
 
@@ -270,7 +269,7 @@ describe('unsubscribing', () => {
 
   test('a link with an unknown token answers 404 and changes nothing', async () => {
     const link = `${ORIGIN}/notify/unsubscribe?token=${'a'.repeat(43)}`;
-    expect((await notifyUnsubscribe(new Request(link))).status).toBe(404);
+    expect((await renderPage(new Request(link))).status).toBe(404);
     expect((await oneClick(link)).status).toBe(404);
   });
 });

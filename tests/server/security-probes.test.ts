@@ -225,11 +225,11 @@ describe('headers on every answer', () => {
   });
 
   test('every path a link page or an arrived-at page answers at is noindex, its .html twin too', async () => {
+    // The link pages are rendered on demand, at their own paths only (no .html twin).
     for (const path of [
       '/consultation/manage',
-      '/consultation/manage.html',
-      '/notify/link',
-      '/notify/link.html',
+      '/notify/confirm',
+      '/notify/unsubscribe',
       '/notify/sent',
       '/notify/sent.html',
       '/contact/sent',

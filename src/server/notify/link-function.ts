@@ -1,16 +1,13 @@
 import { siteFacts } from '../platform/site-facts';
-import type { FunctionContext } from '../request/guard';
-import { linkFunction as mailedLink } from '../request/link-function';
+import { linkFault } from '../request/link-function';
 import { PAGES } from '../../shared/site-paths';
 
-type Handler = (req: Request, context?: FunctionContext) => Promise<Response>;
-
 /**
- * A function behind a link in the list's mail: an outage a 503 page that says nothing was
- * changed, any other fault a 500 page (request/link-function.ts).
+ * The answer to a fault behind a link in the list's mail: an outage a 503 page that says nothing
+ * was changed, any other fault a 500 page (request/link-function.ts).
  */
-export function linkFunction(path: string, handlers: { GET: Handler; POST: Handler }) {
-  return mailedLink(path, handlers, ({ status, headers }) => ({
+export function notifyLinkFault(path: string, error: unknown): Response {
+  return linkFault(path, error, ({ status, headers }) => ({
     problem: { status, error: '', headers },
     words: {
       title: 'This link cannot be opened just now',

@@ -1,6 +1,6 @@
 /**
- * The pages the list's mail links open, each the built page `notify/link.html` with its part filled
- * in (platform/built-pages.ts):
+ * What the pages the list's mail links open say (src/pages/notify/confirm.astro and
+ * unsubscribe.astro, rendered on demand, draw it):
  *
  * - `/notify/confirm?token=`: GET shows the sign-up and a Confirm button, and changes nothing
  *   (mail scanners open links); the button's POST confirms, once (store.ts), and comes back to
@@ -11,13 +11,10 @@
  *   origin check and any body, and answers 200.
  *
  * Personal pages: never cached, never indexed, no Referer leaves them (their address holds the
- * token). Every value is escaped.
+ * token).
  */
 import { PAGES } from '../../shared/site-paths';
 import { isToken } from '../platform/tokens';
-import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
-import { escapeHtml } from '../../shared/html';
-import { BUTTON, hero, LINK, PERSONAL } from '../platform/page-parts';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { guardPost, readBody, type FunctionContext } from '../request/guard';
@@ -29,110 +26,109 @@ import {
   unsubscribe,
 } from './store';
 
-const e = escapeHtml;
-
-interface View {
+/** What a link page says, and what it offers after its words. */
+export interface NotifyView {
   title: string;
   text: string;
-  /** HTML after the text (a form, a link), already escaped. */
-  more?: string;
+  /** After the text: a link to the events, a button to sign up again, or a form. */
+  more?:
+    | { kind: 'events' }
+    | { kind: 'sign-up' }
+    | { kind: 'confirm'; token: string }
+    | { kind: 'unsubscribe'; token: string };
   tone?: 'good' | 'bad';
 }
 
-function page(req: Request, view: View, status = 200): Promise<Response> {
-  const title = `${e(view.title)} | ${e(siteFacts().name)}`;
-  const colour = view.tone === 'bad' ? 'border-clay-600' : 'border-sand-200';
-  const html = `${hero('Event announcements', view.title)}<section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl px-5 sm:px-8"><div class="min-w-0 rounded-2xl border ${colour} bg-white p-6 shadow-sm sm:p-8" role="${view.tone === 'bad' ? 'alert' : 'status'}"><p class="text-lg leading-relaxed text-ink">${e(view.text)}</p>${view.more ?? ''}</div></div></section>`;
-  const filled = fillPage(builtPage('notify/link.html'), { page: html }, title);
-  return pageAnswer(req, PAGES.notifyLink, filled, { status, headers: PERSONAL });
-}
+/** What a link page answers: the page with what it shows, or an answer of its own. */
+export type NotifyAnswer = { view: NotifyView; status: number } | { response: Response };
 
-const backToEvents = `<p class="mt-6"><a class="${LINK}" href="/events">See the events</a></p>`;
+const page = (view: NotifyView, status = 200): NotifyAnswer => ({ view, status });
 
-const UNKNOWN: View = {
+const UNKNOWN: NotifyView = {
   title: 'This link does not work',
   text: 'It may have been mistyped or cut short. Open it again from the e-mail, or sign up again on the Events page.',
-  more: backToEvents,
+  more: { kind: 'events' },
   tone: 'bad',
 };
 
-const EXPIRED: View = {
+const EXPIRED: NotifyView = {
   title: 'This link has expired',
   text: 'A confirmation link works for 48 hours, and only until the address leaves the list. Sign up again on the Events page for a new one.',
-  more: `<p class="mt-6"><a class="${BUTTON}" href="/events">Sign up again</a></p>`,
+  more: { kind: 'sign-up' },
   tone: 'bad',
 };
 
-const ON_THE_LIST: View = {
+const ON_THE_LIST: NotifyView = {
   title: 'You are on the list',
   text: 'Thank you. We will e-mail you when new event dates are announced; every e-mail has a link to stop them.',
-  more: backToEvents,
+  more: { kind: 'events' },
   tone: 'good',
 };
 
 /** GET of a confirmation link: what it would do, and the button that does it. */
-export async function showConfirmPage(req: Request): Promise<Response> {
+export async function showConfirmPage(req: Request): Promise<NotifyAnswer> {
   const token = new URL(req.url).searchParams.get('token');
   const found = isToken(token) ? await confirmationByToken(token) : undefined;
-  if (!found || !token) return page(req, UNKNOWN, 404);
-  if (found.listed) return page(req, ON_THE_LIST);
-  if (found.used || found.expired || found.superseded) return page(req, EXPIRED, 410);
-  return page(req, {
+  if (!found || !token) return page(UNKNOWN, 404);
+  if (found.listed) return page(ON_THE_LIST);
+  if (found.used || found.expired || found.superseded) return page(EXPIRED, 410);
+  return page({
     title: 'Confirm your address',
     text: `Press Confirm to have ${found.email} told when ${siteFacts().name} announces new event dates. Nothing else is sent to it.`,
-    more: `<form method="post" action="${PAGES.notifyConfirm}" class="mt-6"><input type="hidden" name="token" value="${e(token)}"><button type="submit" class="${BUTTON}">Confirm</button></form>`,
+    more: { kind: 'confirm', token },
   });
 }
 
 /** POST of the Confirm button: confirms once, then back to the link's page (303). */
-export async function confirmFromPage(req: Request, context?: FunctionContext): Promise<Response> {
+export async function confirmFromPage(
+  req: Request,
+  context?: FunctionContext,
+): Promise<NotifyAnswer> {
   const guarded = await guardPost(req, context, {
     form: 'notify',
     maxBytes: 1024,
     rateLimit: readSetting('NOTIFY_RATE_LIMIT'),
   });
   if (!guarded.ok) {
-    return problemPage({
-      problem: guarded.problem,
-      words: {
-        title: 'Your address could not be confirmed',
-        text: guarded.problem.error,
-        fallback: `Please try again or write to ${siteFacts().email}`,
-      },
-      labels: {},
-      formPage: { href: PAGES.events, label: 'Return to Events' },
-    });
+    return {
+      response: problemPage({
+        problem: guarded.problem,
+        words: {
+          title: 'Your address could not be confirmed',
+          text: guarded.problem.error,
+          fallback: `Please try again or write to ${siteFacts().email}`,
+        },
+        labels: {},
+        formPage: { href: '/events', label: 'Return to Events' },
+      }),
+    };
   }
   const { body, client } = guarded.value;
   const token = body.token;
-  if (!isToken(token)) return page(req, UNKNOWN, 404);
+  if (!isToken(token)) return page(UNKNOWN, 404);
   const outcome = await confirmSubscription(token, client.ip);
-  if (outcome === 'unknown') return page(req, UNKNOWN, 404);
-  if (outcome === 'expired') return page(req, EXPIRED, 410);
-  return seeOther(`${PAGES.notifyConfirm}?token=${token}`);
+  if (outcome === 'unknown') return page(UNKNOWN, 404);
+  if (outcome === 'expired') return page(EXPIRED, 410);
+  return { response: seeOther(`${PAGES.notifyConfirm}?token=${token}`) };
 }
 
-function unsubscribeForm(token: string): string {
-  return `<form method="post" action="${PAGES.notifyUnsubscribe}?token=${e(token)}" class="mt-6"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" class="${BUTTON}">Unsubscribe</button></form>`;
-}
-
-const UNSUBSCRIBED: View = {
+const UNSUBSCRIBED: NotifyView = {
   title: 'You are unsubscribed',
   text: 'This address will get no more e-mails about events. Changed your mind? Sign up again on the Events page.',
-  more: backToEvents,
+  more: { kind: 'events' },
   tone: 'good',
 };
 
 /** GET of an unsubscribe link: asks, and changes nothing. */
-export async function showUnsubscribePage(req: Request): Promise<Response> {
+export async function showUnsubscribePage(req: Request): Promise<NotifyAnswer> {
   const token = new URL(req.url).searchParams.get('token');
   const found = isToken(token) ? await subscriberByUnsubscribeToken(token) : undefined;
-  if (!found || !token) return page(req, UNKNOWN, 404);
-  if (found.unsubscribed) return page(req, UNSUBSCRIBED);
-  return page(req, {
+  if (!found || !token) return page(UNKNOWN, 404);
+  if (found.unsubscribed) return page(UNSUBSCRIBED);
+  return page({
     title: 'Unsubscribe from event announcements?',
     text: `Press Unsubscribe and ${found.email} gets no more e-mails about ${siteFacts().name}'s events.`,
-    more: unsubscribeForm(token),
+    more: { kind: 'unsubscribe', token },
   });
 }
 
@@ -140,12 +136,12 @@ export async function showUnsubscribePage(req: Request): Promise<Response> {
  * POST to an unsubscribe link, from its page or as RFC 8058's one-click (a mail client's
  * cookie-less POST with `List-Unsubscribe=One-Click`): unsubscribes at once, answers 200.
  */
-export async function unsubscribeFromLink(req: Request): Promise<Response> {
+export async function unsubscribeFromLink(req: Request): Promise<NotifyAnswer> {
   // Read (and cap) whatever came; the token in the link is what counts.
   if (req.headers.get('content-type')) await readBody(req, 'form', 4 * 1024).catch(() => undefined);
   const token = new URL(req.url).searchParams.get('token');
   const found = isToken(token) ? await subscriberByUnsubscribeToken(token) : undefined;
-  if (!found) return page(req, UNKNOWN, 404);
+  if (!found) return page(UNKNOWN, 404);
   await unsubscribe(found.id);
-  return page(req, UNSUBSCRIBED);
+  return page(UNSUBSCRIBED);
 }

@@ -1,0 +1,51 @@
+/**
+ * What the pages the list's mail links open, rendered on demand (src/pages/notify/confirm.astro
+ * and unsubscribe.astro), ask of the server: GET shows and changes nothing (mail scanners open
+ * links), POST acts, anything else is 405; a fault is logged by name only and answered with a
+ * page saying so.
+ */
+import type { Context } from '@netlify/functions';
+import { notifyLinkFault } from '../notify/link-function';
+import {
+  confirmFromPage,
+  showConfirmPage,
+  showUnsubscribePage,
+  unsubscribeFromLink,
+  type NotifyAnswer,
+} from '../notify/pages';
+import { PERSONAL } from '../platform/page-parts';
+import { methodNotAllowed } from '../request/responses';
+import { PAGES } from '../../shared/site-paths';
+
+export { PERSONAL };
+export type { NotifyView } from '../notify/pages';
+
+async function answer(
+  path: string,
+  request: Request,
+  handlers: { GET: () => Promise<NotifyAnswer>; POST: () => Promise<NotifyAnswer> },
+): Promise<NotifyAnswer> {
+  try {
+    if (request.method === 'POST') return await handlers.POST();
+    if (request.method === 'GET' || request.method === 'HEAD') return await handlers.GET();
+    return { response: methodNotAllowed('GET, HEAD, POST') };
+  } catch (error) {
+    return { response: notifyLinkFault(path, error) };
+  }
+}
+
+/** The link in a confirmation mail: GET shows it; POST confirms, once. */
+export function confirmAnswer(request: Request, context: Context | undefined) {
+  return answer(PAGES.notifyConfirm, request, {
+    GET: () => showConfirmPage(request),
+    POST: () => confirmFromPage(request, context),
+  });
+}
+
+/** The unsubscribe link of every list mail: GET asks; POST (a button, or RFC 8058) unsubscribes. */
+export function unsubscribeAnswer(request: Request) {
+  return answer(PAGES.notifyUnsubscribe, request, {
+    GET: () => showUnsubscribePage(request),
+    POST: () => unsubscribeFromLink(request),
+  });
+}
