@@ -45,10 +45,8 @@ export default async function bookConsultation(req: Request, context?: FunctionC
     if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
     const received = receive('booking', posted.value, body, request.value, context);
     const repeat = await findRepeat(received);
-    if (repeat)
-      return repeat.ok
-        ? answerBooking(repeat.value, received)
-        : await refuse(req, repeat.problem, NO_SCRIPT, body);
+    if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT, body);
+    if (repeat.value) return answerBooking(repeat.value, received);
     const slot = await checkBooking(request.value, received);
     if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT, body);
     const booked = await storeBooking(outbox, request.value, received, slot.value);

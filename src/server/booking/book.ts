@@ -80,9 +80,9 @@ export type Booked =
  * from the one read of its row, or 409 when it was sent with other details; `undefined` for a
  * new submission. It skips the checks, which its own booking would fail (the slot is its own).
  */
-export async function findRepeat(received: Received): Promise<Result<Booked, Problem> | undefined> {
+export async function findRepeat(received: Received): Promise<Result<Booked | undefined, Problem>> {
   const earlier = await bookingBySubmission(received.submissionId);
-  return earlier && repeatOf(earlier, received);
+  return earlier ? repeatOf(earlier, received) : ok(undefined);
 }
 
 function repeatOf(earlier: Booking, received: Received): Result<Booked, Problem> {
