@@ -7,7 +7,6 @@
  * (platform/page-parts.ts PERSONAL).
  */
 import type { OfferedSlot } from '../../shared/booking/form';
-import { PAGES } from '../../shared/site-paths';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { escapeHtml } from '../../shared/html';
 import { PERSONAL } from '../platform/page-parts';

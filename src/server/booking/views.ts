@@ -7,7 +7,6 @@
  * Every value in that HTML is escaped; none is put in an attribute that could run or style
  * anything.
  */
-import { PAGES } from '../../shared/site-paths';
 import {
   SLOT_CHIP,
   SLOT_FIELD,
