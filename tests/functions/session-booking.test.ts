@@ -17,6 +17,7 @@ import bookConsultation from '../../functions/book-consultation';
 import bookSession from '../../functions/book-session';
 import sessionManage from '../../functions/session-manage';
 import { sessionType } from '../../src/server/booking/policy';
+import { eraseParticipant } from '../../src/server/records/erasure';
 import { sessionManageData } from '../../src/server/booking/session-manage';
 import { sessionSlots } from '../../src/server/booking/session-offer';
 import { loadSession, sessionToken } from '../../src/server/booking/session-store';
@@ -25,6 +26,7 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstances, type Instance } from '../fixtures/instances';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { bookingBody, sessionBody } from '../fixtures/submissions';
+import { signWaiver } from './desk';
 import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
@@ -186,6 +188,36 @@ describe('booking a private session', () => {
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toMatch(/^\/book\/manage\?token=[\w-]+&booked=1$/);
     expect(await env.count('session_bookings')).toBe(1);
+  });
+});
+
+describe('what the visitor is told of the waiver, and forgetting them', () => {
+  test('a waiver on file covers them: no waiver link, and the studio is told so', async () => {
+    await signWaiver({ email: 'Grace@Example.test' });
+    env.smtp.mails.length = 0;
+    expect((await book('private', TUESDAY_9)).status).toBe(200);
+    await env.smtp.waitForMails(2);
+    const [visitor] = mailTo('grace@example.test');
+    const [studio] = mailTo(STUDIO);
+    expect(visitor!.text).not.toContain('liability waiver');
+    expect(visitor!.text).not.toContain('/waiver');
+    expect(studio!.text).toContain('A waiver on file covers them.');
+  });
+
+  test('an erasure of the address takes the session, its held time and its mails', async () => {
+    expect((await book('private', TUESDAY_9)).status).toBe(200);
+    await env.smtp.waitForMails(2);
+    const staff = {
+      sessionId: 'x',
+      email: 'maya@example.test',
+      expiresAt: new Date(),
+      fresh: true,
+    };
+    const erased = await eraseParticipant('GRACE@example.test', staff);
+    expect(erased.bookings).toBe(1);
+    expect(await env.count('session_bookings')).toBe(0);
+    expect(await env.count('held_time')).toBe(0);
+    expect(await env.count('mail_outbox')).toBe(0);
   });
 });
 
