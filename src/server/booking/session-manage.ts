@@ -8,10 +8,10 @@
  * cancellations, METHOD:CANCEL, after a cancel); repeating it changes nothing more.
  */
 import { slotSchema } from '../../shared/booking/form';
-import type { SlotDay } from '../../shared/booking/slots';
-import type { SessionSummary } from '../../shared/booking/session-form';
+import type { SessionManageData } from '../../shared/booking/session-form';
 import { isToken } from '../auth/tokens';
 import { now } from '../platform/clock';
+import { siteFacts } from '../platform/site-facts';
 import { transaction, type Queryable } from '../platform/db';
 import type { Outbox } from '../platform/outbox';
 import type { QueuedMail } from '../request/pipeline';
@@ -30,27 +30,17 @@ export function tooLate(email: string): string {
   return `This session starts in less than ${hours.cancelOrMoveHoursBefore} hours, so it can no longer be cancelled or moved here. ${hours.cancellationPolicy} Please write to the studio at ${email}.`;
 }
 
-export type ManageData =
-  | { found: false }
-  | {
-      found: true;
-      session: SessionSummary;
-      cancelled: boolean;
-      /** Over, or under way. */
-      past: boolean;
-      /** Within the policy now: the page offers to move or cancel it. */
-      changeable: boolean;
-      policy: string;
-      /** The times it can move to (its own time aside), when changeable. */
-      days: SlotDay[];
-    };
+export type ManageData = SessionManageData;
 
 async function opened(token: unknown): Promise<SessionBooking | undefined> {
   return isToken(token) ? sessionByToken(token) : undefined;
 }
 
 /** What the manage page shows for `token` now. Reads only. */
-export async function sessionManageData(token: unknown): Promise<ManageData> {
+export async function sessionManageData(
+  token: unknown,
+  studioEmail: string = siteFacts().email,
+): Promise<ManageData> {
   const booking = await opened(token);
   if (!booking || typeof token !== 'string') return { found: false };
   const at = now();
@@ -70,11 +60,13 @@ export async function sessionManageData(token: unknown): Promise<ManageData> {
       : [];
   return {
     found: true,
+    token,
     session: sessionSummary(booking, token),
     cancelled,
     past,
     changeable,
     policy: hours.cancellationPolicy,
+    ...(!cancelled && !past && !changeable ? { refusal: tooLate(studioEmail) } : {}),
     days,
   };
 }

@@ -110,3 +110,51 @@ export interface SessionSummary {
   /** The page to change or cancel it. */
   manage: string;
 }
+
+/** A free time as the booking page lists it (the engine's Slot, with what the page needs). */
+export interface SessionSlotDay {
+  date: string;
+  label: string;
+  slots: { start: string; time: string; label: string }[];
+}
+
+/** What the booking page of one session type shows (src/server/booking/session-page.ts). */
+export interface SessionPageData {
+  type: {
+    id: string;
+    title: string;
+    price: number;
+    lengthMinutes: number;
+    where: 'studio' | 'home';
+    areas: string[];
+    travelMinutes: number;
+  };
+  /** "At the studio: 2140 SE Division St, ..." or "At your address (ZIP codes ...)". */
+  place: string;
+  /** "$120, paid at the studio" */
+  due: string;
+  policy: string;
+  /** "Times are Pacific Time, the studio's time zone (Portland, Oregon)." */
+  zoneNote: string;
+  studioEmail: string;
+  days: SessionSlotDay[];
+}
+
+/** What the manage page of one session shows (src/server/booking/session-manage.ts). */
+export type SessionManageData =
+  | { found: false }
+  | {
+      found: true;
+      token: string;
+      session: SessionSummary;
+      cancelled: boolean;
+      /** Over, or under way. */
+      past: boolean;
+      /** Within the policy now: the page offers to move or cancel it. */
+      changeable: boolean;
+      policy: string;
+      /** Why it can no longer be changed here, when it cannot (the policy's words). */
+      refusal?: string;
+      /** The times it can move to (its own time aside), when changeable. */
+      days: SessionSlotDay[];
+    };
