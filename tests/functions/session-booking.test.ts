@@ -18,6 +18,7 @@ import bookSession from '../../functions/book-session';
 import sessionManage from '../../functions/session-manage';
 import { sessionType } from '../../src/server/booking/policy';
 import { eraseParticipant } from '../../src/server/records/erasure';
+import { rotateBookingLinks } from '../../src/server/booking/key-rotation';
 import { sessionManageData } from '../../src/server/booking/session-manage';
 import { sessionSlots } from '../../src/server/booking/session-offer';
 import { loadSession, sessionToken } from '../../src/server/booking/session-store';
@@ -218,6 +219,24 @@ describe('what the visitor is told of the waiver, and forgetting them', () => {
     expect(await env.count('session_bookings')).toBe(0);
     expect(await env.count('held_time')).toBe(0);
     expect(await env.count('mail_outbox')).toBe(0);
+  });
+});
+
+describe('a change of the site key', () => {
+  test('npm run rotate-key re-seals a session’s manage token, which then opens with the new key alone', async () => {
+    const OLD = randomBytes(32).toString('base64');
+    const NEW = randomBytes(32).toString('base64');
+    vi.stubEnv('WAIVER_ENCRYPTION_KEY', OLD);
+    expect((await book('private', TUESDAY_9)).status).toBe(200);
+    const { id } = await onlySession();
+    const token = sessionToken((await loadSession(id))!);
+
+    vi.stubEnv('WAIVER_ENCRYPTION_KEY', NEW);
+    vi.stubEnv('WAIVER_ENCRYPTION_OLD_KEYS', OLD);
+    const summary = await rotateBookingLinks();
+    expect(summary).toMatchObject({ bookings: 1, unreadable: [], remaining: 0 });
+    vi.stubEnv('WAIVER_ENCRYPTION_OLD_KEYS', '');
+    expect(sessionToken((await loadSession(id))!)).toBe(token);
   });
 });
 
