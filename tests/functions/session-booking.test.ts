@@ -141,6 +141,7 @@ describe('booking a private session', () => {
     const [studio] = mailTo(STUDIO);
     expect(visitor!.subject).toBe('Your session on Tuesday, March 2 at 9:00 AM PST');
     expect(visitor!.text).toContain('Hello Grace,');
+    expect(visitor!.text).toContain('Your private session with Maya Lindqvist is booked.');
     expect(visitor!.text).toContain('When: Tuesday, March 2, 2027, 9:00 – 10:00 AM PST');
     expect(visitor!.text).toContain('Amount due: $120, paid at the studio');
     expect(visitor!.text).toContain(`Cancellation policy: ${POLICY}`);
@@ -152,7 +153,7 @@ describe('booking a private session', () => {
     expect(visitor!.text).toContain(`${SITE}/waiver`);
     expect(visitor!.text).not.toContain('Hopper');
     expect(studio!.subject).toBe(
-      'Private Sessions booked: Grace Hopper, Tuesday, March 2 at 9:00 AM PST',
+      'Private Session booked: Grace Hopper, Tuesday, March 2 at 9:00 AM PST',
     );
     expect(studio!.text).toContain('No waiver on file covers them yet');
 

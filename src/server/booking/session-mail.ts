@@ -41,6 +41,17 @@ async function about(
   return booking;
 }
 
+/** One session of its kind, as a sentence says it: "private session" (from "Private Sessions"). */
+export const kindOf = (booking: Pick<SessionBooking, 'title'>) =>
+  booking.title.replace(/s$/i, '').toLowerCase();
+
+/** "a private session", "an in-home session". */
+const aKindOf = (booking: Pick<SessionBooking, 'title'>) =>
+  `${/^[aeiou]/.test(kindOf(booking)) ? 'an' : 'a'} ${kindOf(booking)}`;
+
+/** Its name on a calendar: "Private Session". */
+const nameOf = (booking: Pick<SessionBooking, 'title'>) => booking.title.replace(/s$/i, '');
+
 const isSession = (value: SessionBooking | NothingToSend | undefined): value is SessionBooking =>
   value !== undefined && 'id' in value;
 
@@ -49,18 +60,20 @@ export const dollarsText = (cents: number) =>
   `$${cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2)}`;
 
 /** What the visitor owes and where, in their words. */
-export function amountLine(booking: Pick<SessionBooking, 'amountCents' | 'payment' | 'place'>) {
+export function amountLine(
+  booking: Pick<SessionBooking, 'amountCents' | 'payment' | 'place'>,
+  to: 'visitor' | 'studio' = 'visitor',
+) {
   const amount = dollarsText(booking.amountCents);
   if (booking.payment === 'paid') return `Paid: ${amount}`;
-  return booking.place === 'home'
-    ? `Amount due: ${amount}, paid at your session`
-    : `Amount due: ${amount}, paid at the studio`;
+  if (booking.place === 'studio') return `Amount due: ${amount}, paid at the studio`;
+  return `Amount due: ${amount}, paid at ${to === 'visitor' ? 'your' : 'the'} session`;
 }
 
 /** Where the session happens, on one line. */
-export function placeOf(booking: SessionBooking): string {
+export function placeOf(booking: SessionBooking, to: 'visitor' | 'studio' = 'visitor'): string {
   return booking.place === 'home'
-    ? `At your address: ${booking.street ?? ''}, ${booking.postalCode ?? ''}`
+    ? `At ${to === 'visitor' ? 'your' : 'their'} address: ${booking.street ?? ''}, ${booking.postalCode ?? ''}`
     : `At the studio: ${sessionPolicy().studioAddress}`;
 }
 
@@ -128,10 +141,10 @@ async function calendarOf(
     sequence: booking.sequence,
     start: booking.start,
     end: booking.end,
-    title: booking.title,
+    title: nameOf(booking),
     location: location(booking),
     attendee: { name: attendee, email: booking.email },
-    lines: [`${booking.title} with ${studio.instructor} at ${studio.name}.`, ...lines],
+    lines: [`${nameOf(booking)} with ${studio.instructor} at ${studio.name}.`, ...lines],
     manageUrl: sessionManageUrl(booking),
     studio: { ...studio, host: new URL(booking.origin).hostname },
     now: now(),
@@ -155,8 +168,8 @@ export async function sessionVisitorMail(ref: string): Composed {
       [
         `Hello ${firstName(booking.name)},`,
         moved
-          ? `Your ${booking.title.toLowerCase()} with ${studio.instructor} has moved. The new time:`
-          : `Your ${booking.title.toLowerCase()} with ${studio.instructor} is booked.`,
+          ? `Your ${kindOf(booking)} with ${studio.instructor} has moved. The new time:`
+          : `Your ${kindOf(booking)} with ${studio.instructor} is booked.`,
         ...(await essentials(booking, w)),
         'The calendar invite is attached: open it to add the session to your calendar.',
         `See you soon,\n${studio.instructor}, ${studio.name}`,
@@ -188,13 +201,13 @@ export async function sessionStudioMail(ref: string): Composed {
   return {
     to: contactRecipient(),
     replyTo: booking.email,
-    subject: `${booking.title} ${moved ? 'moved' : 'booked'}: ${booking.name}, ${w.short}`,
+    subject: `${nameOf(booking)} ${moved ? 'moved' : 'booked'}: ${booking.name}, ${w.short}`,
     ...mailBody(
       [
         moved
-          ? `${booking.name} moved their ${booking.title.toLowerCase()} to:`
-          : `${booking.name} booked a ${booking.title.toLowerCase()}:`,
-        `When: ${w.date}, ${w.time} (${w.zone})\nWhere: ${placeOf(booking)}\n${amountLine(booking)}`,
+          ? `${booking.name} moved their ${kindOf(booking)} to:`
+          : `${booking.name} booked ${aKindOf(booking)}:`,
+        `When: ${w.date}, ${w.time} (${w.zone})\nWhere: ${placeOf(booking, 'studio')}\n${amountLine(booking, 'studio')}`,
         ...visitorDetails(booking),
         covered
           ? 'A waiver on file covers them.'
@@ -221,8 +234,8 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
       [
         `Hello ${firstName(booking.name)},`,
         byStudio
-          ? `${studio.instructor} has had to cancel your ${booking.title.toLowerCase()} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
-          : `Your ${booking.title.toLowerCase()} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,
+          ? `${studio.instructor} has had to cancel your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
+          : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,
         ...(byStudio && booking.cancelNote
           ? [`A note from the studio:\n${booking.cancelNote}`]
           : []),
@@ -230,7 +243,7 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
         {
           text: 'To book another time:',
           link: `${booking.origin}/book/${booking.type}`,
-          label: `Book a ${booking.title.toLowerCase().replace(/s$/, '')}`,
+          label: `Book ${aKindOf(booking)}`,
         },
         `${studio.instructor}, ${studio.name}`,
       ],
@@ -252,10 +265,10 @@ export async function sessionStudioCancelMail(ref: string): Composed {
   return {
     to: contactRecipient(),
     replyTo: booking.email,
-    subject: `${booking.title} cancelled: ${booking.name}, ${w.short}`,
+    subject: `${nameOf(booking)} cancelled: ${booking.name}, ${w.short}`,
     ...mailBody(
       [
-        `The ${booking.title.toLowerCase()} with ${booking.name} on ${w.date}, ${w.time} (${w.zone}) is cancelled. ${by}`,
+        `The ${kindOf(booking)} with ${booking.name} on ${w.date}, ${w.time} (${w.zone}) is cancelled. ${by}`,
         ...(booking.cancelNote ? [`Your note to them:\n${booking.cancelNote}`] : []),
         'The cancellation is attached: your calendar removes the session when you open it.',
       ],
@@ -278,7 +291,7 @@ export async function sessionReminderMail(ref: string): Composed {
     ...mailBody(
       [
         `Hello ${firstName(booking.name)},`,
-        `A reminder: your ${booking.title.toLowerCase()} with ${studio.instructor} is coming up.`,
+        `A reminder: your ${kindOf(booking)} with ${studio.instructor} is coming up.`,
         ...(await essentials(booking, w)),
         `See you soon,\n${studio.instructor}, ${studio.name}`,
       ],
