@@ -15,7 +15,6 @@ import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
 import bookSession from '../../functions/book-session';
-import sessionManage from '../../functions/session-manage';
 import { sessionType } from '../../src/server/booking/policy';
 import { eraseParticipant } from '../../src/server/records/erasure';
 import { rotateBookingLinks } from '../../src/server/booking/key-rotation';
@@ -24,6 +23,7 @@ import { sessionSlots } from '../../src/server/booking/session-offer';
 import { loadSession, sessionToken } from '../../src/server/booking/session-store';
 import { setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { renderPage } from '../fixtures/on-demand';
 import { startInstances, type Instance } from '../fixtures/instances';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { bookingBody, sessionBody } from '../fixtures/submissions';
@@ -67,8 +67,12 @@ const book = (type: string, slot: string, overrides: Record<string, unknown> = {
 const bookConsult = (slot: string) =>
   bookConsultation(jsonPost(`${SITE}/api/consultation/book`, bookingBody(slot)));
 
+/** A POST of the manage page's own forms, as a browser sends it. */
 const manage = (fields: Record<string, string>) =>
-  sessionManage(formPost(`${SITE}/api/book-session/manage`, fields));
+  renderPage(formPost(`${SITE}/book/manage`, fields));
+
+/** The manage page, as the link in a mail opens it. */
+const managePage = (query: string) => renderPage(new Request(`${SITE}/book/manage?${query}`));
 
 const mailTo = (to: string) => env.smtp.mails.filter((mail) => mail.envelope.to.includes(to));
 
@@ -100,6 +104,44 @@ async function onlySession() {
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }
+
+describe('the booking page', () => {
+  const page = (type: string) => renderPage(new Request(`${SITE}/book/${type}`));
+  const offered = (html: string) =>
+    [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((match) => match[1]);
+
+  test('shows the session, where, what is due and the policy before booking, and its free times as a plain form', async () => {
+    const answer = await page('private');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('netlify-cdn-cache-control')).toMatch(/s-maxage=45/);
+    const html = await answer.text();
+    expect(html).toContain('Book your 60-minute private session');
+    expect(html).toContain('At the studio: 2140 SE Division St, Portland, OR 97202');
+    expect(html).toContain('$120, paid at the studio');
+    expect(html).toContain(POLICY);
+    expect(html).toContain('action="/api/book-session"');
+    expect(html).toContain('name="sessionType" value="private"');
+    const slots = offered(html);
+    // 24 hours' notice from Monday 03:59: Tuesday from 7:00 PST, every 30 minutes.
+    expect(slots[0]).toBe('2027-03-02T15:00:00Z');
+    expect(slots).toContain(TUESDAY_9);
+
+    expect((await book('private', TUESDAY_9)).status).toBe(200);
+    expect(offered(await (await page('private')).text())).not.toContain(TUESDAY_9);
+  });
+
+  test('an in-home session asks for the address and names the ZIP codes served', async () => {
+    const html = await (await page('in-home')).text();
+    expect(html).toContain('name="street"');
+    expect(html).toContain('name="postalCode"');
+    expect(html).toContain('In-home sessions are offered in the ZIP codes 97202, 97206');
+  });
+
+  test('a session content does not book by time is not found', async () => {
+    expect((await page('small-group')).status).toBe(404);
+    expect((await page('vip')).status).toBe(404);
+  });
+});
 
 describe('booking a private session', () => {
   test('stores it with the price from content, mails a 60-minute REQUEST invite with the amount due, the policy, the manage link and the waiver link', async () => {
@@ -188,8 +230,11 @@ describe('booking a private session', () => {
     );
     const answer = await bookSession(formPost(`${SITE}/api/book-session`, fields));
     expect(answer.status).toBe(303);
-    expect(answer.headers.get('location')).toMatch(/^\/book\/manage\?token=[\w-]+&booked=1$/);
+    const location = answer.headers.get('location')!;
+    expect(location).toMatch(/^\/book\/manage\?token=[\w-]+&booked=1$/);
     expect(await env.count('session_bookings')).toBe(1);
+    const confirmation = await renderPage(new Request(`${SITE}${location}`));
+    expect(await confirmation.text()).toContain('Your session is booked!');
   });
 });
 
@@ -367,10 +412,20 @@ describe('the manage link', () => {
     expect(await sessionManageData(token)).toEqual(data);
     expect((await loadSession(id))!.sequence).toBe(0);
     expect(await env.count('mail_outbox')).toBe(outbox);
-    // The form's endpoint does nothing on GET either.
-    const get = await sessionManage(new Request(`${SITE}/api/book-session/manage?token=${token}`));
-    expect(get.status).toBe(405);
+    // The page itself, opened twice as a mail scanner would: it shows the session, changes nothing.
+    for (const query of [`token=${token}`, `token=${token}&booked=1`]) {
+      const page = await managePage(query);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toMatch(/no-store/);
+      expect(page.headers.get('x-robots-tag')).toMatch(/noindex/);
+      const html = await page.text();
+      expect(html).toContain('Tuesday, March 2, 2027');
+      expect(html).toContain('Cancel my session');
+    }
+    expect((await loadSession(id))!.sequence).toBe(0);
     expect((await loadSession(id))!.cancelledAt).toBeNull();
+    expect(await env.count('mail_outbox')).toBe(outbox);
+    expect((await managePage('token=not-a-token')).status).toBe(404);
   });
 
   test('a POST within the policy cancels, with METHOD:CANCEL and a higher SEQUENCE; again changes nothing', async () => {
@@ -419,6 +474,7 @@ describe('the manage link', () => {
     expect(page).toContain(
       'This session starts in less than 24 hours, so it can no longer be cancelled or moved here.',
     );
+    expect(page).not.toContain('Cancel my session');
     expect((await loadSession(id))!).toMatchObject({ sequence: 0, cancelledAt: null });
     expect(await env.count('held_time')).toBe(1);
   });

@@ -40,10 +40,6 @@ export async function sessionPageData(
     policy: policy.hours.cancellationPolicy,
     zoneNote: `Times are ${zoneName(policy.timeZone)}, the studio's time zone.`,
     studioEmail: studio.email,
-    days: days.map((day) => ({
-      date: day.date,
-      label: day.label,
-      slots: day.slots.map(({ start, time, label }) => ({ start, time, label })),
-    })),
+    days,
   };
 }

@@ -8,6 +8,7 @@
 import { fieldsSchema, submissionIdField, type FieldSpec } from '../fields';
 import { z } from '../zod';
 import { BOOKING_FIELDS, SLOT_FIELD, slotSchema } from './form';
+import type { SlotDay } from './slots';
 
 export const SESSION_FIELDS = {
   name: BOOKING_FIELDS.name,
@@ -79,7 +80,10 @@ export const SESSION_LABELS: Record<SessionBookingField, string> = {
 /** Where the session form posts. */
 export const SESSION_ACTION = '/api/book-session';
 
-/** The page that manages one session (its token in `?token=`), and the confirmation after booking. */
+/**
+ * The page that manages one session (its token in `?token=`; its forms post to it), and the
+ * confirmation after booking.
+ */
 export const SESSION_MANAGE_PAGE = '/book/manage';
 
 /** The booking page of a session type. */
@@ -111,13 +115,6 @@ export interface SessionSummary {
   manage: string;
 }
 
-/** A free time as the booking page lists it (the engine's Slot, with what the page needs). */
-export interface SessionSlotDay {
-  date: string;
-  label: string;
-  slots: { start: string; time: string; label: string }[];
-}
-
 /** What the booking page of one session type shows (src/server/booking/session-page.ts). */
 export interface SessionPageData {
   type: {
@@ -137,7 +134,7 @@ export interface SessionPageData {
   /** "Times are Pacific Time, the studio's time zone (Portland, Oregon)." */
   zoneNote: string;
   studioEmail: string;
-  days: SessionSlotDay[];
+  days: SlotDay[];
 }
 
 /** What the manage page of one session shows (src/server/booking/session-manage.ts). */
@@ -155,6 +152,8 @@ export type SessionManageData =
       policy: string;
       /** Why it can no longer be changed here, when it cannot (the policy's words). */
       refusal?: string;
+      /** What a POST just refused, in the visitor's words. */
+      problem?: string;
       /** The times it can move to (its own time aside), when changeable. */
-      days: SessionSlotDay[];
+      days: SlotDay[];
     };
