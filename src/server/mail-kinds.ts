@@ -76,6 +76,37 @@ export const MAIL_KINDS = {
     about: 'booking',
     label: 'Consultation reminder',
   },
+  // A private or in-home session's mails, from `<session id>:<sequence>` (booking/session-mail.ts).
+  /** The visitor's invite (METHOD:REQUEST) with the amount due and the policy: at booking, after a move. */
+  'session-visitor': {
+    compose: async (ref) => (await import('./booking/session-mail')).sessionVisitorMail(ref),
+    about: 'booking',
+    label: "Visitor's session invite",
+  },
+  /** The instructor's invite (METHOD:REQUEST), to the studio's inbox. */
+  'session-studio': {
+    compose: async (ref) => (await import('./booking/session-mail')).sessionStudioMail(ref),
+    about: 'booking',
+    label: "Studio's session invite",
+  },
+  /** The visitor's cancellation (METHOD:CANCEL, same UID, higher SEQUENCE). */
+  'session-cancel-visitor': {
+    compose: async (ref) => (await import('./booking/session-mail')).sessionVisitorCancelMail(ref),
+    about: 'booking',
+    label: "Visitor's session cancellation",
+  },
+  /** The instructor's cancellation (METHOD:CANCEL), to the studio's inbox. */
+  'session-cancel-studio': {
+    compose: async (ref) => (await import('./booking/session-mail')).sessionStudioCancelMail(ref),
+    about: 'booking',
+    label: "Studio's session cancellation",
+  },
+  /** The visitor's reminder, due a day before; retired if the session moved or was cancelled. */
+  'session-reminder': {
+    compose: async (ref) => (await import('./booking/session-mail')).sessionReminderMail(ref),
+    about: 'booking',
+    label: 'Session reminder',
+  },
   // The Get Notified list's mails are composed from `<subscriber id>:<confirmation or announcement id>`.
   /** The link that confirms a sign-up (double opt-in). */
   'list-confirm': {

@@ -13,6 +13,7 @@ export const MIN_FILL_MS = {
   contact: 3_000,
   waiver: 5_000,
   booking: 3_000,
+  session: 3_000,
   notify: 2_000,
 } as const;
 

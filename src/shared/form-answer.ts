@@ -7,7 +7,7 @@
 import { waitInWords } from './anti-spam';
 import type { FieldErrors } from './fields';
 
-export type FormName = 'contact' | 'waiver' | 'booking' | 'notify';
+export type FormName = 'contact' | 'waiver' | 'booking' | 'session' | 'notify';
 
 export type FormAnswer =
   { success: true; id: string } | { success: false; error: string; fieldErrors?: FieldErrors };
@@ -33,6 +33,13 @@ const WORDS = {
     unavailable:
       'Your consultation could not be booked just now, so nothing was reserved. Please try again shortly.',
     failed: 'Your consultation could not be booked, so nothing was reserved. Please try again.',
+  },
+  session: {
+    many: 'bookings',
+    tooLarge: 'Your booking is too long to send. Please shorten what you wrote and try again.',
+    unavailable:
+      'Your session could not be booked just now, so nothing was reserved. Please try again shortly.',
+    failed: 'Your session could not be booked, so nothing was reserved. Please try again.',
   },
   notify: {
     many: 'sign-ups',
@@ -79,7 +86,11 @@ export function refusal(
     case 408:
       return 'The form took too long to arrive. Please check your connection and try again.';
     case 409:
-      return form === 'waiver' ? TEXT_CHANGED : form === 'booking' ? SLOT_TAKEN : undefined;
+      return form === 'waiver'
+        ? TEXT_CHANGED
+        : form === 'booking' || form === 'session'
+          ? SLOT_TAKEN
+          : undefined;
     case 413:
       return words.tooLarge;
     case 415:

@@ -41,6 +41,11 @@ test('every kind names the record it is about and a label for the desk', () => {
     'booking-cancel-visitor',
     'booking-cancel-studio',
     'booking-reminder',
+    'session-visitor',
+    'session-studio',
+    'session-cancel-visitor',
+    'session-cancel-studio',
+    'session-reminder',
   ]);
   for (const kind of Object.values(MAIL_KINDS)) expect(kind.label).toMatch(/^[A-Z]/);
 });

@@ -16,8 +16,11 @@ import { PROJECT_ROOT } from '../fixtures/project-copy';
 const FILES = [
   'content/site.yaml',
   'content/consultation.yaml',
+  'content/booking.yaml',
   'content/retention.yaml',
   'content/sessions/small-group.md',
+  'content/sessions/private.md',
+  'content/sessions/in-home.md',
   'content/services/virtual.md',
   'content/programs/prenatal.md',
   'content/testimonials/sarah.md',

@@ -1,5 +1,6 @@
 /**
- * Key rotation of the bookings' manage-link tokens (`manage_token_sealed`), the way
+ * Key rotation of the bookings' manage-link tokens (`manage_token_sealed`, of consultations and
+ * of sessions alike), the way
  * waiver/key-rotation.ts re-seals the waivers: `npm run rotate-key` runs both.
  *
  * - **In batches, each one transaction**: a batch's rows are locked, their tokens opened with
@@ -79,9 +80,13 @@ function plan(row: Row): Plan | undefined {
 const STALE = `(manage_token_sealed IS NULL OR manage_token_sealed NOT LIKE $1)`;
 const currentPattern = sealedWithCurrentKeyPattern;
 
-async function nextRows(tx: Queryable, after: string, limit: number): Promise<Row[]> {
+/** The tables whose rows carry a sealed manage token: consultations, and sessions (0080). */
+const TABLES = ['consultation_bookings', 'session_bookings'] as const;
+type Table = (typeof TABLES)[number];
+
+async function nextRows(table: Table, tx: Queryable, after: string, limit: number): Promise<Row[]> {
   const { rows } = await tx.query(
-    `SELECT id, manage_token_sealed, manage_token_sha256 FROM consultation_bookings
+    `SELECT id, manage_token_sealed, manage_token_sha256 FROM ${table}
       WHERE id > $2::uuid AND ${STALE}
       ORDER BY id
       LIMIT $3
@@ -92,15 +97,12 @@ async function nextRows(tx: Queryable, after: string, limit: number): Promise<Ro
 }
 
 /** Writes a batch's new seals, reads them back and opens them: throws if any differs. */
-async function writeAndVerify(tx: Queryable, plans: Plan[]): Promise<void> {
+async function writeAndVerify(table: Table, tx: Queryable, plans: Plan[]): Promise<void> {
   for (const { id, sealed } of plans) {
-    await tx.query(`UPDATE consultation_bookings SET manage_token_sealed = $2 WHERE id = $1`, [
-      id,
-      sealed,
-    ]);
+    await tx.query(`UPDATE ${table} SET manage_token_sealed = $2 WHERE id = $1`, [id, sealed]);
   }
   const { rows } = await tx.query(
-    `SELECT id, manage_token_sealed, manage_token_sha256 FROM consultation_bookings
+    `SELECT id, manage_token_sealed, manage_token_sha256 FROM ${table}
       WHERE id = ANY($1::uuid[])`,
     [plans.map((p) => p.id)],
   );
@@ -122,7 +124,8 @@ async function writeAndVerify(tx: Queryable, plans: Plan[]): Promise<void> {
 /** How many bookings' tokens are not sealed with the current key. */
 export async function linksNotOnCurrentKey(): Promise<number> {
   const [row] = await query<{ n: number }>(
-    `SELECT count(*) AS n FROM consultation_bookings WHERE ${STALE}`,
+    `SELECT (SELECT count(*) FROM consultation_bookings WHERE ${STALE})
+          + (SELECT count(*) FROM session_bookings WHERE ${STALE}) AS n`,
     [currentPattern()],
   );
   return Number(row?.n ?? 0);
@@ -134,19 +137,23 @@ export async function rotateBookingLinks(
 ): Promise<LinkRotationSummary> {
   const batchSize = options.batchSize ?? 100;
   const summary: LinkRotationSummary = { from: {}, bookings: 0, unreadable: [], remaining: 0 };
-  await resealInBatches({
-    batchSize,
-    first: '00000000-0000-0000-0000-000000000000',
-    nextRows,
-    plan,
-    writeAndVerify,
-    onBatch({ batch, plans, unreadable }) {
-      for (const { from } of plans) summary.from[from] = (summary.from[from] ?? 0) + 1;
-      summary.bookings += plans.length;
-      summary.unreadable.push(...unreadable);
-      options.onBatch?.({ batch, bookings: plans.length });
-    },
-  });
+  let batches = 0;
+  for (const table of TABLES) {
+    await resealInBatches({
+      batchSize,
+      first: '00000000-0000-0000-0000-000000000000',
+      nextRows: (tx, after, limit) => nextRows(table, tx, after, limit),
+      plan,
+      writeAndVerify: (tx, plans) => writeAndVerify(table, tx, plans),
+      onBatch({ plans, unreadable }) {
+        for (const { from } of plans) summary.from[from] = (summary.from[from] ?? 0) + 1;
+        summary.bookings += plans.length;
+        summary.unreadable.push(...unreadable);
+        batches += 1;
+        options.onBatch?.({ batch: batches, bookings: plans.length });
+      },
+    });
+  }
   summary.remaining = await linksNotOnCurrentKey();
   return summary;
 }

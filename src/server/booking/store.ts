@@ -150,12 +150,14 @@ export function manageUrl(booking: Pick<Booking, 'id' | 'link' | 'origin'>): str
   return `${booking.origin}${managePath(manageToken(booking))}`;
 }
 
-/** Postgres refused the held range: it overlaps a live booking (SQLSTATE 23P01). */
+/** Postgres refused the held range: it overlaps a live booking of any kind (SQLSTATE 23P01). */
 export function isSlotTaken(error: unknown): boolean {
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
   return (
     code === '23P01' &&
-    (constraint === undefined || constraint === 'consultation_bookings_no_overlap')
+    (constraint === undefined ||
+      constraint === 'consultation_bookings_no_overlap' ||
+      constraint === 'held_time_no_overlap')
   );
 }
 
@@ -367,18 +369,19 @@ export async function cancelBooking(
 }
 
 /**
- * What is not free within `span`: what live bookings hold of it (each [start, end + buffer) as it
- * was booked, except the booking `except`, the one being moved; spam holds nothing) and the spans
+ * What is not free within `span`: what live bookings of every kind hold of it (held_time,
+ * migration 0080: a consultation's [start, end + buffer) as it was booked, a session's with its
+ * travel; spam and cancelled bookings hold nothing), except the consultation `except`, the one
+ * being moved, and the spans
  * blocked on the desk (as they are, no buffer). One statement, so the booking page's read takes
  * one connection and one round trip: the pool closes connections idle for ten seconds, so most
  * of the page's requests (a shared cache keeps it 45 seconds) open a fresh one.
  */
 export async function takenSpans(span: Interval, except?: string): Promise<Interval[]> {
   const rows = await query<{ span_from: Date; span_to: Date }>(
-    `SELECT lower(held) AS span_from, upper(held) AS span_to FROM consultation_bookings
-      WHERE cancelled_at IS NULL AND spam_reason IS NULL
-        AND held && tstzrange($1::timestamptz, $2::timestamptz)
-        AND ($3::uuid IS NULL OR id <> $3::uuid)
+    `SELECT lower(span) AS span_from, upper(span) AS span_to FROM held_time
+      WHERE span && tstzrange($1::timestamptz, $2::timestamptz)
+        AND ($3::uuid IS NULL OR consultation_id IS DISTINCT FROM $3::uuid)
      UNION ALL
      SELECT lower(span), upper(span) FROM consultation_blocks
       WHERE span && tstzrange($1::timestamptz, $2::timestamptz)`,

@@ -65,9 +65,13 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
     `SELECT id, created_at FROM contact_messages WHERE lower(email) = $1 ORDER BY created_at DESC`,
     [address],
   );
+  // Consultations and sessions (private, in-home) alike: bookings.
   const bookings = await query<{ id: string; starts_at: Date; upcoming: boolean }>(
     `SELECT id, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
-       FROM consultation_bookings WHERE lower(email) = $1 ORDER BY starts_at DESC`,
+       FROM (SELECT id, starts_at, cancelled_at, email FROM consultation_bookings
+             UNION ALL
+             SELECT id, starts_at, cancelled_at, email FROM session_bookings) b
+      WHERE lower(email) = $1 ORDER BY starts_at DESC`,
     [address],
   );
   const subscribers = await query<{ id: string | number }>(
@@ -131,6 +135,7 @@ export async function deleteRecords(
   await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [ids.waivers]);
   await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [ids.messages]);
   await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
+  await tx.query(`DELETE FROM session_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
   // Its confirmations go with it (ON DELETE CASCADE).
   await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [ids.subscribers]);
   return {
@@ -154,9 +159,10 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const messages = await ids(
       `SELECT id FROM contact_messages WHERE lower(email) = $1 FOR UPDATE`,
     );
-    const bookings = await ids(
-      `SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`,
-    );
+    const bookings = [
+      ...(await ids(`SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`)),
+      ...(await ids(`SELECT id FROM session_bookings WHERE lower(email) = $1 FOR UPDATE`)),
+    ];
     const subscribers = await ids(
       `SELECT id FROM list_subscribers WHERE lower(email) = $1 FOR UPDATE`,
     );

@@ -1,0 +1,45 @@
+/**
+ * What the booking page of one session type shows right now (/book/<type>): the session, where,
+ * what is due, the cancellation policy, and its free times (session-offer.ts). Read only: the
+ * page (an Astro page rendered on demand) passes it to its component
+ * (src/components/booking/SessionBooking.astro). `undefined` for a type content does not offer.
+ */
+import type { SessionPageData } from '../../shared/booking/session-form';
+import { zoneName } from '../../shared/booking/zoned';
+import { siteFacts } from '../platform/site-facts';
+import { sessionPolicy, sessionType } from './policy';
+import { dollarsText } from './session-mail';
+import { sessionSlots, type SessionOfferOptions } from './session-offer';
+
+export async function sessionPageData(
+  id: string,
+  options: SessionOfferOptions = {},
+): Promise<SessionPageData | undefined> {
+  const policy = sessionPolicy();
+  const type = sessionType(id, policy);
+  if (!type) return undefined;
+  const studio = siteFacts();
+  const amount = dollarsText(Math.round(type.price * 100));
+  const days = await sessionSlots(type, options);
+  return {
+    type: {
+      id: type.id,
+      title: type.title,
+      price: type.price,
+      lengthMinutes: type.lengthMinutes,
+      where: type.where,
+      areas: type.areas,
+      travelMinutes: type.travelMinutes,
+    },
+    place:
+      type.where === 'home'
+        ? `At your address, in the ZIP codes ${type.areas.join(', ')}`
+        : `At the studio: ${policy.studioAddress}`,
+    due:
+      type.where === 'home' ? `${amount}, paid at your session` : `${amount}, paid at the studio`,
+    policy: policy.hours.cancellationPolicy,
+    zoneNote: `Times are ${zoneName(policy.timeZone)}, the studio's time zone.`,
+    studioEmail: studio.email,
+    days,
+  };
+}

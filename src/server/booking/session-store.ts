@@ -1,0 +1,325 @@
+/**
+ * The sessions table (session_bookings, migration 0080): store a private or in-home session,
+ * move it, cancel it, read it back; and what every kind of booking holds of the instructor's
+ * time (held_time), which the free times of both the sessions and the consultation leave out.
+ *
+ * A session holds its `held` range: [start, end + buffer) at the studio, and the travel time
+ * before and after too at the visitor's address. A trigger writes that range into held_time,
+ * whose exclusion constraint refuses it when any other live booking of any kind holds a moment of
+ * it, on any instance, at any moment: this module lets that error (23P01) through, and the
+ * function turns it into "that time has just been taken" (`isSlotTaken`, store.ts).
+ *
+ * The amount due is the price in content when it was booked, stored on the row in cents; the
+ * browser never says it. Every change the visitor's calendar must hear of raises `sequence` (the
+ * invite's SEQUENCE, and the mails' ref `<id>:<sequence>`, as for the consultation). The manage
+ * link's token is 32 random bytes: the row keeps its SHA-256 and the token sealed (bound to the
+ * row), so a mail composed later carries the same link.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Interval } from '../../shared/booking/intervals';
+import type { SessionBookingRequest } from '../../shared/booking/session-form';
+import { OTHER_REQUEST } from '../../shared/form-answer';
+import { newToken, tokenHash } from '../auth/tokens';
+import { sqlNow } from '../platform/clock';
+import { decryptField, encryptField } from '../platform/crypto';
+import { query, type Queryable } from '../platform/db';
+import type { Received } from '../request/pipeline';
+import type { SessionType } from './policy';
+import { networkOf, type StoredLink } from './store';
+
+/** A session's time as booked: the session itself and what it holds of her time. */
+export interface SessionSlot {
+  start: Date;
+  end: Date;
+  /** The held range: the travel before (in-home), the session, the buffer and travel after. */
+  heldStart: Date;
+  heldEnd: Date;
+}
+
+export type Payment = 'due' | 'held' | 'paid';
+
+export interface SessionBooking {
+  id: string;
+  type: string;
+  title: string;
+  place: 'studio' | 'home';
+  start: Date;
+  end: Date;
+  name: string;
+  email: string;
+  phone: string;
+  street: string | null;
+  postalCode: string | null;
+  amountCents: number;
+  payment: Payment;
+  noShow: boolean;
+  sequence: number;
+  origin: string;
+  createdAt: Date;
+  cancelledAt: Date | null;
+  cancelledBy: string | null;
+  cancelNote: string | null;
+  spamReason: string | null;
+  timed: boolean;
+  submissionId: string | null;
+  /** The keyed hash of the fields it was booked with: a repeat must have the same. */
+  requestSha256: string | null;
+  link: StoredLink;
+}
+
+interface Row {
+  id: string;
+  session_type: string;
+  session_title: string;
+  place: 'studio' | 'home';
+  starts_at: Date;
+  ends_at: Date;
+  name: string;
+  email: string;
+  phone: string;
+  street: string | null;
+  postal_code: string | null;
+  amount_cents: number;
+  payment: Payment;
+  no_show_at: Date | null;
+  sequence: number;
+  origin: string;
+  created_at: Date;
+  cancelled_at: Date | null;
+  cancelled_by: string | null;
+  cancel_note: string | null;
+  spam_reason: string | null;
+  timed: boolean;
+  submission_id: string | null;
+  request_sha256: string | null;
+  manage_token_sealed: string;
+  manage_token_sha256: string;
+}
+
+const COLUMNS = `id, session_type, session_title, place, starts_at, ends_at, name, email, phone,
+  street, postal_code, amount_cents, payment, no_show_at, sequence, origin, created_at,
+  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, request_sha256,
+  manage_token_sealed, manage_token_sha256`;
+
+const date = (value: Date | string) => new Date(value);
+
+function sessionOf(row: Row): SessionBooking {
+  return {
+    id: row.id,
+    type: row.session_type,
+    title: row.session_title,
+    place: row.place,
+    start: date(row.starts_at),
+    end: date(row.ends_at),
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    street: row.street,
+    postalCode: row.postal_code,
+    amountCents: Number(row.amount_cents),
+    payment: row.payment,
+    noShow: row.no_show_at !== null,
+    sequence: Number(row.sequence),
+    origin: row.origin,
+    createdAt: date(row.created_at),
+    cancelledAt: row.cancelled_at && date(row.cancelled_at),
+    cancelledBy: row.cancelled_by,
+    cancelNote: row.cancel_note,
+    spamReason: row.spam_reason,
+    timed: row.timed,
+    submissionId: row.submission_id,
+    requestSha256: row.request_sha256,
+    link: { sealed: row.manage_token_sealed, sha256: row.manage_token_sha256 },
+  };
+}
+
+/** The field the sealed token is bound to (with the session's id). */
+const MANAGE_TOKEN_FIELD = 'manageToken';
+
+/** The token of a session's manage link, opened from its row. */
+export function sessionToken(booking: Pick<SessionBooking, 'id' | 'link'>): string {
+  const token = booking.link.sealed
+    ? decryptField(booking.link.sealed, MANAGE_TOKEN_FIELD, booking.id)
+    : undefined;
+  if (token === undefined || tokenHash(token) !== booking.link.sha256) {
+    throw new Error(`Session ${booking.id}: its manage link cannot be rebuilt with the keys given`);
+  }
+  return token;
+}
+
+/** The page of one session, relative to the site (the answer's link, and the 303's target). */
+export const sessionManagePath = (token: string) => `/book/manage?token=${token}`;
+
+export const sessionManageUrl = (booking: Pick<SessionBooking, 'id' | 'link' | 'origin'>) =>
+  `${booking.origin}${sessionManagePath(sessionToken(booking))}`;
+
+/**
+ * Another request under a submission id already stored (a copied id, not a repeat): refused as
+ * 409 and told nothing of the first. A SQLSTATE of its own so the database layer lets it through.
+ */
+export class OtherRequest extends Error {
+  readonly code = 'P0001';
+  constructor() {
+    super(OTHER_REQUEST);
+    this.name = 'OtherRequest';
+  }
+}
+
+const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
+
+/**
+ * Stores a session in the caller's transaction: its id, or `undefined` when its submission id is
+ * already stored with the same fields (a retry, a double click). The time another live booking
+ * holds throws (23P01, held_time_no_overlap); the same submission id with other fields throws
+ * `OtherRequest`. The amount due is `type`'s price from content.
+ */
+export async function insertSession(
+  tx: Queryable,
+  request: SessionBookingRequest,
+  { submissionId, fingerprint, spam, timed, origin, client }: Received,
+  type: SessionType,
+  slot: SessionSlot,
+): Promise<string | undefined> {
+  const id = randomUUID();
+  const token = newToken();
+  // Two sends of one submission at once take turns here, so the second finds the first's row.
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [submissionId]);
+  const known = await tx.query(
+    'SELECT request_sha256 FROM session_bookings WHERE submission_id = $1',
+    [submissionId],
+  );
+  const stored = known.rows[0] as { request_sha256: string | null } | undefined;
+  if (stored) {
+    if (stored.request_sha256 !== fingerprint) throw new OtherRequest();
+    return undefined;
+  }
+  const home = type.where === 'home';
+  const { rows } = await tx.query(
+    `INSERT INTO session_bookings
+       (id, session_type, session_title, place, starts_at, ends_at, held, name, email, phone,
+        street, postal_code, amount_cents, manage_token_sha256, manage_token_sealed, origin,
+        submission_id, request_sha256, spam_reason, timed, client_network, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::tstzrange, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+             $18, $19, $20, $21, ${sqlNow()}, ${sqlNow()})
+     RETURNING id`,
+    [
+      id,
+      type.id,
+      type.title,
+      type.where,
+      slot.start.toISOString(),
+      slot.end.toISOString(),
+      range(slot.heldStart, slot.heldEnd),
+      request.name,
+      request.email,
+      request.phone,
+      home ? request.street : null,
+      home ? request.postalCode : null,
+      Math.round(type.price * 100),
+      tokenHash(token),
+      encryptField(token, MANAGE_TOKEN_FIELD, id),
+      origin,
+      submissionId,
+      fingerprint,
+      spam,
+      timed,
+      networkOf(client.ip),
+    ],
+  );
+  return (rows[0] as { id: string } | undefined)?.id;
+}
+
+export async function loadSession(id: string, tx?: Queryable): Promise<SessionBooking | undefined> {
+  const sql = `SELECT ${COLUMNS} FROM session_bookings WHERE id = $1`;
+  const rows = tx ? ((await tx.query(sql, [id])).rows as Row[]) : await query<Row>(sql, [id]);
+  return rows[0] && sessionOf(rows[0]);
+}
+
+/** The session a manage link's token opens, if any. */
+export async function sessionByToken(token: string): Promise<SessionBooking | undefined> {
+  const [row] = await query<Row>(
+    `SELECT ${COLUMNS} FROM session_bookings WHERE manage_token_sha256 = $1`,
+    [tokenHash(token)],
+  );
+  return row && sessionOf(row);
+}
+
+export async function sessionBySubmission(
+  submissionId: string,
+): Promise<SessionBooking | undefined> {
+  const [row] = await query<Row>(
+    `SELECT ${COLUMNS} FROM session_bookings WHERE submission_id = $1`,
+    [submissionId],
+  );
+  return row && sessionOf(row);
+}
+
+/**
+ * Moves a live session still to come to `slot` in the caller's transaction, raising its
+ * sequence: the new sequence, or `undefined` when it cannot be moved (cancelled, begun, or
+ * already there). The time another booking holds throws (23P01); its own old time never does.
+ */
+export async function moveSession(
+  tx: Queryable,
+  id: string,
+  slot: SessionSlot,
+): Promise<number | undefined> {
+  const { rows } = await tx.query(
+    `UPDATE session_bookings
+        SET starts_at = $2, ends_at = $3, held = $4::tstzrange, sequence = sequence + 1,
+            updated_at = ${sqlNow()}
+      WHERE id = $1 AND cancelled_at IS NULL AND starts_at > ${sqlNow()} AND starts_at <> $2
+  RETURNING sequence`,
+    [id, slot.start.toISOString(), slot.end.toISOString(), range(slot.heldStart, slot.heldEnd)],
+  );
+  const row = rows[0] as { sequence: number } | undefined;
+  return row && Number(row.sequence);
+}
+
+/**
+ * Cancels a live session in the caller's transaction, raising its sequence: the new sequence, or
+ * `undefined` when it was cancelled already or has ended (a repeated cancel changes nothing).
+ */
+export async function cancelSession(
+  tx: Queryable,
+  id: string,
+  by: string,
+  note: string | null = null,
+): Promise<number | undefined> {
+  const { rows } = await tx.query(
+    `UPDATE session_bookings
+        SET cancelled_at = ${sqlNow()}, cancelled_by = $2, cancel_note = $3,
+            sequence = sequence + 1, updated_at = ${sqlNow()}
+      WHERE id = $1 AND cancelled_at IS NULL AND ends_at > ${sqlNow()}
+  RETURNING sequence`,
+    [id, by, note],
+  );
+  const row = rows[0] as { sequence: number } | undefined;
+  return row && Number(row.sequence);
+}
+
+/**
+ * What is not free within `span`: what every live booking of every kind holds (held_time), but
+ * the one being moved (`except`), and the spans blocked on the desk. One statement.
+ */
+export async function heldSpans(
+  span: Interval,
+  except: { session?: string; consultation?: string } = {},
+): Promise<Interval[]> {
+  const rows = await query<{ span_from: Date; span_to: Date }>(
+    `SELECT lower(span) AS span_from, upper(span) AS span_to FROM held_time
+      WHERE span && tstzrange($1::timestamptz, $2::timestamptz)
+        AND ($3::uuid IS NULL OR session_id IS DISTINCT FROM $3::uuid)
+        AND ($4::uuid IS NULL OR consultation_id IS DISTINCT FROM $4::uuid)
+     UNION ALL
+     SELECT lower(span), upper(span) FROM consultation_blocks
+      WHERE span && tstzrange($1::timestamptz, $2::timestamptz)`,
+    [
+      span.start.toISOString(),
+      span.end.toISOString(),
+      except.session ?? null,
+      except.consultation ?? null,
+    ],
+  );
+  return rows.map((row) => ({ start: date(row.span_from), end: date(row.span_to) }));
+}
