@@ -1,24 +1,35 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/shared/anti-spam';
 import {
   SESSION_LABELS,
-  SESSION_MANAGE_PAGE,
   SESSION_NOTICES,
   sessionBookingSchema,
 } from '../src/shared/booking/session-form';
 import { FIX_BELOW } from '../src/shared/form-answer';
+import { PAGES } from '../src/shared/site-paths';
 import {
-  checkSessionBooking,
-  sessionAnswer,
-  sessionConflict,
-  sessionMails,
+  answerSession,
+  checkSession,
+  checkSessionType,
+  findSessionRepeat,
+  storeSession,
 } from '../src/server/booking/session-book';
-import { insertSession } from '../src/server/booking/session-store';
 import { outbox } from '../src/server/mail-kinds';
+import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
-import { formFunction } from '../src/server/request/pipeline';
+import { guardPost, type FunctionContext } from '../src/server/request/guard';
+import { deliver, fault, parse, receive, refuse, type NoScript } from '../src/server/request/steps';
 
 export const config: Config = { path: '/api/book-session' };
+
+const NO_SCRIPT: NoScript = {
+  formPage: { href: PAGES.services, label: 'Return to the sessions' },
+  labels: SESSION_LABELS,
+  words: (problem) => ({
+    title: SESSION_NOTICES.failed.title,
+    text: problem.fieldErrors ? FIX_BELOW : problem.error,
+    fallback: SESSION_NOTICES.failed.fallback(siteFacts().email),
+  }),
+};
 
 /**
  * The booking form of a private or in-home session (/book/<type>): the session type, a free
@@ -27,31 +38,30 @@ export const config: Config = { path: '/api/book-session' };
  * stored); the booking stored (Postgres refuses time any booking already holds) with the invites
  * to the visitor and the studio queued in the same transaction, and the reminder for a day before.
  */
-export default formFunction({
-  form: 'session',
-  maxBytes: 16 * 1024,
-  rateLimit: 'CONSULTATION_RATE_LIMIT',
-  minFillMs: MIN_FILL_MS.session,
-  schema: sessionBookingSchema,
-  check: checkSessionBooking,
-  insert: (tx, request, received, checked) =>
-    'slot' in checked
-      ? insertSession(tx, request, received, checked.type, checked.slot)
-      : Promise.resolve(undefined),
-  mails: ['session-visitor', 'session-studio', 'session-reminder'],
-  queue: (id, _request, checked) =>
-    'slot' in checked ? sessionMails(id, checked.slot.start, 0) : [],
-  conflict: sessionConflict,
-  answer: sessionAnswer,
-  outbox,
-  noScript: {
-    sentPage: SESSION_MANAGE_PAGE,
-    formPage: { href: '/services', label: 'Return to the sessions' },
-    labels: SESSION_LABELS,
-    words: (problem) => ({
-      title: SESSION_NOTICES.failed.title,
-      text: problem.fieldErrors ? FIX_BELOW : problem.error,
-      fallback: SESSION_NOTICES.failed.fallback(siteFacts().email),
-    }),
-  },
-});
+export default async function bookSession(req: Request, context?: FunctionContext) {
+  try {
+    const posted = await guardPost(req, context, {
+      form: 'session',
+      maxBytes: 16 * 1024,
+      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+    });
+    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
+    const { body } = posted.value;
+    const request = parse(sessionBookingSchema, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    const received = receive('session', posted.value, body, request.value, context);
+    const type = checkSessionType(request.value);
+    if (!type.ok) return await refuse(req, type.problem, NO_SCRIPT, body);
+    const repeat = await findSessionRepeat(received);
+    if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT, body);
+    if (repeat.value) return answerSession(repeat.value, received);
+    const slot = await checkSession(request.value, received, type.value);
+    if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT, body);
+    const booked = await storeSession(outbox, request.value, received, type.value, slot.value);
+    if (!booked.ok) return await refuse(req, booked.problem, NO_SCRIPT, body);
+    if (!booked.value.repeat) await deliver(context, outbox, booked.value.queued);
+    return answerSession(booked.value, received);
+  } catch (error) {
+    return refuse(req, fault('session', error), NO_SCRIPT);
+  }
+}

@@ -15,6 +15,10 @@ export const PAGES = {
   consultation: '/consultation',
   /** The page that manages one booking (its token in `?token=`), and the confirmation after booking. */
   manage: '/consultation/manage',
+  /** The services, among them the sessions booked on the site. */
+  services: '/services',
+  /** The page that manages one session (its token in `?token=`; its forms post to it), and the confirmation after booking. */
+  sessionManage: '/book/manage',
   events: '/events',
   /** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
   notifySent: '/notify/sent',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { BOOKING_MAILS } from '../../src/server/booking/book';
+import { SESSION_MAILS } from '../../src/server/booking/session-book';
 import { MESSAGE_MAILS } from '../../src/server/contact/store';
 import { SIGN_UP_MAILS } from '../../src/server/notify/store';
 import { WAIVER_MAILS } from '../../src/server/waiver/store';
@@ -15,6 +16,7 @@ const functions = {
   'send-email': MESSAGE_MAILS,
   'submit-waiver': WAIVER_MAILS,
   'book-consultation': BOOKING_MAILS,
+  'book-session': SESSION_MAILS,
   'notify-signup': SIGN_UP_MAILS,
 };
 
@@ -26,7 +28,11 @@ test.each(Object.entries(functions))(
       expect(isMailKind(kind)).toBe(true);
       // The composer loads its module and looks its row up: a row that is not there is no mail.
       const ref =
-        kind === 'contact' ? '0' : kind.startsWith('booking-') ? `${randomUUID()}:0` : randomUUID();
+        kind === 'contact'
+          ? '0'
+          : /^(booking|session)-/.test(kind)
+            ? `${randomUUID()}:0`
+            : randomUUID();
       await expect(MAIL_KINDS[kind].compose(ref)).resolves.toBeUndefined();
     }
   },

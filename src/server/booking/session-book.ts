@@ -1,32 +1,46 @@
 /**
- * What is particular to the session booking form in the one form pipeline (request/pipeline.ts):
- * the session type must be one content offers and the price posted (if any) its price in content
- * (else 422, nothing stored); a session at the visitor's address needs the address, in one of the
- * areas she serves (422); the time must be free now (else 409 with the nearest free ones); the
- * insert may meet the database's refusal of held time (409 again, the race lost); the mails it
- * owes (the invites now, the reminder a day before); and an answer that says when, where, what is
- * due and the policy, with the link to change or cancel.
+ * The steps of booking a private or in-home session that are its own, called in order by
+ * functions/book-session.ts between the steps every form takes (request/steps.ts):
+ *
+ *   checkSessionType (a type content offers, and the price posted, if any, its price in content,
+ *   else 422, nothing stored) → findSessionRepeat (a submission id already booked: answered from
+ *   its row, or 409 when sent with other details) → checkSession (a session at the visitor's
+ *   address needs the address, in one of the areas she serves, 422; the time must be free now,
+ *   else 409 with the nearest free ones) → storeSession (the row inserted and its mails queued in
+ *   one transaction: the invites now, the reminder a day before; the database's refusal of held
+ *   time is 409 again, the race lost) → answerSession (when, where, what is due and the policy,
+ *   with the link to change or cancel).
  */
-import type { OfferedSlot } from '../../shared/booking/form';
 import {
   PRICE_CHANGED,
-  SESSION_MANAGE_PAGE,
   UNKNOWN_SESSION,
   type SessionBookingRequest,
   type SessionSummary,
 } from '../../shared/booking/session-form';
 import * as zoned from '../../shared/booking/zoned';
-import { OTHER_REQUEST, SLOT_TAKEN } from '../../shared/form-answer';
 import { failed, ok, type Result } from '../../shared/result';
+import { PAGES } from '../../shared/site-paths';
+import { fullDateLabel, timeRangeLabel } from '../../shared/time-format';
 import { now } from '../platform/clock';
-import type { QueuedMail, Received } from '../request/pipeline';
+import { transaction } from '../platform/db';
+import { seeOther } from '../request/pages';
 import type { Problem } from '../request/responses';
+import {
+  answer,
+  keptAsSpam,
+  otherRequest,
+  queue,
+  sameRequest,
+  type FormOutbox,
+  type QueuedMail,
+  type Received,
+} from '../request/steps';
+import { slotTaken } from './book';
 import { sessionPolicy, sessionType, servesArea, type SessionType } from './policy';
 import { amountLine } from './session-mail';
 import { checkSessionSlot, nearestSessions } from './session-offer';
 import {
-  OtherRequest,
-  loadSession,
+  insertSession,
   sessionBySubmission,
   sessionManagePath,
   sessionToken,
@@ -44,7 +58,16 @@ export type SessionMailKind =
   | 'session-cancel-studio'
   | 'session-reminder';
 
-export type SessionChecked = { type: SessionType; slot: SessionSlot } | { repeat: true };
+/** The mails a new session queues (`sessionMails`). */
+export const SESSION_MAILS = ['session-visitor', 'session-studio', 'session-reminder'] as const;
+
+/**
+ * A session as its answer tells it: the one just stored (its token made here, its mails to send
+ * now), or the one a repeated submission id names, as its row was read.
+ */
+export type SessionBooked =
+  | { repeat: false; booking: SessionBooking; token: string; queued: string[] }
+  | { repeat: true; booking: SessionBooking };
 
 const CHOOSE = 'Please choose one of the times offered.';
 const STREET = 'Please enter the street address where the session takes place.';
@@ -57,27 +80,13 @@ const fieldProblem = (field: string, error: string): Problem => ({
   fieldErrors: { [field]: error },
 });
 
-/** The 409 of a time no longer free, with the nearest free ones. */
-const slotTaken = (nearest: OfferedSlot[]): Problem => ({
-  status: 409,
-  error: SLOT_TAKEN,
-  details: { nearest },
-});
-
 /** The words of an address outside the areas she serves: which ZIP codes she does. */
 export function outsideAreas(type: SessionType): string {
   return `In-home sessions are offered in the ZIP codes ${type.areas.join(', ')}. For another area, please write to the studio.`;
 }
 
-/**
- * The checks of a session booking before it is stored. A repeated submission passes at once (it
- * stores nothing more and is answered like the first).
- */
-export async function checkSessionBooking(
-  request: SessionBookingRequest,
-  _format: unknown,
-  received: Received,
-): Promise<Result<SessionChecked, Problem>> {
+/** The session type booked, from content; the price posted, if any, must be its price there. */
+export function checkSessionType(request: SessionBookingRequest): Result<SessionType, Problem> {
   const type = sessionType(request.sessionType);
   if (!type) return failed(fieldProblem('sessionType', UNKNOWN_SESSION));
   if (
@@ -86,13 +95,35 @@ export async function checkSessionBooking(
   ) {
     return failed(fieldProblem('price', PRICE_CHANGED));
   }
-  const known = await sessionBySubmission(received.submissionId);
-  if (known) {
-    // The same request again is answered like the first; another under its id is told nothing.
-    return known.requestSha256 === received.fingerprint
-      ? ok({ repeat: true })
-      : failed({ status: 409, error: OTHER_REQUEST });
-  }
+  return ok(type);
+}
+
+/**
+ * A submission id already booked (a retry, a double click, Back and Send again): its session,
+ * or 409 when it was sent with other details (told nothing of the first); `undefined` for a new
+ * submission. It skips the checks, which its own session would fail (the time is its own).
+ */
+export async function findSessionRepeat(
+  received: Received,
+): Promise<Result<SessionBooked | undefined, Problem>> {
+  const earlier = await sessionBySubmission(received.submissionId);
+  return earlier ? repeatOf(earlier, received) : ok(undefined);
+}
+
+function repeatOf(earlier: SessionBooking, received: Received): Result<SessionBooked, Problem> {
+  if (!sameRequest(earlier.requestSha256, received)) return failed(otherRequest());
+  return ok({ repeat: true, booking: earlier });
+}
+
+/**
+ * The checks of a session booking before it is stored: a session at the visitor's address needs
+ * a street and a ZIP code she serves; the time must be free now. The time as it will be held.
+ */
+export async function checkSession(
+  request: SessionBookingRequest,
+  received: Received,
+  type: SessionType,
+): Promise<Result<SessionSlot, Problem>> {
   if (type.where === 'home') {
     if (!request.street) return failed(fieldProblem('street', STREET));
     if (!/^\s*\d{5}(-\d{4})?\s*$/.test(request.postalCode)) {
@@ -104,7 +135,7 @@ export async function checkSessionBooking(
   }
   const slot = await checkSessionSlot(type, request.slot, { later: received.later });
   if (!slot.ok) return failed(slot.taken ? slotTaken(slot.nearest) : fieldProblem('slot', CHOOSE));
-  return ok({ type, slot: slot.slot });
+  return ok(slot.slot);
 }
 
 /** The mails of a new session: both invites now, and the reminder a day before if there is one. */
@@ -112,7 +143,7 @@ export function sessionMails(
   id: string,
   start: Date,
   sequence: number,
-): QueuedMail<SessionMailKind>[] {
+): QueuedMail<(typeof SESSION_MAILS)[number]>[] {
   const ref = mailRef(id, sequence);
   const remindAt = new Date(start.getTime() - DAY_MS);
   return [
@@ -124,15 +155,38 @@ export function sessionMails(
   ];
 }
 
-/** A lost race for the time (the database refused it): 409 with the nearest free times now. */
-export async function sessionConflict(
-  error: unknown,
+/**
+ * Stores the session and queues its mails in one transaction. Postgres refuses time another
+ * booking of any kind holds (a race lost: 409 with the nearest free times now). A submission id
+ * stored meanwhile by the same request sent at once is answered as its repeat.
+ */
+export async function storeSession(
+  outbox: FormOutbox<SessionMailKind>,
   request: SessionBookingRequest,
-): Promise<Problem | undefined> {
-  if (error instanceof OtherRequest) return { status: 409, error: OTHER_REQUEST };
-  if (!isSlotTaken(error)) return undefined;
-  const type = sessionType(request.sessionType);
-  return slotTaken(type ? await nearestSessions(type, request.slot) : []);
+  received: Received,
+  type: SessionType,
+  slot: SessionSlot,
+): Promise<Result<SessionBooked, Problem>> {
+  try {
+    return await transaction(async (tx) => {
+      const stored = await insertSession(tx, request, received, type, slot);
+      if (!stored) {
+        const earlier = await sessionBySubmission(received.submissionId, tx);
+        if (!earlier) throw new Error('A session was both stored and not found');
+        return repeatOf(earlier, received);
+      }
+      const booked = { repeat: false as const, ...stored };
+      if (received.spam) {
+        keptAsSpam('session', stored.booking.id, received.spam);
+        return ok({ ...booked, queued: [] });
+      }
+      const queued = await queue(tx, outbox, sessionMails(stored.booking.id, slot.start, 0));
+      return ok({ ...booked, queued });
+    });
+  } catch (error) {
+    if (!isSlotTaken(error)) throw error;
+    return failed(slotTaken(await nearestSessions(type, request.slot)));
+  }
 }
 
 /** The session as the visitor reads it back. */
@@ -143,8 +197,8 @@ export function sessionSummary(booking: SessionBooking, token: string): SessionS
     title: booking.title,
     start: booking.start.toISOString(),
     end: booking.end.toISOString(),
-    day: zoned.fullDateLabel(from, timeZone),
-    time: zoned.timeRangeLabel(from, zoned.instantOf(booking.end), timeZone),
+    day: fullDateLabel(from, timeZone),
+    time: timeRangeLabel(from, zoned.instantOf(booking.end), timeZone),
     place:
       booking.place === 'home'
         ? `At your address: ${booking.street ?? ''}, ${booking.postalCode ?? ''}`
@@ -156,20 +210,16 @@ export function sessionSummary(booking: SessionBooking, token: string): SessionS
 }
 
 /** Where a repeated post without script goes: a page that says it is booked, without its link. */
-export const SESSION_REPEAT_PAGE = `${SESSION_MANAGE_PAGE}?repeat=1`;
+export const SESSION_REPEAT_PAGE = `${PAGES.sessionManage}?repeat=1`;
 
 /**
- * The answer to a stored session: the session, and the page to manage it. A post without
- * script that repeats one is told it stands, never given its link (as for the consultation).
+ * The answer to a session: when, where, what is due and the policy, and the page to manage it
+ * (a post without script is sent there). A post without script that repeats one is told it
+ * stands and never given its link (as for the consultation).
  */
-export async function sessionAnswer(
-  ref: string | undefined,
-  _request: SessionBookingRequest,
-  received: Received,
-) {
-  if (!ref && received.format === 'form') return { location: SESSION_REPEAT_PAGE };
-  const booking = ref ? await loadSession(ref) : await sessionBySubmission(received.submissionId);
-  if (!booking) return {};
-  const booked = sessionSummary(booking, sessionToken(booking));
-  return { details: { booking: booked }, location: `${booked.manage}&booked=1` };
+export function answerSession(booked: SessionBooked, received: Received): Response {
+  if (booked.repeat && received.format === 'form') return seeOther(SESSION_REPEAT_PAGE);
+  const token = booked.repeat ? sessionToken(booked.booking) : booked.token;
+  const booking = sessionSummary(booked.booking, token);
+  return answer(received, `${booking.manage}&booked=1`, { booking });
 }

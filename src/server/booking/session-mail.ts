@@ -12,6 +12,13 @@
  * studio alone.
  */
 import * as zoned from '../../shared/booking/zoned';
+import {
+  dayLabel,
+  fullDateLabel,
+  timeLabel,
+  timeRangeLabel,
+  zoneName,
+} from '../../shared/time-format';
 import { mailBody, type Block } from '../mail/blocks';
 import { now } from '../platform/clock';
 import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
@@ -94,10 +101,10 @@ function when(booking: SessionBooking): When {
   const start = zoned.instantOf(booking.start);
   const end = zoned.instantOf(booking.end);
   return {
-    date: zoned.fullDateLabel(start, timeZone),
-    time: zoned.timeRangeLabel(start, end, timeZone),
-    short: `${zoned.dayLabel(zoned.localDate(start, timeZone))} at ${zoned.timeLabel(start, timeZone)}`,
-    zone: zoned.zoneName(timeZone),
+    date: fullDateLabel(start, timeZone),
+    time: timeRangeLabel(start, end, timeZone),
+    short: `${dayLabel(zoned.localDate(start, timeZone))} at ${timeLabel(start, timeZone)}`,
+    zone: zoneName(timeZone),
   };
 }
 

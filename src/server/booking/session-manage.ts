@@ -9,12 +9,11 @@
  */
 import { slotSchema } from '../../shared/booking/form';
 import type { SessionManageData } from '../../shared/booking/session-form';
-import { isToken } from '../auth/tokens';
+import { isToken } from '../platform/tokens';
 import { now } from '../platform/clock';
 import { siteFacts } from '../platform/site-facts';
-import { transaction, type Queryable } from '../platform/db';
-import type { Outbox } from '../platform/outbox';
-import type { QueuedMail } from '../request/pipeline';
+import { transaction } from '../platform/db';
+import { queue, type FormOutbox } from '../request/steps';
 import { sessionPolicy, sessionType, withinPolicy } from './policy';
 import { sessionMails, sessionSummary, type SessionMailKind } from './session-book';
 import { checkSessionSlot, nearestSessions, sessionSlots } from './session-offer';
@@ -22,7 +21,7 @@ import { cancelSession, moveSession, sessionByToken, type SessionBooking } from 
 import { isSlotTaken, mailRef } from './store';
 import type { OfferedSlot } from '../../shared/booking/form';
 
-export type SessionOutbox = Pick<Outbox<SessionMailKind>, 'enqueue' | 'deliverNow'>;
+export type SessionOutbox = FormOutbox<SessionMailKind>;
 
 /** Why a session can no longer be changed through its link, in the visitor's words. */
 export function tooLate(email: string): string {
@@ -75,19 +74,6 @@ export type ChangeResult =
   | { ok: true; done: 'cancelled' | 'moved' | undefined }
   | { ok: false; status: number; error: string; nearest?: OfferedSlot[] };
 
-async function queue(
-  outbox: SessionOutbox,
-  tx: Queryable,
-  mails: QueuedMail<SessionMailKind>[],
-): Promise<string[]> {
-  const ids: string[] = [];
-  for (const { kind, ref, ...options } of mails) {
-    const id = await outbox.enqueue(tx, kind, ref, options);
-    if (id && !options.notBefore) ids.push(id);
-  }
-  return ids;
-}
-
 /**
  * POST `action=cancel`, or `action=move` with a `slot`, for the session `token` opens: within
  * the policy, else refused (409) with its words. `deliver` sends the queued mails after the
@@ -126,7 +112,7 @@ export async function changeSession(
       const sequence = await cancelSession(tx, booking.id, 'visitor');
       if (sequence === undefined) return [];
       const ref = mailRef(booking.id, sequence);
-      return queue(outbox, tx, [
+      return queue(tx, outbox, [
         { kind: 'session-cancel-visitor', ref },
         { kind: 'session-cancel-studio', ref },
       ]);
@@ -161,7 +147,7 @@ export async function changeSession(
     const ids = await transaction(async (tx) => {
       const sequence = await moveSession(tx, booking.id, checked.slot);
       if (sequence === undefined) return [];
-      return queue(outbox, tx, sessionMails(booking.id, checked.slot.start, sequence));
+      return queue(tx, outbox, sessionMails(booking.id, checked.slot.start, sequence));
     });
     if (ids.length > 0) await deliver(outbox.deliverNow(ids));
     return { ok: true, done: ids.length > 0 ? 'moved' : undefined };

@@ -15,6 +15,7 @@ import { findSlot, nearestSlots } from '../../shared/booking/nearest';
 import { freeSlots, slotRange, type Slot, type SlotDay } from '../../shared/booking/slots';
 import { windowStarts } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
+import { dayLabel } from '../../shared/time-format';
 import { now } from '../platform/clock';
 import { busyTimes } from './busy-feed';
 import { sessionPolicy, type SessionType } from './policy';
@@ -83,7 +84,7 @@ export function offeredSession(slot: Slot): OfferedSlot {
   const start = zoned.instantOf(new Date(slot.start));
   return {
     start: slot.start,
-    day: zoned.dayLabel(zoned.localDate(start, timeZone)),
+    day: dayLabel(zoned.localDate(start, timeZone)),
     time: slot.label,
   };
 }

@@ -5,7 +5,7 @@
  * (src/components/booking/SessionBooking.astro). `undefined` for a type content does not offer.
  */
 import type { SessionPageData } from '../../shared/booking/session-form';
-import { zoneName } from '../../shared/booking/zoned';
+import { zoneName } from '../../shared/time-format';
 import { siteFacts } from '../platform/site-facts';
 import { sessionPolicy, sessionType } from './policy';
 import { dollarsText } from './session-mail';

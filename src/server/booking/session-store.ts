@@ -18,12 +18,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Interval } from '../../shared/booking/intervals';
 import type { SessionBookingRequest } from '../../shared/booking/session-form';
-import { OTHER_REQUEST } from '../../shared/form-answer';
-import { newToken, tokenHash } from '../auth/tokens';
+import { newToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
 import { decryptField, encryptField } from '../platform/crypto';
+import { PAGES } from '../../shared/site-paths';
 import { query, type Queryable } from '../platform/db';
-import type { Received } from '../request/pipeline';
+import type { Received } from '../request/steps';
 import type { SessionType } from './policy';
 import { networkOf, type StoredLink } from './store';
 
@@ -148,30 +148,18 @@ export function sessionToken(booking: Pick<SessionBooking, 'id' | 'link'>): stri
 }
 
 /** The page of one session, relative to the site (the answer's link, and the 303's target). */
-export const sessionManagePath = (token: string) => `/book/manage?token=${token}`;
+export const sessionManagePath = (token: string) => `${PAGES.sessionManage}?token=${token}`;
 
 export const sessionManageUrl = (booking: Pick<SessionBooking, 'id' | 'link' | 'origin'>) =>
   `${booking.origin}${sessionManagePath(sessionToken(booking))}`;
 
-/**
- * Another request under a submission id already stored (a copied id, not a repeat): refused as
- * 409 and told nothing of the first. A SQLSTATE of its own so the database layer lets it through.
- */
-export class OtherRequest extends Error {
-  readonly code = 'P0001';
-  constructor() {
-    super(OTHER_REQUEST);
-    this.name = 'OtherRequest';
-  }
-}
-
 const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
 
 /**
- * Stores a session in the caller's transaction: its id, or `undefined` when its submission id is
- * already stored with the same fields (a retry, a double click). The time another live booking
- * holds throws (23P01, held_time_no_overlap); the same submission id with other fields throws
- * `OtherRequest`. The amount due is `type`'s price from content.
+ * Stores a session in the caller's transaction: the row as stored and its manage token, or
+ * `undefined` when its submission id is already stored (a retry, a double click: the caller
+ * reads that row). The time another live booking holds throws (23P01, held_time_no_overlap).
+ * The amount due is `type`'s price from content.
  */
 export async function insertSession(
   tx: Queryable,
@@ -179,20 +167,15 @@ export async function insertSession(
   { submissionId, fingerprint, spam, timed, origin, client }: Received,
   type: SessionType,
   slot: SessionSlot,
-): Promise<string | undefined> {
+): Promise<{ booking: SessionBooking; token: string } | undefined> {
   const id = randomUUID();
   const token = newToken();
   // Two sends of one submission at once take turns here, so the second finds the first's row.
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [submissionId]);
-  const known = await tx.query(
-    'SELECT request_sha256 FROM session_bookings WHERE submission_id = $1',
-    [submissionId],
-  );
-  const stored = known.rows[0] as { request_sha256: string | null } | undefined;
-  if (stored) {
-    if (stored.request_sha256 !== fingerprint) throw new OtherRequest();
-    return undefined;
-  }
+  const known = await tx.query('SELECT 1 FROM session_bookings WHERE submission_id = $1', [
+    submissionId,
+  ]);
+  if (known.rows.length > 0) return undefined;
   const home = type.where === 'home';
   const { rows } = await tx.query(
     `INSERT INTO session_bookings
@@ -201,7 +184,7 @@ export async function insertSession(
         submission_id, request_sha256, spam_reason, timed, client_network, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::tstzrange, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
              $18, $19, $20, $21, ${sqlNow()}, ${sqlNow()})
-     RETURNING id`,
+     RETURNING ${COLUMNS}`,
     [
       id,
       type.id,
@@ -226,7 +209,8 @@ export async function insertSession(
       networkOf(client.ip),
     ],
   );
-  return (rows[0] as { id: string } | undefined)?.id;
+  const row = rows[0] as Row | undefined;
+  return row && { booking: sessionOf(row), token };
 }
 
 export async function loadSession(id: string, tx?: Queryable): Promise<SessionBooking | undefined> {
@@ -244,14 +228,16 @@ export async function sessionByToken(token: string): Promise<SessionBooking | un
   return row && sessionOf(row);
 }
 
+/** The session stored under a submission id, if any (in the caller's transaction, `tx`). */
 export async function sessionBySubmission(
   submissionId: string,
+  tx?: Queryable,
 ): Promise<SessionBooking | undefined> {
-  const [row] = await query<Row>(
-    `SELECT ${COLUMNS} FROM session_bookings WHERE submission_id = $1`,
-    [submissionId],
-  );
-  return row && sessionOf(row);
+  const sql = `SELECT ${COLUMNS} FROM session_bookings WHERE submission_id = $1`;
+  const rows = tx
+    ? ((await tx.query(sql, [submissionId])).rows as Row[])
+    : await query<Row>(sql, [submissionId]);
+  return rows[0] && sessionOf(rows[0]);
 }
 
 /**

@@ -6,11 +6,11 @@
 import type { Context } from '@netlify/functions';
 import {
   SESSION_LABELS,
-  SESSION_MANAGE_PAGE,
   SESSION_NOTICES,
   type SessionManageData,
   type SessionPageData,
 } from '../../shared/booking/session-form';
+import { PAGES } from '../../shared/site-paths';
 import { changeSession, sessionManageData } from '../booking/session-manage';
 import { sessionPageData } from '../booking/session-page';
 import { sessionManagePath } from '../booking/session-store';
@@ -40,7 +40,7 @@ export type SessionManageAnswer =
   | { page: SessionManageData; done?: 'booked' | 'moved' | 'cancelled'; status: number }
   | { response: Response };
 
-const FORM_PAGE = { href: '/services', label: 'Return to the sessions' };
+const FORM_PAGE = { href: PAGES.services, label: 'Return to the sessions' };
 
 function fault(title: string, problem: Problem) {
   return {
@@ -100,7 +100,7 @@ export async function sessionManageAnswer(
     };
   } catch (error) {
     return {
-      response: linkFault(SESSION_MANAGE_PAGE, error, ({ outage, status, headers }) =>
+      response: linkFault(PAGES.sessionManage, error, ({ outage, status, headers }) =>
         fault('Your session cannot be opened just now', {
           status,
           error: outage

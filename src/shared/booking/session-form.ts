@@ -80,12 +80,6 @@ export const SESSION_LABELS: Record<SessionBookingField, string> = {
 /** Where the session form posts. */
 export const SESSION_ACTION = '/api/book-session';
 
-/**
- * The page that manages one session (its token in `?token=`; its forms post to it), and the
- * confirmation after booking.
- */
-export const SESSION_MANAGE_PAGE = '/book/manage';
-
 /** The booking page of a session type. */
 export const sessionPage = (type: string) => `/book/${type}`;
 
