@@ -27,6 +27,26 @@ describe('a deployed build', () => {
     },
   );
 
+  test("with the studio's Stripe key but not its webhook's secret fails, naming the secret", () => {
+    const key = { ...complete, STRIPE_SECRET_KEY: 'sk_live_studio123' };
+    expect(deployProblems(key)).toEqual([
+      expect.stringMatching(/^STRIPE_WEBHOOK_SECRET is not set, and STRIPE_SECRET_KEY is: /),
+    ]);
+    expect(deployProblems({ ...key, STRIPE_WEBHOOK_SECRET: 'whsec_studio456' })).toEqual([]);
+    // Without a key the site is paid at the studio, and needs no secret.
+    expect(deployProblems(complete)).toEqual([]);
+    // A publishable key in the secret's place is named, and not quoted.
+    expect(
+      deployProblems({
+        ...key,
+        STRIPE_SECRET_KEY: 'pk_live_oops',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      }),
+    ).toEqual([
+      expect.stringMatching(/^STRIPE_SECRET_KEY must be a Stripe secret or restricted key .*\.$/),
+    ]);
+  });
+
   test('names every missing setting at once', () => {
     expect(deployProblems({ NETLIFY: 'true', CONTEXT: 'deploy-preview' })).toHaveLength(3);
   });

@@ -63,6 +63,8 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   NOTIFY_RATE_LIMIT: 'ten an hour',
   NOTIFY_CONFIRM_LIMIT: '3/0h',
   LIST_SEND_RATE: '100 a minute',
+  STRIPE_SECRET_KEY: 'pk_live_publishable',
+  STRIPE_WEBHOOK_SECRET: 'sk_live_not_the_webhook',
 };
 
 /** Settings that take any text (a path, a host, a database address). */

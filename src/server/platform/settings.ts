@@ -130,6 +130,14 @@ export function settingProblems(env: Env, { deployed }: { deployed: boolean }): 
         }
       } else if (deployed && words.requiredWhenDeployed) {
         problems.push(`${name} is not set: ${plain(words.about)}.`);
+      } else if (
+        deployed &&
+        words.requiredWhenDeployedWith &&
+        env[words.requiredWhenDeployedWith]?.trim()
+      ) {
+        problems.push(
+          `${name} is not set, and ${words.requiredWhenDeployedWith} is: ${plain(words.about)}.`,
+        );
       }
     } catch (error) {
       if (!(error instanceof SettingError)) throw error;

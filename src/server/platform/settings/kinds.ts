@@ -16,6 +16,8 @@ export interface SettingWords {
   secret?: boolean;
   /** A deployed site must set it: the build of a deploy stops without it. */
   requiredWhenDeployed?: boolean;
+  /** A deployed site that sets this other setting must set this one too (a key's partner). */
+  requiredWhenDeployedWith?: string;
   /** A deployed site must not set it (a test's override): the build of a deploy stops with it. */
   forbiddenWhenDeployed?: boolean;
   /** A rate limit (`<count>/<window>`). */

@@ -79,6 +79,27 @@ export const siteSettings = z.object({
       'earlier keys, separated by commas: what they encrypted still opens until `npm run rotate-key` has moved it to `WAIVER_ENCRYPTION_KEY` ([key rotation](operations.md#changing-the-encryption-key))',
     fallback: 'unset',
   }),
+  STRIPE_SECRET_KEY: matching(
+    /^(sk|rk)_(test|live)_\w+$/,
+    'must be a Stripe secret or restricted key (sk_live_…, rk_live_…; sk_test_… in test mode)',
+    {
+      about:
+        "the studio's own Stripe account: with it, paid sessions and classes are paid online through Stripe Checkout ([payments](operations.md#taking-payments-online)); a secret",
+      fallback: 'unset: everything is paid at the studio',
+      secret: true,
+    },
+  ),
+  STRIPE_WEBHOOK_SECRET: matching(
+    /^whsec_\w+$/,
+    'must be the signing secret of a Stripe webhook endpoint (whsec_…)',
+    {
+      about:
+        "the signing secret of the webhook endpoint for `/api/stripe-webhook` in Stripe's dashboard: how the site knows a payment is real; required when deployed with `STRIPE_SECRET_KEY`",
+      fallback: 'unset',
+      secret: true,
+      requiredWhenDeployedWith: 'STRIPE_SECRET_KEY',
+    },
+  ),
   DB_CONNECT_TIMEOUT_MS: milliseconds(5_000, {
     about: 'how long a function waits for a database connection before it answers `503`',
   }),
