@@ -107,6 +107,12 @@ export const MAIL_KINDS = {
     about: 'booking',
     label: 'Session reminder',
   },
+  /** A payment that came after its place went, refunded: the visitor told (ref: the refund's id). */
+  'payment-refunded': {
+    compose: async (ref) => (await import('./booking/session-payment')).sessionRefundedMail(ref),
+    about: 'booking',
+    label: 'Payment refunded: the place had gone',
+  },
   // The Get Notified list's mails are composed from `<subscriber id>:<confirmation or announcement id>`.
   /** The link that confirms a sign-up (double opt-in). */
   'list-confirm': {

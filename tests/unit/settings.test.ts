@@ -65,6 +65,7 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   LIST_SEND_RATE: '100 a minute',
   STRIPE_SECRET_KEY: 'pk_live_publishable',
   STRIPE_WEBHOOK_SECRET: 'sk_live_not_the_webhook',
+  STRIPE_API_URL: '127.0.0.1:12111',
 };
 
 /** Settings that take any text (a path, a host, a database address). */

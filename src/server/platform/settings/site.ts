@@ -100,6 +100,12 @@ export const siteSettings = z.object({
       requiredWhenDeployedWith: 'STRIPE_SECRET_KEY',
     },
   ),
+  STRIPE_API_URL: siteAddress({
+    about:
+      "tests only: where the Stripe SDK sends its requests instead of Stripe (the tests' stand-in); a deploy refuses it",
+    fallback: "Stripe's own API",
+    forbiddenWhenDeployed: true,
+  }),
   DB_CONNECT_TIMEOUT_MS: milliseconds(5_000, {
     about: 'how long a function waits for a database connection before it answers `503`',
   }),

@@ -1,0 +1,67 @@
+import type { Config, Context } from '@netlify/functions';
+import { sessionPayable } from '../src/server/booking/session-payment';
+import { outbox } from '../src/server/mail-kinds';
+import { DatabaseUnavailableError } from '../src/server/platform/db';
+import { sendRefunds } from '../src/server/payments/refunds';
+import { stripeAccount, isStripeOutage, verifiedEvent } from '../src/server/payments/stripe';
+import {
+  applyEvent,
+  isHandled,
+  rereadSession,
+  type PayableKinds,
+} from '../src/server/payments/webhook';
+import { json, methodNotAllowed } from '../src/server/request/responses';
+
+export const config: Config = { path: '/api/stripe-webhook' };
+
+/** Stripe sends an event of a few kilobytes; anything far larger is not Stripe's. */
+const MAX_BYTES = 512 * 1024;
+
+/** The kinds of booking paid online, each with what it does when its payment settles. */
+const KINDS: PayableKinds = { session: sessionPayable };
+
+/**
+ * Stripe's events about the Checkout Sessions the site opened, in order: the signature checked,
+ * the session read again from Stripe, the event applied once (src/server/payments/webhook.ts),
+ * refunds sent after the commit. 2xx tells Stripe the event is done with; a 5xx makes Stripe send
+ * it again later (an outage of the database or of Stripe's API), which changes nothing twice.
+ */
+export default async function stripeWebhook(req: Request, context?: Context): Promise<Response> {
+  if (req.method !== 'POST') return methodNotAllowed('POST');
+  const account = stripeAccount();
+  if (!account) {
+    return json({ received: false, error: 'This site takes no payment online.' }, 404);
+  }
+  const length = Number(req.headers.get('content-length') ?? 0);
+  if (length > MAX_BYTES) return json({ received: false, error: 'Too large.' }, 413);
+  const payload = await req.text();
+  let event;
+  try {
+    event = verifiedEvent(account, payload, req.headers.get('stripe-signature') ?? '');
+  } catch (error) {
+    if ((error as Error).name === 'MissingSettingError') throw error;
+    return json({ received: false, error: 'The signature does not match.' }, 400);
+  }
+  if (!isHandled(event.type)) return json({ received: true, outcome: `ignored: ${event.type}` });
+  try {
+    const session = await rereadSession(account, event);
+    const applied = await applyEvent(KINDS, event, session);
+    // After the commit: the refunds to Stripe, then the mails (a refund first, so a mail that
+    // says "refunded" follows Stripe's yes). Whatever fails stays owed: the refund pending, the
+    // mail in the outbox.
+    const after = (async () => {
+      if (applied.refunds.length > 0) await sendRefunds(account, applied.refunds);
+      if (applied.mails.length > 0) await outbox.deliverNow(applied.mails);
+    })();
+    if (context?.waitUntil) context.waitUntil(after);
+    else await after;
+    console.info(`stripe-webhook: ${event.type} ${event.id}: ${applied.outcome}`);
+    return json({ received: true, outcome: applied.outcome });
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError || isStripeOutage(error)) {
+      return json({ received: false, error: 'Try again later.' }, 503, { 'Retry-After': '60' });
+    }
+    console.error(`stripe-webhook: ${event.type} ${event.id} failed: ${(error as Error).message}`);
+    return json({ received: false, error: 'The event could not be applied.' }, 500);
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The payments tables (migration 0090): a row per Stripe Checkout Session opened for a booking,
+ * its refunds, and every Stripe event handled, by id. Each function runs in the caller's
+ * transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { sqlNow } from '../platform/clock';
+import type { Queryable } from '../platform/db';
+
+export type BookingKind = 'session' | 'class';
+export type RefundReason = 'policy' | 'taken' | 'class-cancelled' | 'studio';
+
+export interface Payment {
+  id: string;
+  bookingKind: BookingKind;
+  bookingId: string;
+  checkoutSession: string;
+  amountCents: number;
+  currency: string;
+  state: 'open' | 'paid' | 'expired';
+  paymentIntent: string | null;
+  expiresAt: Date;
+}
+
+export interface Refund {
+  id: string;
+  paymentId: string;
+  paymentIntent: string;
+  amountCents: number;
+  reason: RefundReason;
+  idempotencyKey: string;
+  state: 'pending' | 'succeeded' | 'failed';
+  stripeRefund: string | null;
+}
+
+interface PaymentRow {
+  id: string;
+  booking_kind: BookingKind;
+  booking_id: string;
+  checkout_session: string;
+  amount_cents: number;
+  currency: string;
+  state: Payment['state'];
+  payment_intent: string | null;
+  expires_at: Date | string;
+}
+
+const paymentOf = (row: PaymentRow): Payment => ({
+  id: row.id,
+  bookingKind: row.booking_kind,
+  bookingId: row.booking_id,
+  checkoutSession: row.checkout_session,
+  amountCents: Number(row.amount_cents),
+  currency: row.currency,
+  state: row.state,
+  paymentIntent: row.payment_intent,
+  expiresAt: new Date(row.expires_at),
+});
+
+/** The checkout just opened for a held booking. */
+export async function recordCheckout(
+  tx: Queryable,
+  checkout: Omit<Payment, 'id' | 'state' | 'paymentIntent'>,
+): Promise<Payment> {
+  const { rows } = await tx.query(
+    `INSERT INTO payments (id, booking_kind, booking_id, checkout_session, amount_cents, currency,
+                           expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, ${sqlNow()})
+     ON CONFLICT (checkout_session) DO UPDATE SET checkout_session = EXCLUDED.checkout_session
+     RETURNING *`,
+    [
+      randomUUID(),
+      checkout.bookingKind,
+      checkout.bookingId,
+      checkout.checkoutSession,
+      checkout.amountCents,
+      checkout.currency,
+      checkout.expiresAt.toISOString(),
+    ],
+  );
+  return paymentOf(rows[0] as PaymentRow);
+}
+
+/** The payment of a Checkout Session, locked for the rest of the transaction. */
+export async function lockPaymentOfCheckout(
+  tx: Queryable,
+  checkoutSession: string,
+): Promise<Payment | undefined> {
+  const { rows } = await tx.query('SELECT * FROM payments WHERE checkout_session = $1 FOR UPDATE', [
+    checkoutSession,
+  ]);
+  return rows[0] ? paymentOf(rows[0] as PaymentRow) : undefined;
+}
+
+/** A booking's paid payment, if any. */
+export async function paidPaymentOf(
+  tx: Queryable,
+  kind: BookingKind,
+  bookingId: string,
+): Promise<Payment | undefined> {
+  const { rows } = await tx.query(
+    `SELECT * FROM payments WHERE booking_kind = $1 AND booking_id = $2 AND state = 'paid'`,
+    [kind, bookingId],
+  );
+  return rows[0] ? paymentOf(rows[0] as PaymentRow) : undefined;
+}
+
+export async function markPaid(tx: Queryable, id: string, paymentIntent: string): Promise<void> {
+  await tx.query(
+    `UPDATE payments SET state = 'paid', payment_intent = $2, paid_at = ${sqlNow()}
+      WHERE id = $1 AND state <> 'paid'`,
+    [id, paymentIntent],
+  );
+}
+
+export async function markExpired(tx: Queryable, id: string): Promise<void> {
+  await tx.query(`UPDATE payments SET state = 'expired' WHERE id = $1 AND state = 'open'`, [id]);
+}
+
+/**
+ * A refund to be sent to Stripe, written before Stripe is asked. `key` names the decision (one
+ * per cause: `taken:<payment>`, `policy:<payment>`, `studio:<payment>:<n>`): the same decision
+ * made again returns the refund already written, never a second one. More than was paid is
+ * refused by the database (payment_refunds_within_paid).
+ */
+export async function queueRefund(
+  tx: Queryable,
+  payment: Payment,
+  {
+    amountCents,
+    reason,
+    requestedBy,
+    key,
+  }: {
+    amountCents: number;
+    reason: RefundReason;
+    requestedBy: string;
+    key: string;
+  },
+): Promise<Refund> {
+  await tx.query(
+    `INSERT INTO payment_refunds (id, payment_id, amount_cents, reason, requested_by,
+                                  idempotency_key, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, ${sqlNow()})
+     ON CONFLICT (idempotency_key) DO NOTHING`,
+    [randomUUID(), payment.id, amountCents, reason, requestedBy, `refund:${key}`],
+  );
+  const { rows } = await tx.query(
+    `SELECT r.*, p.payment_intent FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
+      WHERE r.idempotency_key = $1`,
+    [`refund:${key}`],
+  );
+  return refundOf(rows[0] as RefundRow);
+}
+
+interface RefundRow {
+  id: string;
+  payment_id: string;
+  payment_intent: string;
+  amount_cents: number;
+  reason: RefundReason;
+  idempotency_key: string;
+  state: Refund['state'];
+  stripe_refund: string | null;
+}
+
+const refundOf = (row: RefundRow): Refund => ({
+  id: row.id,
+  paymentId: row.payment_id,
+  paymentIntent: row.payment_intent,
+  amountCents: Number(row.amount_cents),
+  reason: row.reason,
+  idempotencyKey: row.idempotency_key,
+  state: row.state,
+  stripeRefund: row.stripe_refund,
+});
+
+/** Refunds Stripe has not yet confirmed, oldest first. */
+export async function pendingRefunds(tx: Queryable, ids?: string[]): Promise<Refund[]> {
+  const { rows } = await tx.query(
+    `SELECT r.*, p.payment_intent FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
+      WHERE r.state = 'pending' AND ($1::uuid[] IS NULL OR r.id = ANY($1::uuid[]))
+      ORDER BY r.created_at`,
+    [ids ?? null],
+  );
+  return (rows as RefundRow[]).map(refundOf);
+}
+
+export async function settleRefund(
+  tx: Queryable,
+  id: string,
+  outcome: { stripeRefund: string; state: 'succeeded' | 'pending' | 'failed' } | { error: string },
+): Promise<void> {
+  if ('error' in outcome) {
+    await tx.query('UPDATE payment_refunds SET attempts = attempts + 1, error = $2 WHERE id = $1', [
+      id,
+      outcome.error,
+    ]);
+    return;
+  }
+  await tx.query(
+    `UPDATE payment_refunds
+        SET stripe_refund = $2, state = $3, attempts = attempts + 1, error = NULL,
+            settled_at = CASE WHEN $3 = 'pending' THEN NULL ELSE ${sqlNow()} END
+      WHERE id = $1`,
+    [id, outcome.stripeRefund, outcome.state],
+  );
+}
+
+/**
+ * Claims a Stripe event for this transaction: false when it was handled already (a redelivery,
+ * or the same event sent twice at once, which waits here for the first to commit), and then
+ * nothing else in the transaction may change. The outcome is written by `eventOutcome`.
+ */
+export async function claimEvent(
+  tx: Queryable,
+  event: { id: string; type: string },
+): Promise<boolean> {
+  const { rows } = await tx.query(
+    `INSERT INTO stripe_events (id, type, outcome, received_at)
+     VALUES ($1, $2, 'handling', ${sqlNow()})
+     ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [event.id, event.type],
+  );
+  return rows.length === 1;
+}
+
+/** What the site did with the event, for the log and the desk. */
+export async function eventOutcome(tx: Queryable, id: string, outcome: string): Promise<void> {
+  await tx.query('UPDATE stripe_events SET outcome = $2 WHERE id = $1', [id, outcome]);
+}
