@@ -13,6 +13,13 @@ import {
   findSessionRepeat,
   storeSession,
 } from '../src/server/booking/session-book';
+import {
+  answerCheckout,
+  awaitsPayment,
+  holdUntil,
+  openSessionCheckout,
+  payOnline,
+} from '../src/server/booking/session-checkout';
 import { outbox } from '../src/server/mail-kinds';
 import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
@@ -52,15 +59,31 @@ export default async function bookSession(req: Request, context?: FunctionContex
     const received = receive('session', posted.value, body, request.value, context);
     const type = checkSessionType(request.value);
     if (!type.ok) return await refuse(req, type.problem, NO_SCRIPT, body);
+    const pay = payOnline(type.value);
     const repeat = await findSessionRepeat(received);
     if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT, body);
-    if (repeat.value) return answerSession(repeat.value, received);
-    const slot = await checkSession(request.value, received, type.value);
-    if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT, body);
-    const booked = await storeSession(outbox, request.value, received, type.value, slot.value);
-    if (!booked.ok) return await refuse(req, booked.problem, NO_SCRIPT, body);
-    if (!booked.value.repeat) await deliver(context, outbox, booked.value.queued);
-    return answerSession(booked.value, received);
+    let booked = repeat.value;
+    if (!booked) {
+      const slot = await checkSession(request.value, received, type.value);
+      if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT, body);
+      const hold = pay && !received.spam ? holdUntil() : undefined;
+      const stored = await storeSession(
+        outbox,
+        request.value,
+        received,
+        type.value,
+        slot.value,
+        hold,
+      );
+      if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
+      booked = stored.value;
+      if (!booked.repeat) await deliver(context, outbox, booked.queued);
+    }
+    if (!pay || !awaitsPayment(booked.booking)) return answerSession(booked, received);
+    // Paid online: the time is held, and the visitor goes to Stripe's page to pay for it.
+    const checkout = await openSessionCheckout(pay, booked.booking);
+    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT, body);
+    return answerCheckout(received, checkout.value);
   } catch (error) {
     return refuse(req, fault('session', error), NO_SCRIPT);
   }

@@ -18,7 +18,7 @@ export const config: Config = { path: '/api/stripe-webhook' };
 const MAX_BYTES = 512 * 1024;
 
 /** The kinds of booking paid online, each with what it does when its payment settles. */
-const KINDS: PayableKinds = { session: sessionPayable };
+const KINDS: PayableKinds = { session: sessionPayable(outbox) };
 
 /**
  * Stripe's events about the Checkout Sessions the site opened, in order: the signature checked,

@@ -109,7 +109,7 @@ export const MAIL_KINDS = {
   },
   /** A payment that came after its place went, refunded: the visitor told (ref: the refund's id). */
   'payment-refunded': {
-    compose: async (ref) => (await import('./booking/session-payment')).sessionRefundedMail(ref),
+    compose: async (ref) => (await import('./booking/session-refund-mail')).sessionRefundedMail(ref),
     about: 'booking',
     label: 'Payment refunded: the place had gone',
   },

@@ -14,16 +14,20 @@ import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import bookSession from '../../functions/book-session';
 import stripeWebhook from '../../functions/stripe-webhook';
-import { releaseLapsedSessionHolds } from '../../src/server/booking/session-payment';
+import {
+  loadSession,
+  releaseLapsedSessionHolds,
+  sessionToken,
+} from '../../src/server/booking/session-store';
 import { advanceClock, now, setClock } from '../../src/server/platform/clock';
 import { transaction } from '../../src/server/platform/db';
-import { openCheckout } from '../../src/server/payments/checkout';
 import { sendRefunds } from '../../src/server/payments/refunds';
 import { stripeAccount } from '../../src/server/payments/stripe';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { renderPage } from '../fixtures/on-demand';
 import { startStripeStandIn, type SignedEvent, type StripeStandIn } from '../fixtures/stripe';
 import { sessionBody } from '../fixtures/submissions';
-import { jsonPost } from './harness';
+import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
 const SITE = 'http://127.0.0.1:8888';
@@ -68,35 +72,20 @@ afterEach(() => {
 
 const account = () => stripeAccount()!;
 
-/**
- * A session booked with its place held for a checkout, as the booking form does when the studio
- * takes payments online: the row held until the checkout's end, no mail yet, the checkout open.
- */
+/** A private session booked with the studio's keys set: its time held, Stripe's page to pay on. */
 async function heldSession(slot = TUESDAY_9, email = 'grace@example.test') {
   const answer = await bookSession(
     jsonPost(`${SITE}/api/book-session`, sessionBody('private', slot, { email })),
   );
   expect(answer.status).toBe(200);
+  const body = (await answer.json()) as { success: boolean; checkout: string };
+  const checkout = /\/pay\/(cs_test_\w+)$/.exec(body.checkout)?.[1];
+  expect(checkout, body.checkout).toBeDefined();
   const { rows } = await env.db.query<{ id: string }>(
-    `UPDATE session_bookings SET payment = 'held', hold_expires_at = $2
-      WHERE lower(email) = $1 AND cancelled_at IS NULL RETURNING id`,
-    [email, new Date(now().getTime() + HOLD_MS).toISOString()],
+    `SELECT id FROM session_bookings WHERE lower(email) = $1 AND cancelled_at IS NULL`,
+    [email],
   );
-  await env.db.query(`DELETE FROM mail_outbox`);
-  env.smtp.mails.length = 0;
-  const id = rows[0]!.id;
-  const { payment, url } = await openCheckout(account(), {
-    kind: 'session',
-    bookingId: id,
-    description: 'Private Sessions, Tuesday, March 2, 9:00 AM PST',
-    amountCents: 12000,
-    currency: 'usd',
-    email,
-    expiresAt: new Date(now().getTime() + HOLD_MS),
-    successUrl: `${SITE}/book/paid?checkout={CHECKOUT_SESSION_ID}`,
-    cancelUrl: `${SITE}/book/private`,
-  });
-  return { id, checkout: payment.checkoutSession, url };
+  return { id: rows[0]!.id, checkout: checkout!, url: body.checkout };
 }
 
 const deliver = (event: SignedEvent, signature = event.signature) =>
@@ -126,15 +115,58 @@ async function paymentState(checkout: string) {
 }
 
 describe('a place held while its checkout is open', () => {
-  test('the checkout asks Stripe for the price stored on the booking, once, and expires with the hold', async () => {
-    const { checkout, url } = await heldSession();
+  test('booked with the keys set: the time held, nothing mailed, Stripe asked for the price in content, once', async () => {
+    const { id, checkout, url } = await heldSession();
+    const { rows } = await env.db.query<{
+      payment: string;
+      hold_expires_at: Date;
+      amount_cents: number;
+    }>(`SELECT payment, hold_expires_at, amount_cents FROM session_bookings WHERE id = $1`, [id]);
+    expect(rows[0]).toMatchObject({ payment: 'held', amount_cents: 12000 });
+    expect(new Date(rows[0]!.hold_expires_at).getTime()).toBeGreaterThanOrEqual(
+      NOW.getTime() + HOLD_MS,
+    );
+    expect(await env.count('mail_outbox')).toBe(0);
     const session = standIn.session(checkout);
     expect(session).toMatchObject({ amount_total: 12000, currency: 'usd', status: 'open' });
-    expect(session.expires_at).toBe(Math.floor((NOW.getTime() + HOLD_MS) / 1000));
-    expect(session.metadata).toMatchObject({ booking_kind: 'session' });
+    expect(session.metadata).toMatchObject({ booking_kind: 'session', booking_id: id });
+    expect(session.success_url).toMatch(
+      /^http:\/\/127\.0\.0\.1:8888\/book\/manage\?token=[\w-]+&paid=1$/,
+    );
     expect(url).toBe(`${standIn.url}/pay/${checkout}`);
     const creates = standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
-    expect(creates.at(-1)?.idempotencyKey).toMatch(/^checkout:session:[0-9a-f-]{36}$/);
+    expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:session:${id}`]);
+    // The time is taken for everyone else while the checkout is open.
+    const other = await bookSession(
+      jsonPost(
+        `${SITE}/api/book-session`,
+        sessionBody('private', TUESDAY_9, { email: 'ada@example.test' }),
+      ),
+    );
+    expect(other.status).toBe(409);
+  });
+
+  test("without script the form is answered with a 303 to Stripe's page; sent again, the same page", async () => {
+    const fields = Object.fromEntries(
+      Object.entries(sessionBody('private', TUESDAY_9)).map(([k, v]) => [k, String(v)]),
+    );
+    const first = await bookSession(formPost(`${SITE}/api/book-session`, fields));
+    expect(first.status).toBe(303);
+    const to = first.headers.get('location')!;
+    expect(to).toMatch(new RegExp(`^${standIn.url}/pay/cs_test_\\w+$`));
+    const again = await bookSession(formPost(`${SITE}/api/book-session`, fields));
+    expect(again.headers.get('location')).toBe(to);
+    expect(await env.count('session_bookings')).toBe(1);
+    expect(await env.count('payments')).toBe(1);
+  });
+
+  test('a price the browser made up is refused before anything is held or asked of Stripe', async () => {
+    const answer = await bookSession(
+      jsonPost(`${SITE}/api/book-session`, sessionBody('private', TUESDAY_9, { price: '1' })),
+    );
+    expect(answer.status).toBe(422);
+    expect(await env.count('session_bookings')).toBe(0);
+    expect(standIn.requests).toEqual([]);
   });
 
   test('paid: confirmed by the event, read again from Stripe; the confirmation says what was paid', async () => {
@@ -318,9 +350,58 @@ describe('refunds', () => {
     await insert('c', 5000);
   });
 
-  test('Stripe down when a checkout would open: the SDK says so, nothing is recorded', async () => {
+  test('Stripe down when a checkout would open: told in words, nothing held, the time free', async () => {
     standIn.failNext('/v1/checkout/sessions');
-    await expect(heldSession()).rejects.toBeInstanceOf(Stripe.errors.StripeAPIError);
+    const answer = await bookSession(
+      jsonPost(`${SITE}/api/book-session`, sessionBody('private', TUESDAY_9)),
+    );
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({
+      success: false,
+      error:
+        'Online payment is not available just now, so nothing was booked. Please try again in a few minutes.',
+    });
     expect(await env.count('payments')).toBe(0);
+    expect(await env.count('mail_outbox')).toBe(0);
+    const { rows } = await env.db.query(`SELECT 1 FROM held_time`);
+    expect(rows).toEqual([]);
+    // Stripe back: the same time can be booked.
+    const { checkout } = await heldSession(TUESDAY_9, 'ada@example.test');
+    expect(checkout).toMatch(/^cs_test_/);
+  });
+});
+
+describe('a paid session cancelled through its link', () => {
+  test('within the policy: refunded in full, once, and the mail says so', async () => {
+    const { id, checkout } = await heldSession();
+    await deliver(standIn.complete(checkout));
+    await env.smtp.waitForMails(2);
+    env.smtp.mails.length = 0;
+    const token = sessionToken((await loadSession(id))!);
+    const cancel = () => renderPage(formPost(`${SITE}/book/manage`, { token, action: 'cancel' }));
+    expect((await cancel()).status).toBe(303);
+    expect((await cancel()).status).toBe(303);
+    const refunds = standIn.refunds();
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount: 12000, status: 'succeeded' });
+    const { rows } = await env.db.query<{ reason: string; state: string; requested_by: string }>(
+      `SELECT reason, state, requested_by FROM payment_refunds`,
+    );
+    expect(rows).toEqual([{ reason: 'policy', state: 'succeeded', requested_by: 'visitor' }]);
+    await env.smtp.waitForMails(2);
+    const told = env.smtp.mails.find((m) => m.envelope.to.includes('grace@example.test'))!;
+    expect(told.text).toContain('Your payment of $120 is refunded in full');
+  });
+
+  test('outside the policy: refused, nothing refunded', async () => {
+    const { id, checkout } = await heldSession();
+    await deliver(standIn.complete(checkout));
+    const token = sessionToken((await loadSession(id))!);
+    // Tuesday 9:00 PST is 17:00 UTC; 23 hours before it is inside the 24 hours of the policy.
+    setClock(new Date('2027-03-01T18:00:00Z'));
+    const answer = await renderPage(formPost(`${SITE}/book/manage`, { token, action: 'cancel' }));
+    expect(answer.status).toBe(409);
+    expect(standIn.refunds()).toEqual([]);
+    expect((await booking(id)).payment).toBe('paid');
   });
 });

@@ -53,6 +53,7 @@ import {
   type BookedSlot,
   type Booking,
 } from './store';
+import { releaseLapsedSessionHolds } from './session-store';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -184,6 +185,8 @@ export async function storeBooking(
 ): Promise<Result<Booked, Problem>> {
   try {
     return await transaction(async (tx) => {
+      // A session's time whose checkout lapsed unpaid is free again before anything is stored.
+      await releaseLapsedSessionHolds(tx);
       const stored = await insertBooking(tx, request, received, slot, upcomingCaps());
       if (!stored) {
         const earlier = await bookingBySubmission(received.submissionId, tx);

@@ -41,6 +41,7 @@ import { amountLine } from './session-mail';
 import { checkSessionSlot, nearestSessions } from './session-offer';
 import {
   insertSession,
+  releaseLapsedSessionHolds,
   sessionBySubmission,
   sessionManagePath,
   sessionToken,
@@ -166,10 +167,13 @@ export async function storeSession(
   received: Received,
   type: SessionType,
   slot: SessionSlot,
+  holdUntil?: Date,
 ): Promise<Result<SessionBooked, Problem>> {
   try {
     return await transaction(async (tx) => {
-      const stored = await insertSession(tx, request, received, type, slot);
+      // A time whose checkout lapsed unpaid is free again before anything is stored.
+      await releaseLapsedSessionHolds(tx);
+      const stored = await insertSession(tx, request, received, type, slot, holdUntil);
       if (!stored) {
         const earlier = await sessionBySubmission(received.submissionId, tx);
         if (!earlier) throw new Error('A session was both stored and not found');
@@ -180,6 +184,8 @@ export async function storeSession(
         keptAsSpam('session', stored.booking.id, received.spam);
         return ok({ ...booked, queued: [] });
       }
+      // A time held while the visitor pays is told about when Stripe says it is paid.
+      if (holdUntil) return ok({ ...booked, queued: [] });
       const queued = await queue(tx, outbox, sessionMails(stored.booking.id, slot.start, 0));
       return ok({ ...booked, queued });
     });

@@ -242,7 +242,9 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
         `Hello ${firstName(booking.name)},`,
         byStudio
           ? `${studio.instructor} has had to cancel your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
-          : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,
+          : booking.payment === 'paid'
+            ? `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Your payment of ${dollarsText(booking.amountCents)} is refunded in full: it reaches your card in 5 to 10 days.`
+            : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,
         ...(byStudio && booking.cancelNote
           ? [`A note from the studio:\n${booking.cancelNote}`]
           : []),

@@ -17,6 +17,9 @@ import { queue, type FormOutbox } from '../request/steps';
 import { sessionPolicy, sessionType, withinPolicy } from './policy';
 import { sessionMails, sessionSummary, type SessionMailKind } from './session-book';
 import { checkSessionSlot, nearestSessions, sessionSlots } from './session-offer';
+import { paidPaymentOf, queueRefund } from '../payments/store';
+import { sendRefunds } from '../payments/refunds';
+import { stripeAccount } from '../payments/stripe';
 import { cancelSession, moveSession, sessionByToken, type SessionBooking } from './session-store';
 import { isSlotTaken, mailRef } from './store';
 import type { OfferedSlot } from '../../shared/booking/form';
@@ -108,16 +111,37 @@ export async function changeSession(
     return { ok: false, status: 409, error: tooLate(studioEmail) };
   }
   if (fields.action === 'cancel') {
-    const ids = await transaction(async (tx) => {
+    const { ids, refunds } = await transaction(async (tx) => {
       const sequence = await cancelSession(tx, booking.id, 'visitor');
-      if (sequence === undefined) return [];
+      if (sequence === undefined) return { ids: [], refunds: [] };
+      // Paid online and cancelled within the policy: refunded in full, once (docs/payments.md).
+      const paid = await paidPaymentOf(tx, 'session', booking.id);
+      const refunds = paid
+        ? [
+            await queueRefund(tx, paid, {
+              amountCents: paid.amountCents,
+              reason: 'policy',
+              requestedBy: 'visitor',
+              key: `policy:${paid.id}`,
+            }),
+          ]
+        : [];
       const ref = mailRef(booking.id, sequence);
-      return queue(tx, outbox, [
+      const ids = await queue(tx, outbox, [
         { kind: 'session-cancel-visitor', ref },
         { kind: 'session-cancel-studio', ref },
       ]);
+      return { ids, refunds };
     });
-    if (ids.length > 0) await deliver(outbox.deliverNow(ids));
+    // The refund first, so the mail that says so follows Stripe's answer; a refund Stripe did not
+    // answer stays pending and is asked again.
+    const account = stripeAccount();
+    await deliver(
+      (async () => {
+        if (refunds.length > 0 && account) await sendRefunds(account, refunds);
+        if (ids.length > 0) await outbox.deliverNow(ids);
+      })(),
+    );
     return { ok: true, done: 'cancelled' };
   }
   if (fields.action !== 'move') {

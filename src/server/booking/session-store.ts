@@ -25,7 +25,7 @@ import { PAGES } from '../../shared/site-paths';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/steps';
 import type { SessionType } from './policy';
-import { networkOf, type StoredLink } from './store';
+import { lapsedHold, networkOf, type StoredLink } from './store';
 
 /** A session's time as booked: the session itself and what it holds of her time. */
 export interface SessionSlot {
@@ -167,6 +167,8 @@ export async function insertSession(
   { submissionId, fingerprint, spam, timed, origin, client }: Received,
   type: SessionType,
   slot: SessionSlot,
+  /** Paying online: the time is held for the visitor until then, and not yet booked. */
+  holdUntil?: Date,
 ): Promise<{ booking: SessionBooking; token: string } | undefined> {
   const id = randomUUID();
   const token = newToken();
@@ -181,9 +183,10 @@ export async function insertSession(
     `INSERT INTO session_bookings
        (id, session_type, session_title, place, starts_at, ends_at, held, name, email, phone,
         street, postal_code, amount_cents, manage_token_sha256, manage_token_sealed, origin,
-        submission_id, request_sha256, spam_reason, timed, client_network, created_at, updated_at)
+        submission_id, request_sha256, spam_reason, timed, client_network, payment,
+        hold_expires_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::tstzrange, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-             $18, $19, $20, $21, ${sqlNow()}, ${sqlNow()})
+             $18, $19, $20, $21, $22, $23, ${sqlNow()}, ${sqlNow()})
      RETURNING ${COLUMNS}`,
     [
       id,
@@ -207,6 +210,8 @@ export async function insertSession(
       spam,
       timed,
       networkOf(client.ip),
+      holdUntil ? 'held' : 'due',
+      holdUntil?.toISOString() ?? null,
     ],
   );
   const row = rows[0] as Row | undefined;
@@ -297,6 +302,7 @@ export async function heldSpans(
       WHERE span && tstzrange($1::timestamptz, $2::timestamptz)
         AND ($3::uuid IS NULL OR session_id IS DISTINCT FROM $3::uuid)
         AND ($4::uuid IS NULL OR consultation_id IS DISTINCT FROM $4::uuid)
+        AND NOT ${lapsedHold()}
      UNION ALL
      SELECT lower(span), upper(span) FROM consultation_blocks
       WHERE span && tstzrange($1::timestamptz, $2::timestamptz)`,
@@ -308,4 +314,23 @@ export async function heldSpans(
     ],
   );
   return rows.map((row) => ({ start: date(row.span_from), end: date(row.span_to) }));
+}
+
+/** Who released a hold whose checkout lapsed, in `cancelled_by`. */
+export const LAPSED_CHECKOUT = 'checkout';
+
+/**
+ * Releases every session whose hold lapsed by now (its checkout's `expires_at` passed, and no
+ * payment event came): run before a booking is stored, so an abandoned checkout never keeps a
+ * time from the next visitor, and on the studio's clock by the scheduled sweep.
+ */
+export async function releaseLapsedSessionHolds(tx: Queryable): Promise<number> {
+  const { rows } = await tx.query(
+    `UPDATE session_bookings
+        SET cancelled_at = ${sqlNow()}, cancelled_by = $1, updated_at = ${sqlNow()}
+      WHERE payment = 'held' AND cancelled_at IS NULL AND hold_expires_at <= ${sqlNow()}
+  RETURNING id`,
+    [LAPSED_CHECKOUT],
+  );
+  return rows.length;
 }

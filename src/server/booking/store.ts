@@ -369,6 +369,13 @@ export async function cancelBooking(
 }
 
 /**
+ * A row of held_time kept for a visitor who was paying, whose hold has lapsed: free again for
+ * everyone else, whether or not the row was released yet (session-store.ts).
+ */
+export const lapsedHold = () => `EXISTS (SELECT 1 FROM session_bookings s
+  WHERE s.id = held_time.session_id AND s.payment = 'held' AND s.hold_expires_at <= ${sqlNow()})`;
+
+/**
  * What is not free within `span`: what live bookings of every kind hold of it (held_time,
  * migration 0080: a consultation's [start, end + buffer) as it was booked, a session's with its
  * travel; spam and cancelled bookings hold nothing), except the consultation `except`, the one
@@ -382,6 +389,7 @@ export async function takenSpans(span: Interval, except?: string): Promise<Inter
     `SELECT lower(span) AS span_from, upper(span) AS span_to FROM held_time
       WHERE span && tstzrange($1::timestamptz, $2::timestamptz)
         AND ($3::uuid IS NULL OR consultation_id IS DISTINCT FROM $3::uuid)
+        AND NOT ${lapsedHold()}
      UNION ALL
      SELECT lower(span), upper(span) FROM consultation_blocks
       WHERE span && tstzrange($1::timestamptz, $2::timestamptz)`,

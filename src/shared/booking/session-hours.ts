@@ -43,6 +43,13 @@ export const sessionHoursSchema = fields(
       'use a whole number of hours before a session up to which it may be cancelled or moved, e.g. 24',
     ),
     cancellationPolicy: words(`write the sentence visitors read, ${POLICY_EXAMPLE}`),
+    // Paying online (when the studio's Stripe keys are set): how long a time is kept for a
+    // visitor while Stripe's payment page is open. Stripe keeps that page open 30 minutes.
+    payOnlineHoldMinutes: count(
+      5,
+      30,
+      'use a whole number of minutes a time is kept while the visitor pays, from 5 to 30, e.g. 30',
+    ).default(30),
   },
   'the session hours',
 ).superRefine((hours, context) => {
