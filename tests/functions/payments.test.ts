@@ -10,7 +10,6 @@
  * still free and is refunded, once, when it is not.
  */
 import { resolve } from 'node:path';
-import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import bookSession from '../../functions/book-session';
 import stripeWebhook from '../../functions/stripe-webhook';
@@ -171,13 +170,20 @@ describe('a place held while its checkout is open', () => {
 
   test('paid: confirmed by the event, read again from Stripe; the confirmation says what was paid', async () => {
     const { id, checkout } = await heldSession();
-    // The visitor's return to the site proves nothing: the booking is still held.
+    // The visitor's return to the site proves nothing: the booking is still held, and its page
+    // (Stripe's success address) says it waits for Stripe.
     expect((await booking(id)).payment).toBe('held');
+    const token = sessionToken((await loadSession(id))!);
+    const page = () => renderPage(new Request(`${SITE}/book/manage?token=${token}&paid=1`));
+    expect(await (await page()).text()).toContain(
+      '$120, paid online: waiting for Stripe to confirm the payment',
+    );
     const answer = await deliver(standIn.complete(checkout));
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ received: true, outcome: 'paid' });
     expect(await booking(id)).toMatchObject({ payment: 'paid', cancelled_at: null });
     expect((await paymentState(checkout)).state).toBe('paid');
+    expect(await (await page()).text()).toContain('Paid: $120');
     await env.smtp.waitForMails(2);
     const visitor = env.smtp.mails.find((m) => m.envelope.to.includes('grace@example.test'))!;
     expect(visitor.text).toContain('Paid: $120');

@@ -73,6 +73,9 @@ export function amountLine(
 ) {
   const amount = dollarsText(booking.amountCents);
   if (booking.payment === 'paid') return `Paid: ${amount}`;
+  // Held while the visitor pays online: booked once Stripe confirms the payment.
+  if (booking.payment === 'held')
+    return `${amount}, paid online: waiting for Stripe to confirm the payment`;
   if (booking.place === 'studio') return `Amount due: ${amount}, paid at the studio`;
   return `Amount due: ${amount}, paid at ${to === 'visitor' ? 'your' : 'the'} session`;
 }
