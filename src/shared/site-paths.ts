@@ -17,13 +17,11 @@ export const PAGES = {
   manage: '/consultation/manage',
   /** The services, among them the sessions booked on the site. */
   services: '/services',
-  /** The page that manages one session (its token in `?token=`; its forms post to it), and the confirmation after booking. */
+  /** The page of one session (its token in `?token=`; its forms post to it), and the confirmation after booking. */
   sessionManage: '/book/manage',
   events: '/events',
   /** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
   notifySent: '/notify/sent',
-  /** The page the list's mail links open (confirm, unsubscribe). */
-  notifyLink: '/notify/link',
   notifyConfirm: '/notify/confirm',
   notifyUnsubscribe: '/notify/unsubscribe',
   desk: '/records',
