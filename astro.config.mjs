@@ -26,7 +26,7 @@ const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? localSit
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
 const UNLISTED =
-  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|notify\/sent|notify\/link)\/?$/;
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|classes\/manage|notify\/sent|notify\/link)\/?$/;
 
 export default defineConfig({
   site,

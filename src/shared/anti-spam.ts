@@ -14,6 +14,7 @@ export const MIN_FILL_MS = {
   waiver: 5_000,
   booking: 3_000,
   notify: 2_000,
+  class: 3_000,
 } as const;
 
 export interface AntiSpamFields {
