@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
+import bookClass from '../../functions/book-class';
 import bookConsultation from '../../functions/book-consultation';
+import classWaitlist from '../../functions/class-waitlist';
 import sendEmail from '../../functions/send-email';
 import submitWaiver from '../../functions/submit-waiver';
 import { MAIL_KINDS, isMailKind, kindsAbout } from '../../src/server/mail-kinds';
@@ -13,6 +15,8 @@ const functions = {
   'send-email': sendEmail,
   'submit-waiver': submitWaiver,
   'book-consultation': bookConsultation,
+  'book-class': bookClass,
+  'class-waitlist': classWaitlist,
 };
 
 test.each(Object.entries(functions))(
@@ -23,7 +27,11 @@ test.each(Object.entries(functions))(
       expect(isMailKind(kind)).toBe(true);
       // The composer loads its module and looks its row up: a row that is not there is no mail.
       const ref =
-        kind === 'contact' ? '0' : kind.startsWith('booking-') ? `${randomUUID()}:0` : randomUUID();
+        kind === 'contact'
+          ? '0'
+          : /^(booking|class)-/.test(kind)
+            ? `${randomUUID()}:0`
+            : randomUUID();
       await expect(MAIL_KINDS[kind].compose(ref)).resolves.toBeUndefined();
     }
   },
@@ -38,6 +46,13 @@ test('every kind names the record it is about and a label for the desk', () => {
     'booking-cancel-visitor',
     'booking-cancel-studio',
     'booking-reminder',
+    'class-visitor',
+    'class-cancel-visitor',
+    'class-studio',
+    'class-calendar',
+    'class-waitlist',
+    'class-offer',
+    'class-waitlist-closed',
   ]);
   for (const kind of Object.values(MAIL_KINDS)) expect(kind.label).toMatch(/^[A-Z]/);
 });
