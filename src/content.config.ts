@@ -8,6 +8,7 @@ import {
   programSchema,
   retentionSchema,
   serviceSchema,
+  sessionHoursSchema,
   sessionSchema,
   siteSchema,
   testimonialSchema,
@@ -32,6 +33,13 @@ const consultation = defineCollection({
     parser: (text) => ({ consultation: parseYaml(text) }),
   }),
   schema: availabilitySchema,
+});
+
+// Her session hours (private and in-home) and the cancellation policy; the functions read the same
+// file at run time through the same schema (src/server/booking/policy.ts).
+const booking = defineCollection({
+  loader: file('./content/booking.yaml', { parser: (text) => ({ booking: parseYaml(text) }) }),
+  schema: sessionHoursSchema,
 });
 
 // How long each kind of record is kept; the retention function reads the same file at run time
@@ -68,6 +76,7 @@ const pages = defineCollection({
 export const collections = {
   site,
   consultation,
+  booking,
   retention,
   sessions,
   services,

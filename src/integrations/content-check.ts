@@ -21,6 +21,7 @@ import {
   programSchema,
   retentionSchema,
   serviceSchema,
+  sessionHoursSchema,
   sessionSchema,
   siteSchema,
   testimonialSchema,
@@ -211,6 +212,7 @@ export function checkContent(
   check(join(content, 'site.yaml'), siteSchema, false);
   check(join(content, 'consultation.yaml'), availabilitySchema, false);
   check(join(content, 'classes.yaml'), timetableSchema, false);
+  check(join(content, 'booking.yaml'), sessionHoursSchema, false);
   check(
     join(content, 'retention.yaml'),
     retentionKinds

@@ -26,6 +26,11 @@ import {
   words,
 } from '../shared/content-fields';
 import { retentionSchema } from '../shared/retention';
+import {
+  checkSessionBooking,
+  sessionBookingFields,
+  sessionHoursSchema,
+} from '../shared/booking/session-hours';
 import { addressSchema, isTimeZone, timeZoneSchema } from '../shared/studio';
 import { waiverFrontmatterSchema } from '../shared/waiver-versions';
 
@@ -82,9 +87,11 @@ export const sessionSchema = fields(
     unit: words('write what the price is for, e.g. per session'),
     note: words('write a short line under the price, e.g. maximum 4 participants').optional(),
     order: order(),
+    // Booked on the site one person at a time when `where` is set (src/shared/booking/session-hours.ts).
+    ...sessionBookingFields,
   },
   'a session',
-);
+).superRefine(checkSessionBooking);
 
 export const SERVICE_PRICE_HINT = 'use a number of US dollars, e.g. 95, or inquire';
 
@@ -272,4 +279,4 @@ export const PAGE_NEEDS: Record<string, PageFields[]> = {
   consultation: ['hero', 'notes'],
 };
 
-export { availabilitySchema, retentionSchema, timetableSchema };
+export { availabilitySchema, retentionSchema, sessionHoursSchema, timetableSchema };

@@ -28,6 +28,13 @@ export async function getConsultation() {
   return entry.data;
 }
 
+/** content/booking.yaml: her session hours and the cancellation policy. */
+export async function getBooking() {
+  const entry = await getEntry('booking', 'booking');
+  if (!entry) throw new Error('content/booking.yaml is missing');
+  return entry.data;
+}
+
 /** Every published event (drafts excepted), soonest first, with its file's entry. */
 export async function getEvents(): Promise<(StudioEvent & { entry: CollectionEntry<'events'> })[]> {
   const [entries, site] = await Promise.all([getCollection('events'), getSite()]);

@@ -21,6 +21,7 @@ import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
 import classesPage from '../../functions/classes-page';
 import classesSteps from '../../functions/classes-steps';
+import { sessionPolicy } from '../../src/server/booking/policy';
 import { cancelPlace } from '../../src/server/classes/engine';
 import { loadSeat, loadWaitEntry, seatToken } from '../../src/server/classes/store';
 import { outbox } from '../../src/server/mail-kinds';
@@ -189,6 +190,11 @@ describe('the timetable and booking a place', () => {
     expect(new Date(invite.event.start).toISOString()).toBe(MAT.start);
     expect(new Date(invite.event.end!).toISOString()).toBe('2027-03-03T02:55:00.000Z');
     expect(String(invite.event.description)).toContain('Due at the studio: $45');
+    // The studio's cancellation policy: before booking, in the mail and in the invite.
+    const policy = sessionPolicy().hours.cancellationPolicy;
+    expect(await timetable()).toContain(policy);
+    expect(mail!.text).toContain(policy);
+    expect(String(invite.event.description).replace(/\s+/g, ' ')).toContain(policy);
 
     // The studio: a notice of the place, and the class itself for her calendar (no participant).
     const studio = mailsTo(STUDIO);

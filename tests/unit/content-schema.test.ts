@@ -87,7 +87,7 @@ describe.concurrent(
       expectOnly(
         run,
         'content/sessions/in-home.md: price: missing: use a number of US dollars, e.g. 120',
-        'content/sessions/in-home.md, line 3: pirce: is not a line of a session: use title, price, unit, note, order',
+        'content/sessions/in-home.md, line 3: pirce: is not a line of a session: use title, price, unit, note, order, lengthMinutes, where, areas, travelMinutes',
       );
     });
 

@@ -72,7 +72,7 @@ function placeInvite(seat: Seat, date: ClassDate, method: 'REQUEST' | 'CANCEL') 
   const studio = siteFacts();
   const host = new URL(seat.origin).hostname;
   const manage = seatManageUrl(seat);
-  const { words } = placePolicy(classSettings());
+  const { words } = placePolicy();
   return classCalendar(method, {
     uid: placeUid(seat.id, host),
     sequence: seat.sequence,
@@ -132,7 +132,7 @@ export async function visitorMail(ref: string): Composed {
             [paid ? 'Paid' : 'Due at the studio', price(date.priceCents)],
           ],
         },
-        placePolicy(settings).words,
+        placePolicy().words,
         'The calendar invite is attached: open it to add the class to your calendar.',
         { text: 'To cancel your place:', link: seatManageUrl(seat), label: 'Manage your place' },
         ...(covered

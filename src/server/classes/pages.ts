@@ -43,7 +43,7 @@ export const CLASSES_PATH = '/classes';
 export async function classesPage(req: Request): Promise<Response> {
   const views = await upcomingClasses();
   const html = fillPage(builtPage('classes.html'), {
-    'class-timetable': timetableHtml(views, classSettings().timeZone),
+    'class-timetable': timetableHtml(views, classSettings().timeZone, placePolicy().words),
   });
   return pageAnswer(req, CLASSES_PATH, html, { headers: SHARED_CACHE });
 }
@@ -101,7 +101,7 @@ async function placePage(
   const date = await loadClassDate(seat.classDateId);
   if (!date) return personalPage(req, '/classes/manage', unknownView('place'), 404);
   const settings = classSettings();
-  const policy = placePolicy(settings);
+  const policy = placePolicy();
   const at = now();
   const view = placeView(seat, date, seatToken(seat), {
     timeZone: settings.timeZone,
@@ -134,7 +134,7 @@ export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise
   }
   if (seat.status === 'cancelled') return placePage(req, seat, { done: 'cancelled' });
   const date = await loadClassDate(seat.classDateId);
-  const policy = placePolicy(classSettings());
+  const policy = placePolicy();
   if (!date || !policy.canCancel(date.start, now())) {
     return placePage(req, seat, {
       problem: `Your place cannot be cancelled from this page any more. ${policy.words}`,

@@ -60,7 +60,11 @@ function classForm(view: ClassView, index: number, timeZone: string): string {
 }
 
 /** The timetable of the coming weeks, by day, each class with its places left and its form. */
-export function timetableHtml(views: readonly ClassView[], timeZone: string): string {
+export function timetableHtml(
+  views: readonly ClassView[],
+  timeZone: string,
+  policy: string,
+): string {
   if (views.length === 0) {
     const { email } = siteFacts();
     return `<p class="rounded-xl border border-sand-200 bg-sand-50 p-4 text-ink">No class is on the timetable in the coming weeks. Please look again soon, or write to <a class="${LINK}" href="mailto:${e(email)}">${e(email)}</a>.</p>`;
@@ -69,7 +73,7 @@ export function timetableHtml(views: readonly ClassView[], timeZone: string): st
     const w = whenOf(view.start, view.end, timeZone);
     return `<li class="${CARD}" data-class="${e(view.key)}" data-start="${e(view.start.toISOString())}"><div class="flex flex-wrap items-baseline justify-between gap-2"><h3 class="text-xl font-semibold">${e(view.title)}</h3><p class="font-semibold text-sage-800" data-seats-left="${view.seatsLeft}">${e(seatsWords(view))}</p></div><p class="mt-1 text-ink">${e(w.date)}, ${e(w.time)}</p><p class="mt-1 text-muted">${e(price(view.priceCents))} per person, due at the studio</p>${classForm(view, index, timeZone)}</li>`;
   });
-  return `<ul class="space-y-4" aria-label="Classes in the coming weeks">${items.join('')}</ul>`;
+  return `<p class="mb-4 rounded-xl border border-sand-200 bg-sand-50 p-4 text-ink">${e(policy)}</p><ul class="space-y-4" aria-label="Classes in the coming weeks">${items.join('')}</ul>`;
 }
 
 function body(content: string): string {

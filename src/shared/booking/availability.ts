@@ -19,16 +19,48 @@ export { WEEKDAYS, type Weekday };
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-const window = fields({ days: weekdays, from: clock('09:00'), to: clock('11:30') }, 'a window');
-export type BookingWindow = z.output<typeof window>;
+export const windowSchema = fields(
+  { days: weekdays, from: clock('09:00'), to: clock('11:30') },
+  'a window',
+);
+export type BookingWindow = z.output<typeof windowSchema>;
 
 /** Minutes since midnight of an HH:MM the schema accepted. */
 export function minutesOf(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 }
 
+/**
+ * The weekly windows' own mistakes, each on its window: an end not after its start, a window
+ * shorter than `shortest` minutes (`what`: "one consultation"), a day twice, two windows that
+ * overlap on a day.
+ */
+export function checkWindows(
+  windows: readonly BookingWindow[],
+  shortest: number,
+  what: string,
+  context: z.RefinementCtx,
+): void {
+  windows.forEach((entry, index) => {
+    // A time already refused above would only add a second, confusing message here.
+    if (!CLOCK.test(entry.from) || !CLOCK.test(entry.to)) return;
+    const issue = (message: string, ...path: (string | number)[]) =>
+      context.addIssue({ code: 'custom', message, path: ['windows', index, ...path] });
+    const [from, to] = [minutesOf(entry.from), minutesOf(entry.to)];
+    if (to <= from) issue(`ends at ${entry.to}, which is not after its start, ${entry.from}`, 'to');
+    else if (to - from < shortest) issue(`is shorter than ${what} (${shortest} minutes)`, 'to');
+    const twice = entry.days.find((day, at) => entry.days.indexOf(day) !== at);
+    if (twice) issue(`lists ${twice} twice`, 'days');
+    for (const earlier of windows.slice(0, index)) {
+      const day = entry.days.find((d) => earlier.days.includes(d));
+      const overlaps = from < minutesOf(earlier.to) && minutesOf(earlier.from) < to;
+      if (day && overlaps) issue(`overlaps the window ${earlier.from}-${earlier.to} on ${day}`);
+    }
+  });
+}
+
 /** A whole number from `min` to `max`; `what` says it with an example. */
-const count = (min: number, max: number, what: string) =>
+export const count = (min: number, max: number, what: string) =>
   z
     .int(says(`${what} (from ${min} to ${max})`))
     .min(min, says(`${what} (from ${min} to ${max})`))
@@ -55,7 +87,7 @@ export const availabilitySchema = fields(
     horizonDays: count(1, 366, 'use a whole number of days ahead a visitor may book, e.g. 21'),
     windows: z
       .array(
-        window,
+        windowSchema,
         says(
           "write your weekly hours as a list of windows, e.g. - days: [Mo, We] from: '09:00' to: '11:30'",
         ),
@@ -67,24 +99,7 @@ export const availabilitySchema = fields(
   "the consultation's settings",
 ).superRefine((availability, context) => {
   const { windows, lengthMinutes, where, videoLink } = availability;
-  windows.forEach((entry, index) => {
-    // A time already refused above would only add a second, confusing message here.
-    if (!CLOCK.test(entry.from) || !CLOCK.test(entry.to)) return;
-    const issue = (message: string, ...path: (string | number)[]) =>
-      context.addIssue({ code: 'custom', message, path: ['windows', index, ...path] });
-    const [from, to] = [minutesOf(entry.from), minutesOf(entry.to)];
-    if (to <= from) issue(`ends at ${entry.to}, which is not after its start, ${entry.from}`, 'to');
-    else if (to - from < lengthMinutes) {
-      issue(`is shorter than one consultation (${lengthMinutes} minutes)`, 'to');
-    }
-    const twice = entry.days.find((day, at) => entry.days.indexOf(day) !== at);
-    if (twice) issue(`lists ${twice} twice`, 'days');
-    for (const earlier of windows.slice(0, index)) {
-      const day = entry.days.find((d) => earlier.days.includes(d));
-      const overlaps = from < minutesOf(earlier.to) && minutesOf(earlier.from) < to;
-      if (day && overlaps) issue(`overlaps the window ${earlier.from}-${earlier.to} on ${day}`);
-    }
-  });
+  checkWindows(windows, lengthMinutes, 'one consultation', context);
   if (where === 'video' && !videoLink) {
     context.addIssue({
       code: 'custom',
