@@ -22,6 +22,13 @@ import classWaitlist from '../../functions/class-waitlist';
 import classesPage from '../../functions/classes-page';
 import classesSteps from '../../functions/classes-steps';
 import { sessionPolicy } from '../../src/server/booking/policy';
+import {
+  addClassDate,
+  cancelClassDate,
+  markNoShow,
+  markPaid,
+  roster,
+} from '../../src/server/classes/desk';
 import { cancelPlace } from '../../src/server/classes/engine';
 import { loadSeat, loadWaitEntry, seatToken } from '../../src/server/classes/store';
 import { outbox } from '../../src/server/mail-kinds';
@@ -468,6 +475,53 @@ describe('the minimum', () => {
       cancelled: 0,
       mails: 0,
     });
+  });
+});
+
+describe("the desk's functions", () => {
+  test('a single date added is bookable; a timetable date cancelled before anyone booked is no longer', async () => {
+    const added = await transaction((tx) =>
+      addClassDate(
+        tx,
+        { title: 'Spring Special', start: new Date('2027-03-05T18:00:00Z'), lengthMinutes: 60 },
+        'maya@example.test',
+      ),
+    );
+    const special = { class: added.key, start: '2027-03-05T18:00:00.000Z' };
+    expect(await seatsLeft(special)).toBe(4);
+    expect((await book(special, person('Ann'), { price: 45 })).status).toBe(200);
+    expect(await seatsLeft(special)).toBe(3);
+
+    const thursday = { class: 'mat-foundations-th-1800', start: '2027-03-05T02:00:00.000Z' };
+    const none = await transaction((tx) =>
+      cancelClassDate(tx, thursday.class, new Date(thursday.start), 'maya@example.test', outbox),
+    );
+    expect(none).toHaveLength(1);
+    await outbox.deliverNow(none!);
+    expect(await timetable()).toMatch(
+      /data-class="mat-foundations-th-1800" data-start="2027-03-05T02:00:00.000Z">[\s\S]*?Cancelled/,
+    );
+    expect((await book(thursday, person('Ben'))).status).toBe(409);
+    // Her calendar never had it: no cancellation is sent for it.
+    expect(mailsTo(STUDIO).filter((m) => m.subject!.startsWith('Class cancelled'))).toHaveLength(0);
+  });
+
+  test('the roster, a place paid at the studio (once), a no-show', async () => {
+    await fill(MAT, ['Ann', 'Ben']);
+    const [dateId] = (await env.db.query<{ id: string }>('SELECT id FROM class_dates')).rows;
+    const ann = await seatIdOf('ann@example.test');
+    await transaction(async (tx) => {
+      expect(await markPaid(tx, ann, 'maya@example.test')).toBe(true);
+      expect(await markPaid(tx, ann, 'maya@example.test')).toBe(false);
+      expect(await markNoShow(tx, await seatIdOf('ben@example.test'), true)).toBe(true);
+    });
+    const list = await transaction((tx) => roster(tx, dateId!.id));
+    expect(
+      list.map(({ name, payment, noShow, seatNo }) => ({ name, payment, noShow, seatNo })),
+    ).toEqual([
+      { name: 'Ann Tester', payment: 'paid', noShow: false, seatNo: 1 },
+      { name: 'Ben Tester', payment: 'due', noShow: true, seatNo: 2 },
+    ]);
   });
 });
 

@@ -232,9 +232,18 @@ export async function calendarMail(ref: string): Composed {
   const date = read && (await loadClassDate(read.id));
   if (!read || !date) return undefined;
   if (date.sequence !== read.sequence) return nothingToSend('class changed since');
+  const cancelled = date.cancelledAt !== null;
+  if (cancelled) {
+    const [{ n }] = await query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM class_seats
+        WHERE class_date_id = $1 AND status IN ('booked', 'cancelled')`,
+      [date.id],
+    );
+    // A date cancelled before anyone booked it never reached her calendar.
+    if (n === 0) return nothingToSend('the class was never booked');
+  }
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
-  const cancelled = date.cancelledAt !== null;
   const why =
     date.cancelReason === 'minimum'
       ? `It is cancelled: fewer than its minimum of ${date.minimum} had booked at its cutoff. Everyone booked and everyone waiting has been told.`
