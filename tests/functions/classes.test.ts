@@ -21,6 +21,7 @@ import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
 import classesPage from '../../functions/classes-page';
 import classesSteps from '../../functions/classes-steps';
+import submitWaiver from '../../functions/submit-waiver';
 import { sessionPolicy } from '../../src/server/booking/policy';
 import {
   addClassDate,
@@ -37,7 +38,7 @@ import { transaction } from '../../src/server/platform/db';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
 import type { ReceivedMail } from '../fixtures/smtp';
-import { PERSON_SPAM_CHECKS } from '../fixtures/submissions';
+import { PERSON_SPAM_CHECKS, waiverBody } from '../fixtures/submissions';
 import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
@@ -212,6 +213,17 @@ describe('the timetable and booking a place', () => {
     const own = calendarOf(studio.find((m) => m.subject!.startsWith('Class booked'))!);
     expect(own.method).toBe('REQUEST');
     expect(own.text).not.toMatch(/ATTENDEE/);
+  });
+
+  test('a person a waiver covers gets no waiver link', async () => {
+    const signed = await submitWaiver(
+      jsonPost(`${SITE}/api/submit-waiver`, waiverBody({ email: 'ada@example.test' })),
+    );
+    expect(signed.status).toBe(200);
+    expect((await book(MAT, person('Ada'))).status).toBe(200);
+    await env.smtp.waitForMails(2 + 3);
+    const [mail] = mailsTo('ada@example.test').filter((m) => m.subject!.startsWith('Your place'));
+    expect(mail!.text).not.toContain('waiver');
   });
 
   test('a class of its own numbers: its price and places, not the defaults', async () => {
