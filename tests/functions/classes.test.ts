@@ -415,6 +415,35 @@ describe('the waitlist', () => {
     expect(calendarOf(confirmation).method).toBe('REQUEST');
   });
 
+  test('an offer made before the cutoff still holds after it; the cutoff closes only those still waiting', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    expect((await join_(MAT, person('Fay'))).status).toBe(200);
+    // An hour before the cutoff (too late for her own link), the desk cancels Ann's place.
+    setClock(new Date(MAT_CUTOFF.getTime() - 3_600_000));
+    const freed = await transaction(async (tx) =>
+      cancelPlace(tx, await seatIdOf('ann@example.test'), 'maya@example.test', outbox),
+    );
+    await outbox.deliverNow(freed!);
+    setClock(new Date(MAT_CUTOFF.getTime() + 60_000));
+    expect(await (await classesSteps()).json()).toMatchObject({ cutOff: 1, lapsed: 0 });
+    const status = async (email: string) =>
+      (
+        await env.db.query<{ status: string }>(
+          'SELECT status FROM class_waitlist WHERE email = $1',
+          [email],
+        )
+      ).rows[0]!.status;
+    expect(await status('eve@example.test')).toBe('offered');
+    expect(await status('fay@example.test')).toBe('closed');
+    await env.smtp.waitForMails(4 * 2 + 1 + 2 + 2 + 1 + 1);
+    const link = /claim\?token=([\w-]{43})/.exec(
+      mailsTo('eve@example.test').find((m) => m.subject!.startsWith('A place is free'))!.text!,
+    )![1]!;
+    expect((await classClaim(formPost(`${SITE}/classes/claim`, { token: link }))).status).toBe(303);
+    expect(await status('eve@example.test')).toBe('claimed');
+  });
+
   test('a class with places left has no waitlist (409)', async () => {
     expect((await join_(MAT, person('Eve'))).status).toBe(409);
     expect(await env.count('class_waitlist')).toBe(0);

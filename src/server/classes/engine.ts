@@ -308,7 +308,9 @@ export async function offerFreePlaces(
       await setWaitStatus(tx, entry.id, 'closed');
       continue;
     }
-    await markOffered(tx, entry.id, seat.id, new Date(at.getTime() + holdMsOf(settings)));
+    // Held for the hold time, and never past the class's start.
+    const until = Math.min(at.getTime() + holdMsOf(settings), date.start.getTime());
+    await markOffered(tx, entry.id, seat.id, new Date(until));
     const id = await outbox.enqueue(tx, 'class-offer', mailRef(entry.id, WAIT_MAIL.offer));
     if (id) mails.push(id);
   }
@@ -403,21 +405,25 @@ export async function cancelClass(
       await lapseSeat(tx, seat.id);
     }
   }
-  ids.push(...(await closeWaitlist(tx, dateId, outbox)));
+  ids.push(...(await closeWaitlist(tx, dateId, outbox, true)));
   return ids.filter((id): id is string => id !== undefined);
 }
 
-/** Closes a class's waitlist: everyone waiting, or holding an offer, told no place is theirs. */
+/**
+ * Closes a class's waitlist: everyone waiting told no place is theirs. At the cutoff an offer
+ * already made still holds until it ends; when the class is cancelled, offers close too.
+ */
 async function closeWaitlist(
   tx: Queryable,
   dateId: string,
   outbox: ClassOutbox,
+  offersToo: boolean,
 ): Promise<string[]> {
   const { rows } = await tx.query(
     `UPDATE class_waitlist SET status = 'closed', updated_at = ${sqlNow()}
-      WHERE class_date_id = $1 AND status IN ('waiting', 'offered')
+      WHERE class_date_id = $1 AND (status = 'waiting' OR ($2::boolean AND status = 'offered'))
   RETURNING id, seat_id`,
-    [dateId],
+    [dateId, offersToo],
   );
   const ids: string[] = [];
   for (const entry of rows as { id: string; seat_id: string | null }[]) {
@@ -514,7 +520,7 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
           WHERE id = $1`,
         [id],
       );
-      summary.mails.push(...(await closeWaitlist(tx, id, outbox)));
+      summary.mails.push(...(await closeWaitlist(tx, id, outbox, false)));
     });
   }
   return summary;
