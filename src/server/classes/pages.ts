@@ -16,6 +16,7 @@ import { escapeHtml } from '../platform/mail';
 import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { seeOther } from '../request/pages';
+import { refused } from '../request/responses';
 import { SHARED_CACHE } from '../booking/pages';
 import { cancelPlace, claimOffer, upcomingClasses, type ClassOutbox } from './engine';
 import { placePolicy } from './policy';
@@ -87,6 +88,13 @@ async function tokenOf(req: Request): Promise<string | undefined> {
   return isToken(token) ? token : undefined;
 }
 
+/** The answer to a POST from another site's page: nothing changed. */
+const crossSite = () =>
+  refused({
+    status: 403,
+    error: "This can only be sent from the studio's own pages, so nothing was changed.",
+  });
+
 /** Whether a POST comes from the site's own pages (a form elsewhere cannot act on a link). */
 function sameOrigin(req: Request): boolean {
   const origin = req.headers.get('origin');
@@ -126,7 +134,7 @@ export async function showPlace(req: Request): Promise<Response> {
 
 /** POST /classes/manage: cancels the place within the policy; a repeat changes nothing more. */
 export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
-  if (!sameOrigin(req)) return new Response('Forbidden', { status: 403 });
+  if (!sameOrigin(req)) return crossSite();
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
   if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
@@ -174,7 +182,7 @@ export async function showOffer(req: Request): Promise<Response> {
 
 /** POST /classes/claim: takes the place the offer holds; then its page (303). */
 export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
-  if (!sameOrigin(req)) return new Response('Forbidden', { status: 403 });
+  if (!sameOrigin(req)) return crossSite();
   const token = await tokenOf(req);
   if (!token) return personalPage(req, '/classes/claim', unknownView('offer'), 404);
   const outcome = await transaction((tx) => claimOffer(tx, token, outbox));
