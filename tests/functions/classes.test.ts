@@ -26,6 +26,7 @@ import { sessionPolicy } from '../../src/server/booking/policy';
 import {
   addClassDate,
   cancelClassDate,
+  classesForFeed,
   markNoShow,
   markPaid,
   roster,
@@ -556,6 +557,12 @@ describe("the desk's functions", () => {
       expect(await markPaid(tx, ann, 'maya@example.test')).toBe(false);
       expect(await markNoShow(tx, await seatIdOf('ben@example.test'), true)).toBe(true);
     });
+    const [feed] = await classesForFeed(NOW, '127.0.0.1');
+    expect(feed).toMatchObject({
+      uid: `class-${dateId!.id}@127.0.0.1`,
+      summary: 'Mat Foundations (2 of 4)',
+    });
+    expect(JSON.stringify(feed)).not.toContain('Tester');
     const list = await transaction((tx) => roster(tx, dateId!.id));
     expect(
       list.map(({ name, payment, noShow, seatNo }) => ({ name, payment, noShow, seatNo })),

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sqlNow } from '../platform/clock';
-import type { Queryable } from '../platform/db';
+import { query, type Queryable } from '../platform/db';
 import { cancelClass, type ClassOutbox } from './engine';
+import { classUid } from './invite';
 import { occurrenceAt } from './occurrences';
 import { centsOf, classSettings } from './settings';
 import { ensureClassDate, type ClassDate } from './store';
@@ -137,4 +138,47 @@ export async function cancelClassDate(
     id = (await ensureClassDate(tx, occurrence)).date.id;
   }
   return cancelClass(tx, id, 'studio', by, outbox, note);
+}
+
+/** A class date as the instructor's bookings feed lists it: no participant named. */
+export interface FeedClass {
+  /** The UID of her own invite of the class (invite.ts `classUid`), so the feed and it agree. */
+  uid: string;
+  sequence: number;
+  start: Date;
+  end: Date;
+  summary: string;
+  description: string;
+}
+
+/**
+ * The class dates still on, from `from`, with their places booked, for the bookings feed (the
+ * feed adds them beside the consultations and sessions). A date nobody booked is not listed.
+ */
+export async function classesForFeed(from: Date, host: string): Promise<FeedClass[]> {
+  const rows = await query<{
+    id: string;
+    title: string;
+    starts_at: Date;
+    ends_at: Date;
+    sequence: number;
+    capacity: number;
+    booked: number;
+  }>(
+    `SELECT d.id, d.title, d.starts_at, d.ends_at, d.sequence, d.capacity,
+            count(s.id) FILTER (WHERE s.status = 'booked')::int AS booked
+       FROM class_dates d LEFT JOIN class_seats s ON s.class_date_id = d.id
+      WHERE d.cancelled_at IS NULL AND d.ends_at > $1
+      GROUP BY d.id HAVING count(s.id) FILTER (WHERE s.status = 'booked') > 0
+      ORDER BY d.starts_at`,
+    [from.toISOString()],
+  );
+  return rows.map((row) => ({
+    uid: classUid(row.id, host),
+    sequence: Number(row.sequence),
+    start: new Date(row.starts_at),
+    end: new Date(row.ends_at),
+    summary: `${row.title} (${row.booked} of ${row.capacity})`,
+    description: `${row.booked} of ${row.capacity} places booked. The roster is on the records desk.`,
+  }));
 }
