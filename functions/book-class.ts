@@ -31,9 +31,9 @@ export default formFunction({
     checked.madeDate = stored.madeDate;
     return stored.id;
   },
-  mails: ['class-visitor', 'class-studio', 'class-calendar'],
+  mails: ['class-visitor', 'class-studio', 'class-reminder', 'class-calendar'],
   queue: (id, _data, checked) => [
-    ...placeMails(id),
+    ...placeMails(id, checked.occurrence.start),
     ...(checked.madeDate
       ? [{ kind: 'class-calendar' as const, ref: `${checked.madeDate}:0` }]
       : []),

@@ -84,6 +84,12 @@ export const MAIL_KINDS = {
     about: 'booking',
     label: "Participant's class confirmation",
   },
+  /** The participant's reminder a day before; retired once the place is cancelled. */
+  'class-reminder': {
+    compose: async (ref) => (await import('./classes/mail')).reminderMail(ref),
+    about: 'booking',
+    label: 'Class reminder',
+  },
   /** The participant's cancellation (METHOD:CANCEL): as asked, too few booked, or the studio's. */
   'class-cancel-visitor': {
     compose: async (ref) => (await import('./classes/mail')).visitorCancelMail(ref),

@@ -21,6 +21,7 @@ import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
 import classesPage from '../../functions/classes-page';
 import classesSteps from '../../functions/classes-steps';
+import retryMail from '../../functions/retry-mail';
 import submitWaiver from '../../functions/submit-waiver';
 import { sessionPolicy } from '../../src/server/booking/policy';
 import {
@@ -325,6 +326,34 @@ describe('the manage link', () => {
     expect(invite.method).toBe('CANCEL');
     expect(Number(invite.event.sequence)).toBe(1);
     expect(invite.event.uid).toBe(`class-place-${await seatIdOf('grace@example.test')}@127.0.0.1`);
+  });
+
+  test('the reminder a day before repeats the amount due, the policy and the links; a cancelled place gets none', async () => {
+    await fill(MAT, ['Grace', 'Ada']);
+    await env.smtp.waitForMails(5);
+    const [due] = (
+      await env.db.query<{ next_attempt_at: Date }>(
+        `SELECT next_attempt_at FROM mail_outbox WHERE kind = 'class-reminder' ORDER BY id LIMIT 1`,
+      )
+    ).rows;
+    expect(new Date(due!.next_attempt_at).toISOString()).toBe('2027-03-02T02:00:00.000Z');
+    const ada = await manageTokenOf('ada@example.test');
+    expect((await classManage(formPost(`${SITE}/classes/manage`, { token: ada }))).status).toBe(
+      200,
+    );
+    await env.smtp.waitForMails(7);
+    env.smtp.mails.length = 0;
+    setClock(new Date('2027-03-02T02:01:00Z'));
+    expect((await retryMail()).status).toBe(200);
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails.map((m) => [m.envelope.to.join(), m.subject])).toEqual([
+      ['grace@example.test', 'Reminder: Mat Foundations on Tuesday, March 2 at 6:00 PM PST'],
+    ]);
+    const [reminder] = env.smtp.mails;
+    expect(reminder!.text).toContain('Due at the studio: $45');
+    expect(reminder!.text).toContain(sessionPolicy().hours.cancellationPolicy);
+    expect(reminder!.text).toContain('The liability waiver must be signed before the class');
+    expect(reminder!.text).toContain(`${SITE}/classes/manage?token=`);
   });
 
   test('after the cutoff the place cannot be cancelled from the link (409), and nothing changes', async () => {

@@ -47,6 +47,7 @@ test('every kind names the record it is about and a label for the desk', () => {
     'booking-cancel-studio',
     'booking-reminder',
     'class-visitor',
+    'class-reminder',
     'class-cancel-visitor',
     'class-studio',
     'class-calendar',

@@ -48,6 +48,7 @@ import {
 /** The kinds of mail the classes queue (listed with their composers in src/server/mail-kinds.ts). */
 export type ClassMailKind =
   | 'class-visitor'
+  | 'class-reminder'
   | 'class-studio'
   | 'class-cancel-visitor'
   | 'class-calendar'
@@ -236,25 +237,37 @@ export async function bookPlace(
   return { id: taken?.id, ...(created ? { madeDate: date.id } : {}) };
 }
 
-/** The mails a place booked owes: the confirmation with its invite, and the studio's notice. */
-export const placeMails = (seatId: string) =>
-  [
-    { kind: 'class-visitor', ref: mailRef(seatId, 0) },
-    { kind: 'class-studio', ref: mailRef(seatId, 0) },
-  ] as const;
+/** How long before a class its reminder is due. */
+const REMINDER_BEFORE_MS = 24 * 3_600_000;
 
-/** The confirmation (with the invite) and the studio's notice of a place booked. */
+/**
+ * The mails a place booked owes: the confirmation with its invite, the studio's notice, and the
+ * participant's reminder a day before the class (when it is booked more than a day ahead).
+ */
+export function placeMails(seatId: string, start: Date, at = now()) {
+  const remindAt = new Date(start.getTime() - REMINDER_BEFORE_MS);
+  return [
+    { kind: 'class-visitor' as const, ref: mailRef(seatId, 0) },
+    { kind: 'class-studio' as const, ref: mailRef(seatId, 0) },
+    ...(remindAt > at
+      ? [{ kind: 'class-reminder' as const, ref: mailRef(seatId, 0), notBefore: remindAt }]
+      : []),
+  ];
+}
+
+/** The mails of a place booked, queued in the caller's transaction: the ids due now. */
 async function queuePlaceMails(
   tx: Queryable,
   seatId: string,
-  sequence: number,
+  start: Date,
   outbox: ClassOutbox,
 ): Promise<string[]> {
-  const ids = [
-    await outbox.enqueue(tx, 'class-visitor', mailRef(seatId, sequence)),
-    await outbox.enqueue(tx, 'class-studio', mailRef(seatId, sequence)),
-  ];
-  return ids.filter((id): id is string => id !== undefined);
+  const ids: string[] = [];
+  for (const { kind, ref, ...options } of placeMails(seatId, start)) {
+    const id = await outbox.enqueue(tx, kind, ref, options);
+    if (id && !('notBefore' in options)) ids.push(id);
+  }
+  return ids;
 }
 
 /**
@@ -341,7 +354,12 @@ export async function claimOffer(
   return {
     kind: 'claimed',
     seatId: entry.seatId,
-    mails: await queuePlaceMails(tx, entry.seatId, 0, outbox),
+    mails: await queuePlaceMails(
+      tx,
+      entry.seatId,
+      (await loadClassDate(entry.classDateId, tx))!.start,
+      outbox,
+    ),
   };
 }
 

@@ -152,6 +152,48 @@ export async function visitorMail(ref: string): Composed {
   };
 }
 
+/** The participant's reminder a day before: the class, the amount due, the links again. */
+export async function reminderMail(ref: string): Composed {
+  const found = await placeAbout(ref, 'booked');
+  if (isNothing(found)) return found;
+  const { seat, date } = found;
+  if (date.cancelledAt) return nothingToSend('the class is cancelled');
+  if (date.start <= now()) return nothingToSend('the class has begun');
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const covered = await waiverCovers(seat.email);
+  return {
+    to: seat.email,
+    subject: `Reminder: ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(seat.name)},`,
+        `A reminder: your place in ${date.title} with ${studio.instructor} is coming up.`,
+        {
+          fields: [
+            ['When', `${w.date}, ${w.time} (${w.zone})`],
+            ['Where', whereLine()],
+            [seat.payment === 'paid' ? 'Paid' : 'Due at the studio', price(date.priceCents)],
+          ],
+        },
+        placePolicy().words,
+        { text: 'To cancel your place:', link: seatManageUrl(seat), label: 'Manage your place' },
+        ...(covered
+          ? []
+          : [
+              {
+                text: 'The liability waiver must be signed before the class (it takes about 5 minutes):',
+                link: `${seat.origin}/waiver`,
+                label: 'Complete the waiver',
+              },
+            ]),
+        `See you soon,\n${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+  };
+}
+
 /** The participant's cancellation (CANCEL): as they asked, too few booked, or the studio's. */
 export async function visitorCancelMail(ref: string): Composed {
   const found = await placeAbout(ref, 'cancelled');
