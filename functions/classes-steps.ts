@@ -16,9 +16,9 @@ export default async (): Promise<Response> => {
     const summary = await runClassSteps(outbox);
     if (summary.mails.length > 0) await outbox.deliverNow(summary.mails);
     const { mails, ...counts } = summary;
-    if (counts.lapsed + counts.offered + counts.cutOff > 0) {
+    if (counts.released + counts.lapsed + counts.offered + counts.cutOff > 0) {
       console.info(
-        `classes-steps: ${counts.lapsed} offers ran out, ${counts.offered} offered, ${counts.cutOff} cut off (${counts.cancelled} cancelled below their minimum), ${mails.length} mails`,
+        `classes-steps: ${counts.released} held places given back, ${counts.lapsed} offers ran out, ${counts.offered} offered, ${counts.cutOff} cut off (${counts.cancelled} cancelled below their minimum), ${mails.length} mails`,
       );
     }
     return json({ success: true, ...counts, mails: mails.length });

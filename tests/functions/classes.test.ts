@@ -474,6 +474,24 @@ describe('the waitlist', () => {
     expect(await status('eve@example.test')).toBe('claimed');
   });
 
+  test('a place held for an online checkout that ran out unpaid is given back and offered', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    // Issue 33's checkout: Dan's place held until a minute from now, never paid.
+    await env.db.query(
+      `UPDATE class_seats SET payment = 'held', held_until = $1 WHERE email = 'dan@example.test'`,
+      [new Date(NOW.getTime() + 60_000).toISOString()],
+    );
+    expect(await (await classesSteps()).json()).toMatchObject({ released: 0, offered: 0 });
+    advanceClock(2 * 60_000);
+    expect(await (await classesSteps()).json()).toMatchObject({ released: 1, offered: 1 });
+    expect((await loadSeat(await seatIdOf('dan@example.test')))!.status).toBe('lapsed');
+    await env.smtp.waitForMails(4 * 2 + 1 + 1 + 1);
+    expect(mailsTo('eve@example.test').map((m) => m.subject)).toContain(
+      'A place is free in Mat Foundations on Tuesday, March 2 at 6:00 PM PST',
+    );
+  });
+
   test('a class with places left has no waitlist (409)', async () => {
     expect((await join_(MAT, person('Eve'))).status).toBe(409);
     expect(await env.count('class_waitlist')).toBe(0);

@@ -457,6 +457,8 @@ async function closeWaitlist(
 }
 
 export interface StepsSummary {
+  /** Places held for an online checkout that ran out unpaid. */
+  released: number;
   lapsed: number;
   offered: number;
   cutOff: number;
@@ -466,6 +468,7 @@ export interface StepsSummary {
 
 /**
  * The timed steps, run by the scheduled function `classes-steps` on the studio's clock:
+ * 0. places held for an online checkout that ran out unpaid are given back, and offered;
  * 1. offers whose hold ran out lapse, and their places pass to the next person waiting;
  * 2. places free while people wait (a race the offer missed) are offered;
  * 3. each class whose cutoff has come is cut off: below its minimum it is cancelled, everyone
@@ -474,8 +477,37 @@ export interface StepsSummary {
  */
 export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<StepsSummary> {
   const settings = classSettings();
-  const summary: StepsSummary = { lapsed: 0, offered: 0, cutOff: 0, cancelled: 0, mails: [] };
+  const summary: StepsSummary = {
+    released: 0,
+    lapsed: 0,
+    offered: 0,
+    cutOff: 0,
+    cancelled: 0,
+    mails: [],
+  };
   const cutoffMs = Math.round(settings.timetable.cutoffHours * 3_600_000);
+
+  // A place held while an online checkout was open (issue 33), not paid in time: given back.
+  const holds = await query<{ id: string; class_date_id: string }>(
+    `SELECT id, class_date_id FROM class_seats
+      WHERE payment = 'held' AND seat_no IS NOT NULL AND held_until <= $1`,
+    [at.toISOString()],
+  );
+  for (const hold of holds) {
+    await transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `UPDATE class_seats SET status = 'lapsed', seat_no = NULL, updated_at = ${sqlNow()}
+          WHERE id = $1 AND payment = 'held' AND seat_no IS NOT NULL AND held_until <= $2
+      RETURNING id`,
+        [hold.id, at.toISOString()],
+      );
+      if (rows.length === 0) return;
+      summary.released++;
+      const mails = await offerFreePlaces(tx, hold.class_date_id, outbox, at);
+      summary.offered += mails.length;
+      summary.mails.push(...mails);
+    });
+  }
 
   const expired = await query<{ id: string; class_date_id: string }>(
     `SELECT id, class_date_id FROM class_waitlist
