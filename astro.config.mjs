@@ -1,5 +1,7 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
+import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
@@ -7,6 +9,7 @@ import interactionDirective from './src/integrations/interaction-directive.ts';
 import islandScripts from './src/integrations/island-scripts.ts';
 import pageStyles from './src/integrations/page-styles.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
+import onDemandRoutes from './src/integrations/on-demand-routes.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
 import contentCheck from './src/integrations/content-check.ts';
 import { localSiteUrl, platformValue, readSetting } from './src/server/platform/settings.ts';
@@ -16,7 +19,8 @@ import { localSiteUrl, platformValue, readSetting } from './src/server/platform/
  * (scripts/server/dev.ts). Loaded here, while Astro reads this file: an `import()` in a hook runs
  * after Astro has closed the loader of this file, and fails.
  */
-const devFunctions = process.argv.slice(2).includes('dev')
+const command = process.argv.slice(2);
+const devFunctions = command.includes('dev')
   ? (await import('./scripts/server/dev.ts')).default()
   : undefined;
 
@@ -24,16 +28,38 @@ const devFunctions = process.argv.slice(2).includes('dev')
 // page's subscribe link): SITE_URL, else Netlify's URL, else where `npm start` listens.
 const site = readSetting('SITE_URL')?.origin ?? platformValue('URL') ?? localSiteUrl();
 
+// What the functions read at run time (netlify.toml's `included_files`, said once there) ships
+// with the on-demand pages' function too, with the island scripts whose classes a page can use.
+const includedFiles = [
+  ...(
+    /included_files\s*=\s*\[([^\]]*)\]/.exec(readFileSync('netlify.toml', 'utf8'))?.[1] ?? ''
+  ).matchAll(/"([^"]+)"/g),
+].map(([, file]) => file);
+
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
 const UNLISTED =
-  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|classes\/manage|notify\/sent|notify\/link)\/?$/;
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|classes\/manage|notify\/sent|notify\/link)\/?$/;
 
 export default defineConfig({
   site,
   output: 'static',
+  // Pages that depend on the moment (`export const prerender = false`) are rendered on demand by
+  // Netlify's adapter, on Netlify and under `npm start` (scripts/server/functions.ts).
+  // Only when building: the adapter empties its function's folder whenever it is set up, and
+  // `astro dev`, `astro check` and the function tests (Astro's Vite setup) set it up too.
+  adapter: command.includes('build')
+    ? netlify({
+        devFeatures: false,
+        imageCDN: false,
+        includeFiles: [...includedFiles, 'dist/_astro/*.js'],
+      })
+    : undefined,
   trailingSlash: 'never',
   server: { host: '127.0.0.1' },
   build: { format: 'file', inlineStylesheets: 'always' },
+  // The forms' own guard checks where a post comes from, and answers in the product's words
+  // (src/server/request/guard.ts); an unsubscribe link takes a mail client's cookie-less POST.
+  security: { checkOrigin: false },
   integrations: [
     // content/ checked first: a mistake is told in the instructor's words, and nothing else.
     contentCheck(),
@@ -47,6 +73,7 @@ export default defineConfig({
     // Astro's island scripts wait until the page is parsed (same code, same hashes).
     islandScripts(),
     securityHeaders(),
+    onDemandRoutes({ files: includedFiles }),
     ...(devFunctions ? [devFunctions] : []),
   ],
   vite: {

@@ -57,10 +57,17 @@ export default defineConfig(
               ],
               from: ['./src/server', './functions'],
               // The build reads its settings (BUILD_NOW) through the one list of them, which
-              // imports nothing of the project.
-              except: ['./platform/settings.ts'],
+              // imports nothing of the project; a page rendered on demand asks the server through
+              // src/server/pages/ (only pages: never an island, component or layout).
+              except: ['./platform/settings.ts', './pages'],
               message:
                 'Pages and islands never import server code: what both sides need lives in src/shared/.',
+            },
+            {
+              target: ['./src/islands', './src/components', './src/layouts', './src/lib'],
+              from: './src/server/pages',
+              message:
+                'Only a page rendered on demand asks the server (src/server/pages/); components take what they show as props.',
             },
             {
               target: './src/shared',

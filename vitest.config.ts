@@ -1,3 +1,4 @@
+import { getViteConfig } from 'astro/config';
 import { defineConfig } from 'vitest/config';
 
 const POSTGRES = 'tests/fixtures/postgres-setup.ts';
@@ -20,18 +21,19 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        // Every function test on a real PostgreSQL server through `pg`, each file on its own
-        // database, so files run in parallel.
+      // Every function test on a real PostgreSQL server through `pg`, each file on its own
+      // database, so files run in parallel; with Astro's Vite setup, so that a test renders the
+      // pages rendered on demand (tests/fixtures/on-demand.ts) in the test's own process.
+      getViteConfig({
         test: {
           ...functionTests,
           name: 'functions',
           include: ['tests/functions/**/*.test.ts'],
           exclude: fn('db-session-lock'),
-          globalSetup: POSTGRES,
+          globalSetup: [POSTGRES, 'tests/fixtures/content-sync.ts'],
           env: { NETLIFY_DB_DRIVER: 'server' },
         },
-      },
+      }),
       {
         // As on Netlify: `@neondatabase/serverless` over a WebSocket to the same server.
         test: {

@@ -5,8 +5,9 @@
  * Context) beside the dev server, and passes it every request a function answers (a function's
  * `path`, or `/.netlify/functions/<name>`), streamed both ways. The site's own address for the
  * functions (`URL`: the links they mail, the origin the forms accept) is the dev server's, unless
- * SITE_URL is set. After editing `functions/` or `src/server/`, restart `npm run dev`. A page a
- * function fills in (`/consultation`) is filled from the last build's.
+ * SITE_URL is set. After editing `functions/` or `src/server/`, restart `npm run dev`. A page
+ * rendered on demand (`/consultation`, with the database's free slots) is the last build's, as
+ * `npm start` runs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { request as forward, type IncomingMessage, type ServerResponse } from 'n
 import { join } from 'node:path';
 import type { AstroIntegration } from 'astro';
 import { readSetting } from '../../src/server/platform/settings.ts';
+import { ON_DEMAND_ROUTES } from '../../src/integrations/on-demand-routes.ts';
 import type { ListedFunction } from './bundles.ts';
 import { createRouter, type LoadedFunction } from './functions.ts';
 
@@ -69,7 +71,10 @@ async function routerOf(root: string): Promise<Route> {
   const stamp = JSON.parse(
     await readFile(join(root, '.netlify', 'start', 'functions.json'), 'utf8'),
   ) as { listed: ListedFunction[] };
-  return createRouter(stamp.listed as LoadedFunction[]);
+  const onDemand = await readFile(join(root, ON_DEMAND_ROUTES), 'utf8')
+    .then((text) => [{ name: 'ssr', routes: JSON.parse(text), excludedRoutes: [] }])
+    .catch(() => []);
+  return createRouter([...stamp.listed, ...onDemand] as LoadedFunction[]);
 }
 
 export default function devFunctions(): AstroIntegration {

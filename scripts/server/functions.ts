@@ -10,8 +10,13 @@
  * this server imports each function's module once and calls its default export per request with
  * a Context of its own making (context.ts).
  */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from '@netlify/functions';
+import type { ExtendedRoute } from '@netlify/zip-it-and-ship-it';
+import { ON_DEMAND_ROUTES } from '../../src/integrations/on-demand-routes.ts';
 import type { Bundle } from './bundles.ts';
 
 export type Handler = (request: Request, context: Context) => Response | Promise<Response>;
@@ -91,5 +96,34 @@ export function createRouter(functions: LoadedFunction[]) {
       return { func, pattern: route.pattern, preferStatic: route.prefer_static ?? false };
     }
     return undefined;
+  };
+}
+
+/**
+ * The adapter's function for the pages rendered on demand (`prerender = false`), as built by
+ * `astro build`: a Functions v2 module like the others, called the same way. On Netlify it takes
+ * every path no static file answers (`/*`, static first); here it takes the on-demand pages'
+ * own paths, which the build lists (src/integrations/on-demand-routes.ts), so that every other
+ * path is answered as before (a function, a static file, the 404 page with its headers).
+ */
+export async function loadOnDemand(root: string): Promise<LoadedFunction | undefined> {
+  const list = join(root, ON_DEMAND_ROUTES);
+  const file = join(dirname(list), 'ssr.mjs');
+  if (!existsSync(file) || !existsSync(list)) return undefined;
+  const routes = JSON.parse(await readFile(list, 'utf8')) as ExtendedRoute[];
+  const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+    default?: unknown;
+  };
+  if (typeof module.default !== 'function') {
+    throw new Error(`${file} has no default export to call: build the site again (npm run build)`);
+  }
+  return {
+    name: 'ssr',
+    mainFile: file,
+    file,
+    runtimeAPIVersion: 2,
+    routes,
+    excludedRoutes: [],
+    handler: module.default as Handler,
   };
 }

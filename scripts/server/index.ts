@@ -33,6 +33,7 @@ import { startDatabase, type Database } from './database.ts';
 import {
   createRouter,
   loadFunctions,
+  loadOnDemand,
   type FunctionMatch,
   type LoadedFunction,
 } from './functions.ts';
@@ -153,6 +154,15 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
   }
   const database = (started as PromiseFulfilledResult<Database>).value;
   const functions = (loaded as PromiseFulfilledResult<LoadedFunction[]>).value;
+  // Once the site is built: the pages Astro renders on demand, after every function of our own.
+  let onDemand: LoadedFunction | undefined;
+  try {
+    onDemand = await loadOnDemand(root);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  if (onDemand) functions.push(onDemand);
   // The functions read it through getDatabase() of @netlify/database, as on Netlify.
   process.env.NETLIFY_DB_URL = database.url;
   let rules: Awaited<ReturnType<typeof loadRules>>;

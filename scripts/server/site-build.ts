@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { ON_DEMAND_ROUTES } from '../../src/integrations/on-demand-routes.ts';
 import { step } from './progress.ts';
 
 const FOLDERS = ['src', 'content', 'public'];
@@ -105,6 +106,8 @@ export function buildSite(root: string, publishDir: string): SiteBuild {
     if (
       stamp?.key === key &&
       existsSync(join(publishDir, 'index.html')) &&
+      // `astro dev` empties the on-demand pages' function (Netlify's adapter): built again.
+      existsSync(join(root, ON_DEMAND_ROUTES)) &&
       stamp.dist === (await folderPrint(publishDir))
     ) {
       console.log('The site is unchanged since its last build: dist/ is served as it is');

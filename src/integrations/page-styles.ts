@@ -64,12 +64,12 @@ export default function pageStyles(): AstroIntegration {
 }
 
 /** Every word of a text that could be a class name (a superset: what is not one costs nothing). */
-function wordsOf(text: string): Set<string> {
+export function wordsOf(text: string): Set<string> {
   return new Set(text.split(/[\s"'`<>={}\\]+|&quot;|&#39;|\$\{/));
 }
 
 /** The scripts a page loads: its islands' components and renderers, and `<script src>`. */
-function scriptUrls(html: string): string[] {
+export function scriptUrls(html: string): string[] {
   const urls = html.matchAll(
     /\s(?:component-url|renderer-url|before-hydration-url|src)="(\/_astro\/[^"]+\.js)"/g,
   );
@@ -85,7 +85,7 @@ interface BuiltScript {
  * Adds the words of scripts and of every script they import (each file read once per build)
  * to a page's words.
  */
-function scriptWords(root: string) {
+export function scriptWords(root: string) {
   const files = new Map<string, Promise<BuiltScript>>();
   const read = (url: string) => {
     let file = files.get(url);
@@ -128,11 +128,27 @@ async function sourceWords(dirs: string[]): Promise<Set<string>> {
 }
 
 /** The page with each `<style>` reduced to the rules whose required classes are all in `words`. */
-function pruneStyles(html: string, words: ReadonlySet<string>): string {
+export function pruneStyles(
+  html: string,
+  words: ReadonlySet<string>,
+  prune: (css: string, words: ReadonlySet<string>) => string = pruneSheet,
+): string {
   return html.replace(
     /(<style\b[^>]*>)([\s\S]*?)(<\/style>)/gi,
-    (_, open: string, css: string, close: string) => `${open}${pruneSheet(css, words)}${close}`,
+    (_, open: string, css: string, close: string) => `${open}${prune(css, words)}${close}`,
   );
+}
+
+/** Every class some rule of `css` requires (the classes whose presence can change what it keeps). */
+export function sheetClasses(css: string): string[] {
+  const classes = new Set<string>();
+  postcss.parse(css).walkRules((rule: Rule) => {
+    if (insideKeyframes(rule)) return;
+    for (const selector of rule.selectors) {
+      for (const name of requiredClasses(selector)) classes.add(name);
+    }
+  });
+  return [...classes].sort();
 }
 
 export function pruneSheet(css: string, words: ReadonlySet<string>): string {

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
-import consultationPage from '../../functions/consultation-page';
+import { renderPage } from '../fixtures/on-demand';
 import { bookingBody, contactBody, waiverBody } from '../fixtures/submissions';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -180,9 +180,7 @@ describe('one consultation slot, booked from many instances at once', () => {
   test('fifty requests for one slot through five instances: exactly one booking, and forty-nine answers that the slot is gone', async () => {
     // A slot the page offers right now (the instances run on the real clock).
     process.env.PAGES_DIR = resolve(ROOT, 'tests/fixtures/built-pages');
-    const html = await (
-      await consultationPage(new Request('http://127.0.0.1:8888/consultation'))
-    ).text();
+    const html = await (await renderPage(new Request('http://127.0.0.1:8888/consultation'))).text();
     delete process.env.PAGES_DIR;
     const slot = [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1])[5]!;
 

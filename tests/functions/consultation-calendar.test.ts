@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import consultationPage from '../../functions/consultation-page';
+import { renderPage } from '../fixtures/on-demand';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { everySecondCalendar } from '../fixtures/busy-calendar';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -107,7 +107,7 @@ afterEach(() => {
 });
 
 async function slots(): Promise<string[]> {
-  const answer = await consultationPage(new Request(`${SITE}/consultation`));
+  const answer = await renderPage(new Request(`${SITE}/consultation`));
   expect(answer.status).toBe(200);
   return [...(await answer.text()).matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]);
 }

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
-import consultationPage from '../../functions/consultation-page';
+import { renderPage } from '../fixtures/on-demand';
 import { setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { bookingBody } from '../fixtures/submissions';
@@ -49,7 +49,7 @@ afterEach(() => {
 
 async function page(): Promise<string> {
   vi.stubEnv('CONTENT_DIR', content);
-  const answer = await consultationPage(new Request(`${SITE}/consultation`));
+  const answer = await renderPage(new Request(`${SITE}/consultation`));
   expect(answer.status).toBe(200);
   return answer.text();
 }

@@ -10,7 +10,7 @@ import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
 import consultationFeed from '../../functions/consultation-feed';
-import consultationPage from '../../functions/consultation-page';
+import { renderPage } from '../fixtures/on-demand';
 import { setClock } from '../../src/server/platform/clock';
 import type { BookingsPage, ConsultationsCalendar, LogRow } from '../../src/shared/desk-api';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -70,7 +70,7 @@ async function json<T>(response: Promise<Response>): Promise<T> {
 }
 
 async function slots(): Promise<string[]> {
-  const answer = await consultationPage(new Request(`${ORIGIN}/consultation`));
+  const answer = await renderPage(new Request(`${ORIGIN}/consultation`));
   return [...(await answer.text()).matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]);
 }
 

@@ -10,12 +10,12 @@ import { resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
-import consultationManage from '../../functions/consultation-manage';
 import retryMail from '../../functions/retry-mail';
 import { loadBooking, manageToken } from '../../src/server/booking/store';
 import { setClock } from '../../src/server/platform/clock';
 import { decryptField, keyedTokens, keyId } from '../../src/server/platform/crypto';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { renderPage } from '../fixtures/on-demand';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { bookingBody } from '../fixtures/submissions';
 import { desk, signIn, STAFF } from './desk';
@@ -127,12 +127,12 @@ function eventUrl(mail: ReceivedMail): string {
 
 /** Opens a link as the visitor's browser does: the page of the booking, or the 404. */
 async function open(link: string) {
-  const answer = await consultationManage(new Request(link));
+  const answer = await renderPage(new Request(link));
   return { status: answer.status, html: await answer.text() };
 }
 
 const manage = (token: string, fields: Record<string, string>) =>
-  consultationManage(formPost(`${SITE}/consultation/manage`, { token, ...fields }));
+  renderPage(formPost(`${SITE}/consultation/manage`, { token, ...fields }));
 
 describe('the manage link across npm run rotate-key', () => {
   test('the reminder composed after the rotation carries the link of the original invite, and it opens the booking', async () => {

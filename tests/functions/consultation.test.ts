@@ -8,8 +8,7 @@ import { resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
-import consultationManage from '../../functions/consultation-manage';
-import consultationPage from '../../functions/consultation-page';
+import { renderPage } from '../fixtures/on-demand';
 import retryMail from '../../functions/retry-mail';
 import { loadBooking, manageToken } from '../../src/server/booking/store';
 import { setClock } from '../../src/server/platform/clock';
@@ -44,7 +43,7 @@ beforeEach(() => setClock(NOW));
 afterEach(() => setClock(undefined));
 
 async function page(): Promise<string> {
-  const answer = await consultationPage(new Request(`${SITE}/consultation`));
+  const answer = await renderPage(new Request(`${SITE}/consultation`));
   expect(answer.status).toBe(200);
   return answer.text();
 }
@@ -72,7 +71,7 @@ const mailTo = (to: string) => env.smtp.mails.filter((mail) => mail.envelope.to.
 
 describe('the page of free slots', () => {
   test('lists the slots from the notice on, with its own security headers and a minute of shared cache', async () => {
-    const answer = await consultationPage(new Request(`${SITE}/consultation`));
+    const answer = await renderPage(new Request(`${SITE}/consultation`));
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-security-policy')).toContain("'sha256-fixture'");
     expect(answer.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
@@ -357,7 +356,7 @@ describe('consultations to come, per person and per network', () => {
 describe('with the database down', () => {
   test('the page says so (503, never cached), and a booking gets 503 and stores nothing', async () => {
     await env.whileDown(async () => {
-      const answer = await consultationPage(new Request(`${SITE}/consultation`));
+      const answer = await renderPage(new Request(`${SITE}/consultation`));
       expect(answer.status).toBe(503);
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(answer.headers.get('netlify-cdn-cache-control')).toBeNull();
@@ -365,7 +364,7 @@ describe('with the database down', () => {
       const refused = await book(TUESDAY_9);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('30');
-      const manage = await consultationManage(
+      const manage = await renderPage(
         new Request(`${SITE}/consultation/manage?token=${'x'.repeat(43)}`),
       );
       expect(manage.status).toBe(503);
@@ -391,7 +390,7 @@ describe('booking without JavaScript', () => {
     expect(answer.headers.get('location')).toBe(
       `/consultation/manage?token=${await tokenOf(row.id)}&booked=1`,
     );
-    const shown = await consultationManage(new Request(`${SITE}${answer.headers.get('location')}`));
+    const shown = await renderPage(new Request(`${SITE}${answer.headers.get('location')}`));
     expect(shown.status).toBe(200);
     const html = await shown.text();
     expect(html).toContain('Your consultation is booked!');
@@ -407,7 +406,7 @@ describe('booking without JavaScript', () => {
     expect(again.status).toBe(303);
     const location = again.headers.get('location')!;
     expect(location).not.toMatch(/token/);
-    const shown = await consultationManage(new Request(`${SITE}${location}`));
+    const shown = await renderPage(new Request(`${SITE}${location}`));
     expect(shown.status).toBe(200);
     const html = await shown.text();
     expect(html).toContain('This form was already sent');
@@ -450,7 +449,7 @@ async function booked(slot = TUESDAY_9, overrides: Record<string, unknown> = {})
 }
 
 const manage = (token: string, fields: Record<string, string>) =>
-  consultationManage(formPost(`${SITE}/consultation/manage`, { token, ...fields }));
+  renderPage(formPost(`${SITE}/consultation/manage`, { token, ...fields }));
 
 async function bookingRow(id: string) {
   const { rows } = await env.db.query<{
@@ -469,7 +468,7 @@ describe('the manage link', () => {
   test('a GET shows the booking with its forms, changes nothing, and is personal (no-store, noindex, no referrer beyond the site)', async () => {
     const { id, manage: url } = await booked();
     for (let i = 0; i < 3; i += 1) {
-      const answer = await consultationManage(new Request(url));
+      const answer = await renderPage(new Request(url));
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(answer.headers.get('x-robots-tag')).toBe('noindex, nofollow');
@@ -488,7 +487,7 @@ describe('the manage link', () => {
   });
 
   test('an unknown token is a 404 page that opens nothing', async () => {
-    const answer = await consultationManage(
+    const answer = await renderPage(
       new Request(`${SITE}/consultation/manage?token=${'x'.repeat(43)}`),
     );
     expect(answer.status).toBe(404);
@@ -590,7 +589,7 @@ describe('the manage link', () => {
 
   test('a POST from another site is refused (403) and changes nothing', async () => {
     const { id, token } = await booked();
-    const answer = await consultationManage(
+    const answer = await renderPage(
       new Request(`${SITE}/consultation/manage`, {
         method: 'POST',
         headers: {

@@ -4,6 +4,9 @@
  * cancels it, and a POST repeated changes nothing more. Each change is one transaction that also
  * queues its mails (the new invite and reminder after a move; the cancellations after a cancel),
  * and the answer is a 303 back to the page, which then shows the booking as it now is.
+ *
+ * The page itself is src/pages/consultation/manage.astro (rendered on demand): these return
+ * either what it shows (`page`, with its status) or an answer of their own (a 303, a refusal).
  */
 import { slotSchema } from '../../shared/booking/form';
 import { isToken } from '../auth/tokens';
@@ -17,7 +20,6 @@ import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { bookingMails, managePath, type BookingMailKind } from './book';
 import { checkSlot, nearestTo, offeredSlots } from './offer';
-import { personalPage } from './pages';
 import {
   bookingByToken,
   cancelBooking,
@@ -26,11 +28,22 @@ import {
   moveBooking,
   type Booking,
 } from './store';
-import { manageView, repeatView, unknownLinkView, type ManageDone } from './views';
+import {
+  manageModel,
+  repeatModel,
+  unknownLinkModel,
+  type ManageDone,
+  type ManageModel,
+} from './views';
 import type { SlotDay } from '../../shared/booking/slots';
 import { BOOKING_LABELS, bookingProblemNotice, type OfferedSlot } from '../../shared/booking/form';
 
 const DONE = new Set<ManageDone>(['booked', 'moved', 'cancelled']);
+
+/** What the manage page answers: the page with what it shows, or an answer of its own. */
+export type ManageAnswer = { page: ManageModel; status: number } | { response: Response };
+
+const page = (model: ManageModel, status = 200): ManageAnswer => ({ page: model, status });
 
 async function found(token: unknown): Promise<Booking | undefined> {
   return isToken(token) ? bookingByToken(token) : undefined;
@@ -38,7 +51,6 @@ async function found(token: unknown): Promise<Booking | undefined> {
 
 /** The page of the booking, as it is now. */
 async function show(
-  req: Request,
   booking: Booking,
   token: string,
   options: {
@@ -47,7 +59,7 @@ async function show(
     status?: number;
     context?: FunctionContext;
   } = {},
-): Promise<Response> {
+): Promise<ManageAnswer> {
   const at = now();
   const live = !booking.cancelledAt && booking.start.getTime() > at.getTime();
   const days = live
@@ -63,8 +75,7 @@ async function show(
     ...options.problem,
     nearest: options.problem.nearest?.filter((slot) => !isItsTime(slot.start, booking)),
   };
-  const view = manageView(booking, token, { now: at, days, ...options, problem });
-  return personalPage(req, view, options.status);
+  return page(manageModel(booking, token, { now: at, days, ...options, problem }), options.status);
 }
 
 /**
@@ -82,14 +93,17 @@ function isItsTime(start: string, booking: Booking): boolean {
 }
 
 /** GET: the booking, its time and place, and the forms to move or cancel it. */
-export async function showManagePage(req: Request, context?: FunctionContext): Promise<Response> {
+export async function showManagePage(
+  req: Request,
+  context?: FunctionContext,
+): Promise<ManageAnswer> {
   const url = new URL(req.url);
   const token = url.searchParams.get('token');
-  if (!token && url.searchParams.get('repeat') !== null) return personalPage(req, repeatView());
+  if (!token && url.searchParams.get('repeat') !== null) return page(repeatModel());
   const booking = await found(token);
-  if (!booking || !token) return personalPage(req, unknownLinkView(), 404);
+  if (!booking || !token) return page(unknownLinkModel(), 404);
   const done = url.searchParams.get('booked') !== null ? 'booked' : url.searchParams.get('done');
-  return show(req, booking, token, {
+  return show(booking, token, {
     done: DONE.has(done as ManageDone) ? (done as ManageDone) : undefined,
     context,
   });
@@ -116,26 +130,29 @@ export async function changeBooking(
   req: Request,
   context: FunctionContext | undefined,
   outbox: BookingOutbox,
-): Promise<Response> {
+): Promise<ManageAnswer> {
   const guarded = await guardPost(req, context, {
     form: 'booking',
     maxBytes: 8 * 1024,
     rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
   });
   if (!guarded.ok) {
-    return problemPage({
-      problem: guarded.problem,
-      words: bookingProblemNotice(guarded.problem, siteFacts().email),
-      labels: BOOKING_LABELS,
-      formPage: { href: '/consultation', label: 'Return to the free times' },
-    });
+    return {
+      response: problemPage({
+        problem: guarded.problem,
+        words: bookingProblemNotice(guarded.problem, siteFacts().email),
+        labels: BOOKING_LABELS,
+        formPage: { href: '/consultation', label: 'Return to the free times' },
+      }),
+    };
   }
   const { body } = guarded.value;
   const token = body.token;
   const booking = await found(token);
-  if (!booking || typeof token !== 'string') return personalPage(req, unknownLinkView(), 404);
-  const back = (done?: ManageDone) =>
-    seeOther(`${managePath(token)}${done ? `&done=${done}` : ''}`);
+  if (!booking || typeof token !== 'string') return page(unknownLinkModel(), 404);
+  const back = (done?: ManageDone): ManageAnswer => ({
+    response: seeOther(`${managePath(token)}${done ? `&done=${done}` : ''}`),
+  });
 
   if (body.action === 'cancel') {
     const ids = await transaction(async (tx) => {
@@ -152,7 +169,7 @@ export async function changeBooking(
   }
 
   if (body.action !== 'move') {
-    return show(req, booking, token, {
+    return show(booking, token, {
       status: 400,
       problem: { text: 'The form could not be read. Please reload the page and try again.' },
       context,
@@ -160,14 +177,14 @@ export async function changeBooking(
   }
   const slot = slotSchema.safeParse(body.slot);
   if (!slot.success) {
-    return show(req, booking, token, {
+    return show(booking, token, {
       status: 422,
       problem: { text: slot.error.issues[0]?.message ?? 'Please choose a time.' },
       context,
     });
   }
   if (booking.cancelledAt || booking.start.getTime() <= now().getTime()) {
-    return show(req, booking, token, {
+    return show(booking, token, {
       status: 409,
       problem: { text: 'This consultation can no longer be moved.' },
       context,
@@ -175,7 +192,7 @@ export async function changeBooking(
   }
   // Its own time is not offered (a page from before, or a hand-made post): nothing to move.
   if (isItsTime(slot.data, booking)) {
-    return show(req, booking, token, {
+    return show(booking, token, {
       status: 422,
       problem: { text: 'Please choose one of the times offered.' },
       context,
@@ -184,7 +201,7 @@ export async function changeBooking(
   const later = (work: Promise<unknown>) => afterAnswer(context, work);
   const checked = await checkSlot(slot.data, { except: booking.id, later });
   if (!checked.ok) {
-    return show(req, booking, token, {
+    return show(booking, token, {
       status: checked.taken ? 409 : 422,
       problem: checked.taken
         ? {
@@ -204,7 +221,7 @@ export async function changeBooking(
     });
   } catch (error) {
     if (!isSlotTaken(error)) throw error;
-    return show(req, booking, token, {
+    return show(booking, token, {
       status: 409,
       problem: {
         text: 'That time has just been taken. Please choose another one.',

@@ -10,58 +10,24 @@ import {
   BOOKING_ACTION,
   BOOKING_FIELDS,
   BOOKING_NOTICES,
-  MANAGE_PAGE,
   type OfferedSlot,
 } from '../../shared/booking/form';
 import { HONEYPOT_FIELD } from '../../shared/anti-spam';
+import type { ConsultationPlace } from '../../shared/booking/place';
 import type { SlotDay } from '../../shared/booking/slots';
 import * as zoned from '../../shared/booking/zoned';
 import { escapeHtml } from '../platform/mail';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
-import { slotListHtml, slotRadio } from './slot-list';
+import { slotRadio } from './slot-list';
 import type { Booking } from './store';
 
 const e = escapeHtml;
 
 const CARD = 'min-w-0 rounded-2xl border border-sand-200 bg-white p-6 shadow-sm sm:p-8';
-const BUTTON_QUIET =
-  'inline-flex min-h-11 items-center justify-center rounded-full border border-clay-700 bg-white px-6 py-2.5 text-base font-semibold text-clay-700 transition-colors hover:bg-sand-100';
-
-/** What the slot list says when no time at all is free. */
-export function noFreeTimes(): string {
-  const { email } = siteFacts();
-  return `No time is free in the coming weeks just now. Please look again soon, or write to <a class="${LINK}" href="mailto:${e(email)}">${e(email)}</a> and we will find one.`;
-}
-
-/** The booking page's slot list. */
-export function bookingSlots(days: readonly SlotDay[]): string {
-  return slotListHtml(days, { idPrefix: 'consultation-slots', openDays: 1, empty: noFreeTimes() });
-}
-
 function body(content: string): string {
   return `<section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl space-y-6 px-5 sm:px-8">${content}</div></section>`;
-}
-
-function notice(tone: 'good' | 'bad', text: string): string {
-  const colours =
-    tone === 'good'
-      ? 'border-sage-600 bg-sage-50 text-sage-800'
-      : 'border-clay-600 bg-sand-100 text-clay-700';
-  return `<div role="${tone === 'good' ? 'status' : 'alert'}" class="rounded-xl border ${colours} p-4 font-medium">${e(text)}</div>`;
-}
-
-/** When and where, as the manage page lists it. */
-function facts(booking: Booking): string {
-  const { timeZone, place } = consultationSettings();
-  const start = zoned.instantOf(booking.start);
-  const end = zoned.instantOf(booking.end);
-  const where =
-    place.kind === 'studio'
-      ? `${e(place.label)}: ${e(place.address)}`
-      : `${e(place.label)}: <a class="${LINK} break-all" href="${e(place.link)}">${e(place.link)}</a>`;
-  return `<dl class="space-y-4"><div><dt class="text-sm font-semibold tracking-wider text-muted uppercase">When</dt><dd class="mt-1 text-lg text-ink">${e(zoned.fullDateLabel(start, timeZone))}<br>${e(zoned.timeRangeLabel(start, end, timeZone))} <span class="text-muted">(${e(zoned.zoneName(timeZone))})</span></dd></div><div><dt class="text-sm font-semibold tracking-wider text-muted uppercase">Where</dt><dd class="mt-1 text-lg text-ink">${where}</dd></div></dl>`;
 }
 
 export type ManageDone = 'booked' | 'moved' | 'cancelled';
@@ -71,11 +37,39 @@ export interface ManageView {
   html: string;
 }
 
+/** What the manage page shows (src/pages/consultation/manage.astro draws it). */
+export interface ManageModel {
+  title: string;
+  text: string;
+  /** What went wrong with the form just sent. */
+  problem?: string;
+  /** Cancelled just now (a notice beside the booking). */
+  cancelledNow?: boolean;
+  /** The booking: when and where, and the studio's note when it cancelled. */
+  facts?: {
+    date: string;
+    time: string;
+    zone: string;
+    place: ConsultationPlace;
+    note?: string;
+  };
+  /** The forms to move it and to cancel it, while it is to come. */
+  change?: {
+    token: string;
+    zone: string;
+    /** The nearest free times, after a slot was taken meanwhile. */
+    nearest: { start: string; label: string }[];
+    days: readonly SlotDay[];
+  };
+  /** What the page ends with. */
+  next: 'book-again' | 'waiver' | 'free-times' | 'nothing';
+}
+
 /**
  * The manage page of a booking: what it is, and (while it is live and to come) a form to move it
  * and one to cancel it. Both forms post; the page itself changes nothing.
  */
-export function manageView(
+export function manageModel(
   booking: Booking,
   token: string,
   options: {
@@ -84,9 +78,10 @@ export function manageView(
     done?: ManageDone;
     problem?: { text: string; nearest?: OfferedSlot[] };
   },
-): ManageView {
+): ManageModel {
   const { now, days, done, problem } = options;
   const studio = siteFacts();
+  const { timeZone, place } = consultationSettings();
   const cancelled = booking.cancelledAt !== null;
   const over = booking.end.getTime() <= now.getTime();
   const [title, text] = cancelled
@@ -103,50 +98,45 @@ export function manageView(
         : done === 'moved'
           ? ['Your consultation has moved', 'The new time is below, and on its way to your inbox.']
           : ['Your consultation', 'Change the time or cancel here, whenever you need to.'];
-  const parts: string[] = [];
-  if (problem) parts.push(notice('bad', problem.text));
-  if (done === 'cancelled' && cancelled) {
-    parts.push(notice('good', 'Cancelled. A confirmation is on its way to your inbox.'));
-  }
-  parts.push(
-    `<div class="${CARD}">${facts(booking)}${
-      cancelled && booking.cancelledBy !== 'visitor' && booking.cancelNote
-        ? `<p class="mt-6 border-t border-sand-200 pt-4 whitespace-pre-line text-ink"><strong class="font-semibold">A note from the studio:</strong> ${e(booking.cancelNote)}</p>`
-        : ''
-    }</div>`,
-  );
-
-  const hidden = `<input type="hidden" name="token" value="${e(token)}">`;
-  if (!cancelled && !over && booking.start.getTime() > now.getTime()) {
-    const nearest = problem?.nearest?.length
-      ? `<fieldset class="mb-4"><legend class="mb-2 font-semibold text-ink">The nearest free times</legend><div class="flex flex-wrap gap-2">${problem.nearest.map((slot) => slotRadio(slot, `${slot.day}, ${slot.time}`, false)).join('')}</div></fieldset><p class="mb-2 font-semibold text-ink">Or any free time</p>`
-      : '';
-    parts.push(
-      `<form method="post" action="${MANAGE_PAGE}" class="${CARD}" aria-labelledby="move-title">${hidden}<input type="hidden" name="action" value="move"><h2 id="move-title" class="text-2xl font-semibold">Choose another time</h2><p class="mt-2 mb-5 text-muted">Times are ${e(zoned.zoneName(consultationSettings().timeZone))}.</p>${nearest}${slotListHtml(days ?? [], { idPrefix: 'move-slots', openDays: 1, empty: noFreeTimes() })}${(days ?? []).length > 0 ? `<button type="submit" class="${BUTTON} mt-6">Move my consultation</button>` : ''}</form>`,
-      `<form method="post" action="${MANAGE_PAGE}" class="${CARD}" aria-labelledby="cancel-title">${hidden}<input type="hidden" name="action" value="cancel"><h2 id="cancel-title" class="text-2xl font-semibold">Cancel</h2><p class="mt-2 mb-5 text-muted">If you cannot come, cancel here: the time is freed for someone else, and you get a confirmation by e-mail.</p><button type="submit" class="${BUTTON_QUIET}">Cancel my consultation</button></form>`,
-    );
-  }
-  if (cancelled) {
-    parts.push(`<p><a class="${BUTTON}" href="/consultation">Book another time</a></p>`);
-  } else if (!over) {
-    parts.push(
-      `<p class="text-muted">Before your first session, please <a class="${LINK}" href="/waiver">complete the liability waiver</a>: it takes about 5 minutes.</p>`,
-    );
-  }
-  return { title, html: hero('Free consultation', title, text) + body(parts.join('')) };
+  const start = zoned.instantOf(booking.start);
+  const end = zoned.instantOf(booking.end);
+  const live = !cancelled && !over && booking.start.getTime() > now.getTime();
+  return {
+    title,
+    text,
+    problem: problem?.text,
+    cancelledNow: done === 'cancelled' && cancelled,
+    facts: {
+      date: zoned.fullDateLabel(start, timeZone),
+      time: zoned.timeRangeLabel(start, end, timeZone),
+      zone: zoned.zoneName(timeZone),
+      place,
+      note:
+        cancelled && booking.cancelledBy !== 'visitor' && booking.cancelNote
+          ? booking.cancelNote
+          : undefined,
+    },
+    change: live
+      ? {
+          token,
+          zone: zoned.zoneName(timeZone),
+          nearest: (problem?.nearest ?? []).map((slot) => ({
+            start: slot.start,
+            label: `${slot.day}, ${slot.time}`,
+          })),
+          days: days ?? [],
+        }
+      : undefined,
+    next: cancelled ? 'book-again' : over ? 'nothing' : 'waiver',
+  };
 }
 
 /** The manage page of a link that opens no booking. */
-export function unknownLinkView(): ManageView {
-  const title = 'This link does not open a consultation';
+export function unknownLinkModel(): ManageModel {
   return {
-    title,
-    html:
-      hero(
-        'Free consultation',
-        title,
-        'It may have been mistyped or cut short. Open the link from your confirmation e-mail again, or book a new time.',
-      ) + body(`<p><a class="${BUTTON}" href="/consultation">See the free times</a></p>`),
+    title: 'This link does not open a consultation',
+    text: 'It may have been mistyped or cut short. Open the link from your confirmation e-mail again, or book a new time.',
+    next: 'free-times',
   };
 }
 
@@ -155,16 +145,11 @@ export function unknownLinkView(): ManageView {
  * booking it made stands, and its link is in the confirmation mail. The page says the same to
  * anyone, so it tells nobody whether any booking exists.
  */
-export function repeatView(): ManageView {
-  const title = 'This form was already sent';
+export function repeatModel(): ManageModel {
   return {
-    title,
-    html:
-      hero(
-        'Free consultation',
-        title,
-        'If it booked a consultation, that booking stands, and the confirmation e-mail has the link to change or cancel it.',
-      ) + body(`<p><a class="${BUTTON}" href="/consultation">See the free times</a></p>`),
+    title: 'This form was already sent',
+    text: 'If it booked a consultation, that booking stands, and the confirmation e-mail has the link to change or cancel it.',
+    next: 'free-times',
   };
 }
 

@@ -28,17 +28,27 @@ export function linkFunction(
       if (req.method === 'GET' || req.method === 'HEAD') return await GET(req, context);
       return methodNotAllowed('GET, HEAD, POST');
     } catch (error) {
-      const outage = error instanceof DatabaseUnavailableError;
-      console.error(
-        `${path} failed (${outage ? 'the database is unavailable' : (error as Error)?.name})`,
-      );
-      return problemPage(
-        faultPage(
-          outage
-            ? { outage, status: 503, headers: { 'retry-after': '30' } }
-            : { outage, status: 500 },
-        ),
-      );
+      return linkFault(path, error, faultPage);
     }
   };
+}
+
+/**
+ * The answer to a fault behind a mailed link, logged by name only: an outage (503, try again in
+ * 30 s) or anything else (500), in the words `faultPage` gives it.
+ */
+export function linkFault(
+  path: string,
+  error: unknown,
+  faultPage: (fault: LinkFault) => ProblemPage,
+): Response {
+  const outage = error instanceof DatabaseUnavailableError;
+  console.error(
+    `${path} failed (${outage ? 'the database is unavailable' : (error as Error)?.name})`,
+  );
+  return problemPage(
+    faultPage(
+      outage ? { outage, status: 503, headers: { 'retry-after': '30' } } : { outage, status: 500 },
+    ),
+  );
 }
