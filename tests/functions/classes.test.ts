@@ -19,7 +19,6 @@ import bookClass from '../../functions/book-class';
 import classClaim from '../../functions/class-claim';
 import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
-import classesPage from '../../functions/classes-page';
 import classesSteps from '../../functions/classes-steps';
 import retryMail from '../../functions/retry-mail';
 import submitWaiver from '../../functions/submit-waiver';
@@ -38,6 +37,7 @@ import { outbox } from '../../src/server/mail-kinds';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { transaction } from '../../src/server/platform/db';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { renderPage } from '../fixtures/on-demand';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { PERSON_SPAM_CHECKS, waiverBody } from '../fixtures/submissions';
@@ -126,7 +126,7 @@ function join_(which: typeof MAT, who: Person) {
 }
 
 async function timetable(): Promise<string> {
-  const answer = await classesPage(new Request(`${SITE}/classes`));
+  const answer = await renderPage(new Request(`${SITE}/classes`));
   expect(answer.status).toBe(200);
   return answer.text();
 }
@@ -135,7 +135,7 @@ async function timetable(): Promise<string> {
 async function seatsLeft(which: typeof MAT): Promise<number> {
   const html = await timetable();
   const item = new RegExp(
-    `data-class="${which.class}" data-start="${which.start}">[\\s\\S]*?data-seats-left="(\\d+)"`,
+    `data-class="${which.class}" data-start="${which.start}"[^>]*>[\\s\\S]*?data-seats-left="(\\d+)"`,
   ).exec(html);
   expect(item, `${which.class} is not on the page`).not.toBeNull();
   return Number(item![1]);
@@ -588,7 +588,7 @@ describe("the desk's functions", () => {
     expect(none).toHaveLength(1);
     await outbox.deliverNow(none!);
     expect(await timetable()).toMatch(
-      /data-class="mat-foundations-th-1800" data-start="2027-03-05T02:00:00.000Z">[\s\S]*?Cancelled/,
+      /data-class="mat-foundations-th-1800" data-start="2027-03-05T02:00:00.000Z"[^>]*>[\s\S]*?Cancelled/,
     );
     expect((await book(thursday, person('Ben'))).status).toBe(409);
     // Her calendar never had it: no cancellation is sent for it.
@@ -631,7 +631,7 @@ describe('the last place, raced', () => {
     vi.setConfig({ testTimeout: 120_000 });
     // The instances keep the real time: the class is next week's, on the real clock.
     setClock(undefined);
-    const next = (await (await classesPage(new Request(`${SITE}/classes`))).text()).match(
+    const next = (await (await renderPage(new Request(`${SITE}/classes`))).text()).match(
       /data-class="(mat-foundations-t[uh]-1800)" data-start="([^"]+)"/g,
     )!;
     const [, key, start] = /data-class="([^"]+)" data-start="([^"]+)"/.exec(next[2]!)!;

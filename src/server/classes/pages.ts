@@ -1,8 +1,7 @@
 /**
- * The classes' pages, each the built page of the site with the function's part filled in
- * (platform/built-pages.ts): /classes with the timetable and the places left now (a minute of
- * shared cache, as /consultation), and the pages about one place or one offer (the manage link,
- * the claim link, the answers to a form sent without script), personal and never cached.
+ * The pages about one place or one offer (the manage link, the claim link), each the built
+ * shell classes/manage.html with the function's part filled in (platform/built-pages.ts),
+ * personal and never cached. (/classes itself is an Astro page rendered on demand.)
  *
  * The links' GET shows and changes nothing (mail scanners open links); only their POST acts, and
  * repeating it changes nothing more.
@@ -17,8 +16,7 @@ import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { seeOther } from '../request/pages';
 import { refused } from '../request/responses';
-import { SHARED_CACHE } from '../booking/pages';
-import { cancelPlace, claimOffer, upcomingClasses, type ClassOutbox } from './engine';
+import { cancelPlace, claimOffer, type ClassOutbox } from './engine';
 import { placePolicy } from './policy';
 import { classSettings } from './settings';
 import {
@@ -29,38 +27,7 @@ import {
   waitEntryByClaim,
   type Seat,
 } from './store';
-import {
-  offerView,
-  placeView,
-  timetableHtml,
-  unknownView,
-  waitingView,
-  type PageView,
-} from './views';
-
-export const CLASSES_PATH = '/classes';
-
-/** /classes with the timetable of the coming weeks and the places left now. */
-export async function classesPage(req: Request): Promise<Response> {
-  const views = await upcomingClasses();
-  const html = fillPage(builtPage('classes.html'), {
-    'class-timetable': timetableHtml(views, classSettings().timeZone, placePolicy().words),
-  });
-  return pageAnswer(req, CLASSES_PATH, html, { headers: SHARED_CACHE });
-}
-
-/** /classes when the timetable cannot be read (the database is down): it says so, uncached. */
-export function classesUnavailable(req: Request): Promise<Response> {
-  const { email } = siteFacts();
-  const words = `The timetable cannot be shown just now. Please try again in a minute, or write to <a class="font-semibold text-sage-800 underline underline-offset-4" href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>.`;
-  const html = fillPage(builtPage('classes.html'), {
-    'class-timetable': `<p role="alert" class="rounded-xl border border-clay-600 bg-sand-100 p-4 text-ink">${words}</p>`,
-  });
-  return pageAnswer(req, CLASSES_PATH, html, {
-    status: 503,
-    headers: { 'cache-control': 'no-store', 'retry-after': '30' },
-  });
-}
+import { offerView, placeView, unknownView, type PageView } from './views';
 
 /** A page about one place or offer, in the site's layout; personal, never cached. */
 export function personalPage(
@@ -203,6 +170,3 @@ export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<
     409,
   );
 }
-
-/** Where a post without script lands after joining a waitlist. */
-export const waitingPage = (req: Request) => personalPage(req, '/classes/waiting', waitingView());

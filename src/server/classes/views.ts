@@ -1,79 +1,21 @@
 /**
- * What the classes' pages say inside the site's own layout (the built pages mark the place:
- * platform/built-pages.ts): the timetable with the places left and a plain form per class (in a
- * `<details>`, so it opens without script), a place's page (the confirmation, the manage link),
+ * What the pages about one place or offer say inside the site's own layout (the built shell
+ * marks the place: platform/built-pages.ts): a place's page (the confirmation, the manage link),
  * and a waitlist offer's page (the claim link). Every value is escaped here.
  */
-import { HONEYPOT_FIELD } from '../../shared/anti-spam';
-import {
-  CLASS_BOOK_ACTION,
-  CLASS_CLAIM_PAGE,
-  CLASS_FIELDS,
-  CLASS_MANAGE_PAGE,
-  CLASS_NOTICES,
-  CLASS_WAITLIST_ACTION,
-} from '../../shared/classes/form';
+import { CLASS_CLAIM_PAGE, CLASS_MANAGE_PAGE, CLASS_NOTICES } from '../../shared/classes/form';
 import { escapeHtml as e } from '../platform/mail';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
-import type { ClassView } from './engine';
 import type { ClassDate, Seat, WaitEntry } from './store';
 import { momentOf, price, whenOf } from './words';
 
 const CARD = 'min-w-0 rounded-2xl border border-sand-200 bg-white p-6 shadow-sm sm:p-8';
 const BUTTON_QUIET =
   'inline-flex min-h-11 items-center justify-center rounded-full border border-clay-700 bg-white px-6 py-2.5 text-base font-semibold text-clay-700 transition-colors hover:bg-sand-100';
-const INPUT =
-  'mt-1 block w-full min-w-0 rounded-lg border border-sand-300 bg-white px-3 py-2 text-base text-ink';
-
 export interface PageView {
   title: string;
   html: string;
-}
-
-const seatsWords = (view: ClassView) =>
-  view.state === 'cancelled'
-    ? 'Cancelled'
-    : view.state === 'closed'
-      ? 'Booking closed'
-      : view.seatsLeft === 0
-        ? 'Full'
-        : `${view.seatsLeft} of ${view.capacity} ${view.capacity === 1 ? 'place' : 'places'} left`;
-
-function personFields(id: string): string {
-  const { name, email } = CLASS_FIELDS;
-  return `<div class="grid gap-3 sm:grid-cols-2"><label class="block text-sm font-semibold text-ink" for="${id}-name">${e(name.label)}<input id="${id}-name" class="${INPUT}" name="name" required maxlength="${name.max}" autocomplete="name"></label><label class="block text-sm font-semibold text-ink" for="${id}-email">${e(email.label)}<input id="${id}-email" class="${INPUT}" type="email" name="email" required maxlength="${email.max}" autocomplete="email"></label></div><div class="hidden" aria-hidden="true"><label>Website<input name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off"></label></div>`;
-}
-
-function classForm(view: ClassView, index: number, timeZone: string): string {
-  const id = `class-${index}`;
-  const hidden = `<input type="hidden" name="class" value="${e(view.key)}"><input type="hidden" name="start" value="${e(view.start.toISOString())}">`;
-  const w = whenOf(view.start, view.end, timeZone);
-  const label = `${view.title}, ${w.short}`;
-  if (view.state === 'open') {
-    return `<details class="mt-4"><summary class="${BUTTON} cursor-pointer list-none">Book a place</summary><form method="post" action="${CLASS_BOOK_ACTION}" class="mt-4 space-y-4" aria-label="${e(`Book a place: ${label}`)}">${hidden}<input type="hidden" name="price" value="${e(String(view.priceCents / 100))}">${personFields(id)}<p class="text-sm text-muted">${e(price(view.priceCents))}, due at the studio.</p><button type="submit" class="${BUTTON}">Book my place</button></form></details>`;
-  }
-  if (view.state === 'full') {
-    return `<details class="mt-4"><summary class="${BUTTON_QUIET} cursor-pointer list-none">Join the waitlist</summary><form method="post" action="${CLASS_WAITLIST_ACTION}" class="mt-4 space-y-4" aria-label="${e(`Join the waitlist: ${label}`)}">${hidden}${personFields(id)}<p class="text-sm text-muted">If a place comes free, the first person waiting gets an e-mail with a link that holds it for a while.</p><button type="submit" class="${BUTTON_QUIET}">Join the waitlist</button></form></details>`;
-  }
-  return '';
-}
-
-/** The timetable of the coming weeks, by day, each class with its places left and its form. */
-export function timetableHtml(
-  views: readonly ClassView[],
-  timeZone: string,
-  policy: string,
-): string {
-  if (views.length === 0) {
-    const { email } = siteFacts();
-    return `<p class="rounded-xl border border-sand-200 bg-sand-50 p-4 text-ink">No class is on the timetable in the coming weeks. Please look again soon, or write to <a class="${LINK}" href="mailto:${e(email)}">${e(email)}</a>.</p>`;
-  }
-  const items = views.map((view, index) => {
-    const w = whenOf(view.start, view.end, timeZone);
-    return `<li class="${CARD}" data-class="${e(view.key)}" data-start="${e(view.start.toISOString())}"><div class="flex flex-wrap items-baseline justify-between gap-2"><h3 class="text-xl font-semibold">${e(view.title)}</h3><p class="font-semibold text-sage-800" data-seats-left="${view.seatsLeft}">${e(seatsWords(view))}</p></div><p class="mt-1 text-ink">${e(w.date)}, ${e(w.time)}</p><p class="mt-1 text-muted">${e(price(view.priceCents))} per person, due at the studio</p>${classForm(view, index, timeZone)}</li>`;
-  });
-  return `<p class="mb-4 rounded-xl border border-sand-200 bg-sand-50 p-4 text-ink">${e(policy)}</p><ul class="space-y-4" aria-label="Classes in the coming weeks">${items.join('')}</ul>`;
 }
 
 function body(content: string): string {
@@ -206,16 +148,5 @@ export function unknownView(what: 'place' | 'offer'): PageView {
         title,
         'It may have been mistyped or cut short. Open the link from your e-mail again.',
       ) + body(`<p><a class="${BUTTON}" href="/classes">See the classes</a></p>`),
-  };
-}
-
-/** After joining a waitlist without script. */
-export function waitingView(): PageView {
-  const { title, text } = CLASS_NOTICES.waiting;
-  return {
-    title,
-    html:
-      hero('Small group class', title, text) +
-      body(`<p><a class="${BUTTON}" href="/classes">See the classes</a></p>`),
   };
 }

@@ -113,3 +113,25 @@ export function classProblemNotice(
     fallback: CLASS_NOTICES.failed.fallback(studioEmail),
   };
 }
+
+/** A class of the coming weeks as /classes lists it: what it posts, and how it reads. */
+export interface ClassListing {
+  key: string;
+  /** Its start, an ISO instant: what the forms post. */
+  start: string;
+  title: string;
+  /** "Tuesday, December 1, 2026" */
+  date: string;
+  /** "6:00 – 6:55 PM PST" */
+  time: string;
+  /** "Tuesday, December 1 at 6:00 PM PST", to name it in a form's label. */
+  short: string;
+  capacity: number;
+  seatsLeft: number;
+  /** Dollars, as the booking form posts it back (`45`, `42.5`). */
+  price: number;
+  /** "$45" */
+  priceLabel: string;
+  /** open: places to book; full: the waitlist is open; closed: past its cutoff, or begun. */
+  state: 'open' | 'full' | 'closed' | 'cancelled';
+}
