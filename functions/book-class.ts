@@ -1,53 +1,46 @@
 import type { Config } from '@netlify/functions';
-import { MIN_FILL_MS } from '../src/shared/anti-spam';
-import {
-  CLASS_LABELS,
-  CLASSES_PAGE,
-  classBookingSchema,
-  classProblemNotice,
-} from '../src/shared/classes/form';
-import { bookPlace, checkClassBooking, placeMails } from '../src/server/classes/engine';
-import { classAnswer, classConflict, placeLocation } from '../src/server/classes/answers';
+import { CLASS_LABELS, classBookingSchema, classProblemNotice } from '../src/shared/classes/form';
+import { PAGES } from '../src/shared/site-paths';
+import { answerPlace, storePlace } from '../src/server/classes/book';
+import { checkClassBooking } from '../src/server/classes/engine';
 import { outbox } from '../src/server/mail-kinds';
+import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
-import { formFunction } from '../src/server/request/pipeline';
+import { guardPost, type FunctionContext } from '../src/server/request/guard';
+import { deliver, fault, parse, receive, refuse, type NoScript } from '../src/server/request/steps';
 
 export const config: Config = { path: '/api/classes/book' };
+
+const NO_SCRIPT: NoScript = {
+  formPage: { href: PAGES.classes, label: 'Return to the classes' },
+  labels: CLASS_LABELS,
+  words: (problem) => classProblemNotice(problem, siteFacts().email),
+};
 
 /**
  * A place in a small group class: the class (from the timetable in content, its price compared
  * with the price the page showed), the person; the place stored (Postgres refuses one too many),
  * the confirmation with its invite and the studio's notice queued with it.
  */
-export default formFunction({
-  form: 'class',
-  maxBytes: 8 * 1024,
-  rateLimit: 'CONSULTATION_RATE_LIMIT',
-  minFillMs: MIN_FILL_MS.class,
-  schema: classBookingSchema,
-  check: (data) => checkClassBooking(data),
-  insert: async (tx, data, received, checked) => {
-    const stored = await bookPlace(tx, data, received, checked);
-    checked.madeDate = stored.madeDate;
-    return stored.id;
-  },
-  mails: ['class-visitor', 'class-studio', 'class-reminder', 'class-calendar'],
-  queue: (id, _data, checked) => [
-    ...placeMails(id, checked.occurrence.start),
-    ...(checked.madeDate
-      ? [{ kind: 'class-calendar' as const, ref: `${checked.madeDate}:0` }]
-      : []),
-  ],
-  conflict: classConflict,
-  answer: async (ref, _data, received) => {
-    const location = await placeLocation(ref, received.submissionId);
-    return classAnswer(location);
-  },
-  outbox,
-  noScript: {
-    sentPage: CLASSES_PAGE,
-    formPage: { href: CLASSES_PAGE, label: 'Return to the classes' },
-    labels: CLASS_LABELS,
-    words: (problem) => classProblemNotice(problem, siteFacts().email),
-  },
-});
+export default async function bookClass(req: Request, context?: FunctionContext) {
+  try {
+    const posted = await guardPost(req, context, {
+      form: 'class',
+      maxBytes: 8 * 1024,
+      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+    });
+    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
+    const { body } = posted.value;
+    const request = parse(classBookingSchema, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    const received = receive('class', posted.value, body, request.value, context);
+    const chosen = await checkClassBooking(request.value);
+    if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT, body);
+    const stored = await storePlace(outbox, request.value, received, chosen.value);
+    if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
+    await deliver(context, outbox, stored.value.queued);
+    return await answerPlace(stored.value, received);
+  } catch (error) {
+    return refuse(req, fault('class', error), NO_SCRIPT);
+  }
+}

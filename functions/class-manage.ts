@@ -1,5 +1,6 @@
+import { PAGES } from '../src/shared/site-paths';
 import type { Config } from '@netlify/functions';
-import { CLASS_LABELS, CLASSES_PAGE, classProblemNotice } from '../src/shared/classes/form';
+import { CLASS_LABELS, classProblemNotice } from '../src/shared/classes/form';
 import { cancelFromLink, showPlace } from '../src/server/classes/pages';
 import { outbox } from '../src/server/mail-kinds';
 import { siteFacts } from '../src/server/platform/site-facts';
@@ -29,7 +30,7 @@ export default linkFunction(
         title: 'Your place cannot be opened just now',
       },
       labels: CLASS_LABELS,
-      formPage: { href: CLASSES_PAGE, label: 'Return to the classes' },
+      formPage: { href: PAGES.classes, label: 'Return to the classes' },
     };
   },
 );

@@ -13,6 +13,7 @@ import { now, sqlNow } from '../platform/clock';
 import { query, transaction, type Queryable } from '../platform/db';
 import type { Outbox } from '../platform/outbox';
 import type { Problem } from '../request/responses';
+import { queue } from '../request/steps';
 import {
   cutoffOf,
   holdMsOf,
@@ -218,7 +219,7 @@ export interface Stored {
 }
 
 /**
- * Books a place in the caller's transaction (the function's pipeline queues its mails). A full
+ * Books a place in the caller's transaction (classes/book.ts storePlace queues its mails). A full
  * class, or a person already booked in it, throws a `ClassRefusal`.
  */
 export async function bookPlace(
@@ -255,23 +256,8 @@ export function placeMails(seatId: string, start: Date, at = now()) {
   ];
 }
 
-/** The mails of a place booked, queued in the caller's transaction: the ids due now. */
-async function queuePlaceMails(
-  tx: Queryable,
-  seatId: string,
-  start: Date,
-  outbox: ClassOutbox,
-): Promise<string[]> {
-  const ids: string[] = [];
-  for (const { kind, ref, ...options } of placeMails(seatId, start)) {
-    const id = await outbox.enqueue(tx, kind, ref, options);
-    if (id && !('notBefore' in options)) ids.push(id);
-  }
-  return ids;
-}
-
 /**
- * Joins a full class's waitlist in the caller's transaction (the pipeline queues the mail). A
+ * Joins a full class's waitlist in the caller's transaction (classes/book.ts storeWaitlist queues the mail). A
  * class with a place left, or past its cutoff, throws a `ClassRefusal`.
  */
 export async function joinClassWaitlist(
@@ -354,11 +340,10 @@ export async function claimOffer(
   return {
     kind: 'claimed',
     seatId: entry.seatId,
-    mails: await queuePlaceMails(
+    mails: await queue(
       tx,
-      entry.seatId,
-      (await loadClassDate(entry.classDateId, tx))!.start,
       outbox,
+      placeMails(entry.seatId, (await loadClassDate(entry.classDateId, tx))!.start),
     ),
   };
 }

@@ -6,12 +6,12 @@
  * The links' GET shows and changes nothing (mail scanners open links); only their POST acts, and
  * repeating it changes nothing more.
  */
-import { isToken } from '../auth/tokens';
+import { isToken } from '../platform/tokens';
 import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { now } from '../platform/clock';
 import { acceptedOrigins } from '../platform/hosting';
 import { transaction } from '../platform/db';
-import { escapeHtml } from '../platform/mail';
+import { escapeHtml } from '../../shared/html';
 import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { seeOther } from '../request/pages';

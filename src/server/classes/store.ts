@@ -13,12 +13,12 @@
  * the ref `<place id>:<sequence>`, as a consultation's are.
  */
 import { randomUUID } from 'node:crypto';
-import { newStoredToken, openStoredToken, tokenHash } from '../auth/tokens';
+import { newStoredToken, openStoredToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
 import { clientFingerprint } from '../platform/crypto';
 import { query, type Queryable } from '../platform/db';
 import { wideNetwork } from '../request/rate-limit';
-import type { Received } from '../request/pipeline';
+import type { Received } from '../request/steps';
 import type { ClassOccurrence } from './occurrences';
 
 export interface ClassDate {
@@ -331,7 +331,7 @@ export class ClassRefusal extends Error {
   }
 }
 
-/** What the pipeline knows of a request: its id, fingerprint, spam verdict, and client. */
+/** What the form's steps know of a request: its id, fingerprint, spam verdict, and client. */
 export type RequestFacts = Pick<
   Received,
   'submissionId' | 'fingerprint' | 'spam' | 'timed' | 'origin' | 'client'

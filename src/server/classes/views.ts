@@ -3,8 +3,9 @@
  * marks the place: platform/built-pages.ts): a place's page (the confirmation, the manage link),
  * and a waitlist offer's page (the claim link). Every value is escaped here.
  */
-import { CLASS_CLAIM_PAGE, CLASS_MANAGE_PAGE, CLASS_NOTICES } from '../../shared/classes/form';
-import { escapeHtml as e } from '../platform/mail';
+import { PAGES } from '../../shared/site-paths';
+import { CLASS_NOTICES } from '../../shared/classes/form';
+import { escapeHtml as e } from '../../shared/html';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import type { ClassDate, Seat, WaitEntry } from './store';
@@ -89,7 +90,7 @@ export function placeView(
   if (!cancelled && !over) {
     parts.push(
       options.canCancel
-        ? `<form method="post" action="${CLASS_MANAGE_PAGE}" class="${CARD}" aria-labelledby="cancel-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="cancel-title" class="text-2xl font-semibold">Cancel</h2><p class="mt-2 mb-5 text-muted">${e(options.policy)}</p><button type="submit" class="${BUTTON_QUIET}">Cancel my place</button></form>`
+        ? `<form method="post" action="${PAGES.classManage}" class="${CARD}" aria-labelledby="cancel-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="cancel-title" class="text-2xl font-semibold">Cancel</h2><p class="mt-2 mb-5 text-muted">${e(options.policy)}</p><button type="submit" class="${BUTTON_QUIET}">Cancel my place</button></form>`
         : `<div class="${CARD}"><h2 class="text-2xl font-semibold">Cancel</h2><p class="mt-2 text-muted">${e(options.policy)} It is too late to cancel from this page: please write to <a class="${LINK}" href="mailto:${e(studio.email)}">${e(studio.email)}</a>.</p></div>`,
     );
     parts.push(
@@ -131,7 +132,7 @@ export function offerView(
     html:
       hero('Small group class', title, `It is held for you until ${until}.`) +
       body(
-        `<div class="${CARD}">${facts(date, timeZone, [['Due at the studio', price(date.priceCents)]])}</div><form method="post" action="${CLASS_CLAIM_PAGE}" class="${CARD}" aria-labelledby="claim-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="claim-title" class="text-2xl font-semibold">Claim your place</h2><p class="mt-2 mb-5 text-muted">If you do not claim it by then, it is offered to the next person waiting.</p><button type="submit" class="${BUTTON}">Claim my place</button></form>`,
+        `<div class="${CARD}">${facts(date, timeZone, [['Due at the studio', price(date.priceCents)]])}</div><form method="post" action="${PAGES.classClaim}" class="${CARD}" aria-labelledby="claim-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="claim-title" class="text-2xl font-semibold">Claim your place</h2><p class="mt-2 mb-5 text-muted">If you do not claim it by then, it is offered to the next person waiting.</p><button type="submit" class="${BUTTON}">Claim my place</button></form>`,
       ),
   };
 }

@@ -3,6 +3,14 @@
  * pages.
  */
 import * as zoned from '../../shared/booking/zoned';
+import {
+  dayLabel,
+  fullDateLabel,
+  momentLabel,
+  timeLabel,
+  timeRangeLabel,
+  zoneName,
+} from '../../shared/time-format';
 
 export interface When {
   /** "Tuesday, March 2, 2027" */
@@ -18,16 +26,15 @@ export interface When {
 export function whenOf(start: Date, end: Date, timeZone: string): When {
   const from = zoned.instantOf(start);
   return {
-    date: zoned.fullDateLabel(from, timeZone),
-    time: zoned.timeRangeLabel(from, zoned.instantOf(end), timeZone),
-    short: `${zoned.dayLabel(zoned.localDate(from, timeZone))} at ${zoned.timeLabel(from, timeZone)}`,
-    zone: zoned.zoneName(timeZone),
+    date: fullDateLabel(from, timeZone),
+    time: timeRangeLabel(from, end, timeZone),
+    short: `${dayLabel(zoned.localDate(from, timeZone))} at ${timeLabel(from, timeZone)}`,
+    zone: zoneName(timeZone),
   };
 }
 
 /** "Tuesday, March 2, 2027, 3:00 PM PST" */
-export const momentOf = (at: Date, timeZone: string) =>
-  zoned.momentLabel(zoned.instantOf(at), timeZone);
+export const momentOf = (at: Date, timeZone: string) => momentLabel(at, timeZone);
 
 /** 4500 → "$45", 4250 → "$42.50". */
 export function price(cents: number): string {

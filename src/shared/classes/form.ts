@@ -67,15 +67,8 @@ export const CLASS_LABELS: Record<string, string> = {
   submissionId: 'Form',
 };
 
-export const CLASSES_PAGE = '/classes';
 export const CLASS_BOOK_ACTION = '/api/classes/book';
 export const CLASS_WAITLIST_ACTION = '/api/classes/waitlist';
-/** A place's page (its token in `?token=`): the confirmation after booking, and the manage link. */
-export const CLASS_MANAGE_PAGE = '/classes/manage';
-/** A waitlist offer's page (its token in `?token=`): GET shows it, POST claims the place. */
-export const CLASS_CLAIM_PAGE = '/classes/claim';
-/** Where a post without script lands after joining a waitlist. */
-export const CLASS_WAITING_PAGE = '/classes/waiting';
 
 export const CLASS_NOTICES = {
   booked: {
