@@ -38,7 +38,7 @@ const includedFiles = [
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
 const UNLISTED =
-  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|notify\/sent|notify\/link)\/?$/;
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|classes\/manage|classes\/waiting|notify\/sent|notify\/link)\/?$/;
 
 export default defineConfig({
   site,

@@ -53,3 +53,37 @@ export function startDailyTimer(options: {
     },
   };
 }
+
+/**
+ * A scheduled function that runs every N minutes (a schedule starting `*\/N`: the classes'
+ * timed steps), run by `npm start` every N minutes from its start. A run never overlaps the
+ * previous one.
+ */
+export function startIntervalTimer(options: {
+  name: string;
+  everyMs: number;
+  run(): Promise<Response>;
+}): DailyTimer {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = (async () => {
+      try {
+        const response = await options.run();
+        if (!response.ok) console.warn(`${options.name} answered ${response.status}`);
+        await response.body?.cancel();
+      } catch (error) {
+        console.warn(`${options.name} failed:`, (error as Error)?.name);
+      }
+    })().finally(() => {
+      running = undefined;
+    });
+  }, options.everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -40,7 +40,7 @@ import {
 import { HOP_BY_HOP, hasBody, prepareHead, sendProblem, sendResponse, sendText } from './http.ts';
 import { readSiteConfig } from './netlify-config.ts';
 import { dailyTime } from '../../src/server/platform/schedule.ts';
-import { startDailyTimer, type DailyTimer } from './daily.ts';
+import { startDailyTimer, startIntervalTimer, type DailyTimer } from './daily.ts';
 import { startOutboxTimer } from './outbox.ts';
 import { normalPath, type RequestPath } from './paths.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
@@ -514,8 +514,8 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
     const answer = await withContext(context, () => func.handler(request, context));
     return answer instanceof Response ? answer : new Response(null, { status: 204 });
   };
-  // The outbox's every OUTBOX_INTERVAL_MS; a daily one (retention) at its minute; any other
-  // schedule is Netlify's to run, not this server's.
+  // The outbox's every OUTBOX_INTERVAL_MS; a daily one (retention) at its minute; one every N
+  // minutes (`*/N * * * *`: the classes' steps) every N minutes; any other schedule is Netlify's.
   const retryMail = functions.find((f) => f.name === 'retry-mail');
   const daily: DailyTimer[] = [];
   for (const func of functions) {
@@ -523,6 +523,12 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
     if (dailyTime(func.schedule)) {
       daily.push(
         startDailyTimer({ name: func.name, schedule: func.schedule, run: scheduled(func) }),
+      );
+    } else if (/^\*\/([1-9]\d?) \* \* \* \*$/.test(func.schedule.trim())) {
+      // Every N minutes (the classes' timed steps), from the server's start.
+      const minutes = Number(/^\*\/(\d+)/.exec(func.schedule.trim())![1]);
+      daily.push(
+        startIntervalTimer({ name: func.name, everyMs: minutes * 60_000, run: scheduled(func) }),
       );
     } else {
       console.warn(`${func.name} is scheduled (${func.schedule}); npm start does not run it`);

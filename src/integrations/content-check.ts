@@ -25,6 +25,7 @@ import {
   sessionSchema,
   siteSchema,
   testimonialSchema,
+  timetableSchema,
   type ImageField,
 } from '../lib/content-schemas.ts';
 import { RETENTION_RULES } from '../server/retention/rules.ts';
@@ -210,6 +211,7 @@ export function checkContent(
 
   check(join(content, 'site.yaml'), siteSchema, false);
   check(join(content, 'consultation.yaml'), availabilitySchema, false);
+  check(join(content, 'classes.yaml'), timetableSchema, false);
   check(join(content, 'booking.yaml'), sessionHoursSchema, false);
   check(
     join(content, 'retention.yaml'),

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { ICON_NAMES } from './icons';
 import { LOCAL_TIME_EXAMPLE, zonedTime } from './studio-time';
 import { availabilitySchema } from '../shared/booking/availability';
+import { timetableSchema } from '../shared/classes/timetable';
 import {
   clock,
   dollars,
@@ -278,4 +279,4 @@ export const PAGE_NEEDS: Record<string, PageFields[]> = {
   consultation: ['hero', 'notes'],
 };
 
-export { availabilitySchema, retentionSchema, sessionHoursSchema };
+export { availabilitySchema, retentionSchema, sessionHoursSchema, timetableSchema };

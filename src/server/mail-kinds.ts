@@ -109,9 +109,60 @@ export const MAIL_KINDS = {
   },
   /** A payment that came after its place went, refunded: the visitor told (ref: the refund's id). */
   'payment-refunded': {
-    compose: async (ref) => (await import('./booking/session-refund-mail')).sessionRefundedMail(ref),
+    compose: async (ref) =>
+      (await import('./booking/session-refund-mail')).sessionRefundedMail(ref),
     about: 'booking',
     label: 'Payment refunded: the place had gone',
+  },
+  // The classes' mails (src/server/classes/mail.ts): a place's ref is `<place id>:<sequence>`, a
+  // class date's `<date id>:<sequence>`, a waitlist entry's `<entry id>:<step>`.
+  /** The participant's confirmation with the invite (METHOD:REQUEST) and the amount due. */
+  'class-visitor': {
+    compose: async (ref) => (await import('./classes/mail')).visitorMail(ref),
+    about: 'booking',
+    label: "Participant's class confirmation",
+  },
+  /** The participant's reminder a day before; retired once the place is cancelled. */
+  'class-reminder': {
+    compose: async (ref) => (await import('./classes/mail')).reminderMail(ref),
+    about: 'booking',
+    label: 'Class reminder',
+  },
+  /** The participant's cancellation (METHOD:CANCEL): as asked, too few booked, or the studio's. */
+  'class-cancel-visitor': {
+    compose: async (ref) => (await import('./classes/mail')).visitorCancelMail(ref),
+    about: 'booking',
+    label: "Participant's class cancellation",
+  },
+  /** The studio's notice of a place booked or cancelled. */
+  'class-studio': {
+    compose: async (ref) => (await import('./classes/mail')).studioMail(ref),
+    about: 'booking',
+    label: "Studio's notice of a class place",
+  },
+  /** The instructor's own event of a class date (REQUEST when first booked, CANCEL when cancelled). */
+  'class-calendar': {
+    compose: async (ref) => (await import('./classes/mail')).calendarMail(ref),
+    about: 'booking',
+    label: "Studio's class invite",
+  },
+  /** To a person who joined a full class's waitlist. */
+  'class-waitlist': {
+    compose: async (ref) => (await import('./classes/mail')).waitlistMail(ref),
+    about: 'booking',
+    label: 'Class waitlist confirmation',
+  },
+  /** A freed place offered to the first person waiting: the claim link and its hold time. */
+  'class-offer': {
+    compose: async (ref) => (await import('./classes/mail')).offerMail(ref),
+    about: 'booking',
+    label: 'Class place offered from the waitlist',
+  },
+  /** The waitlist closed (the cutoff) or the class was cancelled, with no place for them. */
+  'class-waitlist-closed': {
+    compose: async (ref) => (await import('./classes/mail')).waitlistClosedMail(ref),
+    about: 'booking',
+    label: 'Class waitlist closed',
   },
   // The Get Notified list's mails are composed from `<subscriber id>:<confirmation or announcement id>`.
   /** The link that confirms a sign-up (double opt-in). */

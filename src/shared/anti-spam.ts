@@ -15,6 +15,7 @@ export const MIN_FILL_MS = {
   booking: 3_000,
   session: 3_000,
   notify: 2_000,
+  class: 3_000,
 } as const;
 
 export interface AntiSpamFields {

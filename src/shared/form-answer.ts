@@ -7,7 +7,7 @@
 import { waitInWords } from './anti-spam';
 import type { FieldErrors } from './fields';
 
-export type FormName = 'contact' | 'waiver' | 'booking' | 'session' | 'notify';
+export type FormName = 'contact' | 'waiver' | 'booking' | 'session' | 'notify' | 'class';
 
 export type FormAnswer =
   { success: true; id: string } | { success: false; error: string; fieldErrors?: FieldErrors };
@@ -40,6 +40,13 @@ const WORDS = {
     unavailable:
       'Your session could not be booked just now, so nothing was reserved. Please try again shortly.',
     failed: 'Your session could not be booked, so nothing was reserved. Please try again.',
+  },
+  class: {
+    many: 'bookings',
+    tooLarge: 'Your booking is too long to send. Please shorten what you wrote and try again.',
+    unavailable:
+      'Your place could not be booked just now, so nothing was reserved. Please try again shortly.',
+    failed: 'Your place could not be booked, so nothing was reserved. Please try again.',
   },
   notify: {
     many: 'sign-ups',

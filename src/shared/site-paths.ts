@@ -17,13 +17,19 @@ export const PAGES = {
   manage: '/consultation/manage',
   /** The services, among them the sessions booked on the site. */
   services: '/services',
-  /** The page that manages one session (its token in `?token=`; its forms post to it), and the confirmation after booking. */
+  /** The page of one session (its token in `?token=`; its forms post to it), and the confirmation after booking. */
   sessionManage: '/book/manage',
+  /** The small group classes' timetable, where a place is booked or a waitlist joined. */
+  classes: '/classes',
+  /** The page of one place in a class (its token in `?token=`), and the confirmation after booking. */
+  classManage: '/classes/manage',
+  /** A waitlist's offer of a place (its token in `?token=`). */
+  classClaim: '/classes/claim',
+  /** Where joining a waitlist without script lands. */
+  classWaiting: '/classes/waiting',
   events: '/events',
   /** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
   notifySent: '/notify/sent',
-  /** The page the list's mail links open (confirm, unsubscribe). */
-  notifyLink: '/notify/link',
   notifyConfirm: '/notify/confirm',
   notifyUnsubscribe: '/notify/unsubscribe',
   desk: '/records',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { BOOKING_MAILS } from '../../src/server/booking/book';
 import { SESSION_MAILS } from '../../src/server/booking/session-book';
+import { CLASS_MAILS, WAITLIST_MAILS } from '../../src/server/classes/book';
 import { MESSAGE_MAILS } from '../../src/server/contact/store';
 import { SIGN_UP_MAILS } from '../../src/server/notify/store';
 import { WAIVER_MAILS } from '../../src/server/waiver/store';
@@ -18,6 +19,8 @@ const functions = {
   'book-consultation': BOOKING_MAILS,
   'book-session': SESSION_MAILS,
   'notify-signup': SIGN_UP_MAILS,
+  'book-class': CLASS_MAILS,
+  'class-waitlist': WAITLIST_MAILS,
 };
 
 test.each(Object.entries(functions))(
@@ -30,7 +33,7 @@ test.each(Object.entries(functions))(
       const ref =
         kind === 'contact'
           ? '0'
-          : /^(booking|session)-/.test(kind)
+          : /^(booking|session|class)-/.test(kind)
             ? `${randomUUID()}:0`
             : randomUUID();
       await expect(MAIL_KINDS[kind].compose(ref)).resolves.toBeUndefined();
@@ -52,6 +55,14 @@ test('every kind names the record it is about and a label for the desk', () => {
     'session-cancel-visitor',
     'session-cancel-studio',
     'session-reminder',
+    'class-visitor',
+    'class-reminder',
+    'class-cancel-visitor',
+    'class-studio',
+    'class-calendar',
+    'class-waitlist',
+    'class-offer',
+    'class-waitlist-closed',
   ]);
   for (const kind of Object.values(MAIL_KINDS)) expect(kind.label).toMatch(/^[A-Z]/);
 });

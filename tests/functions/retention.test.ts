@@ -165,6 +165,16 @@ describe('the retention run', () => {
        RETURNING id::text`,
       [STAFF],
     );
+    // Class dates (their places and waitlists cascade), two years from the class.
+    const classes = await env.db.query<{ id: string }>(
+      `INSERT INTO class_dates (id, class_key, title, starts_at, ends_at, capacity, minimum,
+                                price_cents)
+       VALUES (gen_random_uuid(), 'mat-tu-1800', 'Mat', '2027-05-04T01:00Z', '2027-05-04T02:00Z',
+               4, 2, 4500),
+              (gen_random_uuid(), 'mat-tu-1800', 'Mat', '2027-06-23T01:00Z', '2027-06-23T02:00Z',
+               4, 2, 4500)
+       RETURNING id::text`,
+    );
     // The desk's sign-in links and sessions: a day from their end (cutoff 2029-06-15 09:00).
     await env.db.query(
       `INSERT INTO staff_sign_in_links (token_sha256, email, created_at, expires_at, used_at) VALUES
@@ -209,6 +219,7 @@ describe('the retention run', () => {
       spamBookings: 1,
       consultations: 1,
       consultationBlocks: 1,
+      classes: 1,
       // The list's rules, on a list with nothing past its time: tests/functions/notify.test.ts.
       listPending: 0,
       listUnsubscribed: 0,
@@ -245,6 +256,7 @@ describe('the retention run', () => {
     expect(await column('SELECT id::text AS v FROM consultation_blocks')).toEqual([
       blocks.rows[1]!.id,
     ]);
+    expect(await column('SELECT id::text AS v FROM class_dates')).toEqual([classes.rows[1]!.id]);
     // The kept waiver keeps its PDF; the spam one's went with it.
     expect(await column('SELECT waiver_id::text AS v FROM waiver_pdfs')).toEqual([w1!.id]);
     expect(await column('SELECT token_sha256 AS v FROM staff_sign_in_links')).not.toContain(

@@ -16,6 +16,7 @@ import { PROJECT_ROOT } from '../fixtures/project-copy';
 const FILES = [
   'content/site.yaml',
   'content/consultation.yaml',
+  'content/classes.yaml',
   'content/booking.yaml',
   'content/retention.yaml',
   'content/sessions/small-group.md',

@@ -4,7 +4,7 @@
  * timers together.
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { startDailyTimer } from '../../scripts/server/daily.ts';
+import { startDailyTimer, startIntervalTimer } from '../../scripts/server/daily.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -36,4 +36,32 @@ test('runs at the schedule’s minute (UTC) every day, and never two runs at onc
   await timer.stop();
   await vi.advanceTimersByTimeAsync(2 * 86_400_000);
   expect(runs).toHaveLength(2);
+});
+
+test('a schedule every N minutes runs every N minutes, never two runs at once, and stops', async () => {
+  vi.useFakeTimers({ now: new Date('2026-11-23T08:58:30Z') });
+  let runs = 0;
+  let finish: (() => void) | undefined;
+  const timer = startIntervalTimer({
+    name: 'classes-steps',
+    everyMs: 5 * 60_000,
+    run: async () => {
+      runs++;
+      if (runs === 2) await new Promise<void>((done) => (finish = done));
+      return new Response('{}');
+    },
+  });
+  await vi.advanceTimersByTimeAsync(5 * 60_000);
+  expect(runs).toBe(1);
+  await vi.advanceTimersByTimeAsync(5 * 60_000);
+  expect(runs).toBe(2);
+  // The second run is still going: the next minute passes it by.
+  await vi.advanceTimersByTimeAsync(5 * 60_000);
+  expect(runs).toBe(2);
+  finish!();
+  await vi.advanceTimersByTimeAsync(5 * 60_000);
+  expect(runs).toBe(3);
+  await timer.stop();
+  await vi.advanceTimersByTimeAsync(30 * 60_000);
+  expect(runs).toBe(3);
 });

@@ -26,7 +26,7 @@ test.each(Object.entries(PAGES))(
   },
 );
 
-test('the manage page, built and answered by its function, carries the token in ?token=', () => {
-  expect(isPage(PAGES.manage) && functionPaths.has(PAGES.manage)).toBe(true);
+test('the manage pages, rendered on demand, carry the token in ?token=', () => {
+  expect(isPage(PAGES.manage) && isPage(PAGES.sessionManage)).toBe(true);
   expect(managePath('abc')).toBe('/consultation/manage?token=abc');
 });

@@ -173,6 +173,19 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     where: 'upper(t.span) < $1',
   }),
   rowsOf({
+    // A class date with its places (who booked, paid, came) and its waitlist: they cascade.
+    name: 'classes',
+    period: 'classes',
+    keep: '2 years',
+    what: [
+      'class date with its places and waitlist',
+      'class dates with their places and waitlists',
+    ],
+    from: 'from the class',
+    table: 'class_dates',
+    where: 't.ends_at < $1',
+  }),
+  rowsOf({
     name: 'listPending',
     period: 'listPending',
     keep: '30 days',

@@ -1,0 +1,46 @@
+import type { Config } from '@netlify/functions';
+import { CLASS_LABELS, classBookingSchema, classProblemNotice } from '../src/shared/classes/form';
+import { PAGES } from '../src/shared/site-paths';
+import { answerPlace, storePlace } from '../src/server/classes/book';
+import { checkClassBooking } from '../src/server/classes/engine';
+import { outbox } from '../src/server/mail-kinds';
+import { readSetting } from '../src/server/platform/settings';
+import { siteFacts } from '../src/server/platform/site-facts';
+import { guardPost, type FunctionContext } from '../src/server/request/guard';
+import { deliver, fault, parse, receive, refuse, type NoScript } from '../src/server/request/steps';
+
+export const config: Config = { path: '/api/classes/book' };
+
+const NO_SCRIPT: NoScript = {
+  formPage: { href: PAGES.classes, label: 'Return to the classes' },
+  labels: CLASS_LABELS,
+  words: (problem) => classProblemNotice(problem, siteFacts().email),
+};
+
+/**
+ * A place in a small group class: the class (from the timetable in content, its price compared
+ * with the price the page showed), the person; the place stored (Postgres refuses one too many),
+ * the confirmation with its invite and the studio's notice queued with it.
+ */
+export default async function bookClass(req: Request, context?: FunctionContext) {
+  try {
+    const posted = await guardPost(req, context, {
+      form: 'class',
+      maxBytes: 8 * 1024,
+      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+    });
+    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
+    const { body } = posted.value;
+    const request = parse(classBookingSchema, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    const received = receive('class', posted.value, body, request.value, context);
+    const chosen = await checkClassBooking(request.value);
+    if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT, body);
+    const stored = await storePlace(outbox, request.value, received, chosen.value);
+    if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
+    await deliver(context, outbox, stored.value.queued);
+    return await answerPlace(stored.value, received);
+  } catch (error) {
+    return refuse(req, fault('class', error), NO_SCRIPT);
+  }
+}

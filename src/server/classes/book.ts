@@ -1,0 +1,149 @@
+/**
+ * The steps of the class forms that are their own, called in order by functions/book-class.ts
+ * and functions/class-waitlist.ts between the steps every form takes (request/steps.ts):
+ *
+ *   checkClassBooking / checkWaitlist (engine.ts: a class of the timetable, and the price the
+ *   page showed its price in content, else 422) → storePlace / storeWaitlist (the row stored and
+ *   its mails queued in one transaction; a refusal the transaction raised, full, already booked,
+ *   closed, is 409 in the visitor's words; a submission id already stored stores and sends
+ *   nothing more) → answerPlace / answerWaitlist (the place's page, where a post without script
+ *   goes; the waitlist's page).
+ */
+import type { ClassBookingRequest, WaitlistRequest } from '../../shared/classes/form';
+import { CLASS_NOTICES } from '../../shared/classes/form';
+import { failed, ok, type Result } from '../../shared/result';
+import { PAGES } from '../../shared/site-paths';
+import { transaction, type Queryable } from '../platform/db';
+import type { Problem } from '../request/responses';
+import {
+  answer,
+  keptAsSpam,
+  queue,
+  type FormOutbox,
+  type QueuedMail,
+  type Received,
+} from '../request/steps';
+import {
+  WAIT_MAIL,
+  bookPlace,
+  joinClassWaitlist,
+  placeMails,
+  type ChosenClass,
+  type ClassMailKind,
+  type Stored,
+} from './engine';
+import { ClassRefusal, loadSeat, seatBySubmission, seatToken } from './store';
+
+/** The mails a place booked queues: its own (`placeMails`), and the studio's invite of a class date it made. */
+export const CLASS_MAILS = [
+  'class-visitor',
+  'class-studio',
+  'class-reminder',
+  'class-calendar',
+] as const;
+
+/** The mail of joining a waitlist. */
+export const WAITLIST_MAILS = ['class-waitlist'] as const;
+
+const WORDS: Record<ClassRefusal['reason'], string> = {
+  full: CLASS_NOTICES.full,
+  already: CLASS_NOTICES.already,
+  closed: CLASS_NOTICES.closed,
+  price: CLASS_NOTICES.priceChanged,
+  'not-full': CLASS_NOTICES.notFull,
+  waiting: CLASS_NOTICES.alreadyWaiting,
+  'waitlist-closed': CLASS_NOTICES.waitlistClosed,
+};
+
+/** A refusal the transaction raised (full, already booked, closed): 409 with its words. */
+export function classProblem(refusal: ClassRefusal): Problem {
+  return { status: 409, error: WORDS[refusal.reason], details: { reason: refusal.reason } };
+}
+
+/** What a class form stored: its row's id (none for a repeat), and the mails to send now. */
+export interface ClassStored {
+  id: string | undefined;
+  queued: string[];
+}
+
+/**
+ * Stores a row and queues its mails in one transaction: `store` inserts it (no id for a
+ * submission id already stored: nothing more is queued) and `mails` names what it owes. A
+ * `ClassRefusal` raised inside is the visitor's 409; a row taken for spam is kept, never mailed.
+ */
+async function storeClassRow<K extends ClassMailKind>(
+  outbox: FormOutbox<K>,
+  received: Received,
+  store: (tx: Queryable) => Promise<Stored>,
+  mails: (id: string, madeDate: string | undefined) => QueuedMail<K>[],
+): Promise<Result<ClassStored, Problem>> {
+  try {
+    return await transaction(async (tx) => {
+      const { id, madeDate } = await store(tx);
+      if (id === undefined) return ok({ id, queued: [] });
+      if (received.spam) {
+        keptAsSpam('class', id, received.spam);
+        return ok({ id, queued: [] });
+      }
+      return ok({ id, queued: await queue(tx, outbox, mails(id, madeDate)) });
+    });
+  } catch (error) {
+    if (error instanceof ClassRefusal) return failed(classProblem(error));
+    throw error;
+  }
+}
+
+/**
+ * Books the place (Postgres refuses one too many, whichever instance) and queues the
+ * confirmation with its invite, the studio's notice, the reminder a day before, and the studio's
+ * own invite of the class date when this place made it.
+ */
+export function storePlace(
+  outbox: FormOutbox<(typeof CLASS_MAILS)[number]>,
+  request: ClassBookingRequest,
+  received: Received,
+  chosen: ChosenClass,
+): Promise<Result<ClassStored, Problem>> {
+  return storeClassRow(
+    outbox,
+    received,
+    (tx) => bookPlace(tx, request, received, chosen),
+    (id, madeDate) => [
+      ...placeMails(id, chosen.occurrence.start),
+      ...(madeDate ? [{ kind: 'class-calendar' as const, ref: `${madeDate}:0` }] : []),
+    ],
+  );
+}
+
+/** Joins the waitlist of a full class, in the order people came, and queues the mail saying so. */
+export function storeWaitlist(
+  outbox: FormOutbox<(typeof WAITLIST_MAILS)[number]>,
+  request: WaitlistRequest,
+  received: Received,
+  chosen: ChosenClass,
+): Promise<Result<ClassStored, Problem>> {
+  // A class with a waitlist is full, so it is stored already: joining never makes its date.
+  return storeClassRow(
+    outbox,
+    received,
+    (tx) => joinClassWaitlist(tx, request, received, chosen),
+    (id) => [{ kind: 'class-waitlist', ref: `${id}:${WAIT_MAIL.joined}` }],
+  );
+}
+
+/**
+ * The answer to a place booked (or, for a repeat, the place its submission made): its page, with
+ * the link to cancel it; a post without script goes there.
+ */
+export async function answerPlace(stored: ClassStored, received: Received): Promise<Response> {
+  const seat = stored.id
+    ? await loadSeat(stored.id)
+    : await seatBySubmission(received.submissionId);
+  if (!seat || seat.status !== 'booked') return answer(received, PAGES.classes);
+  const manage = `${PAGES.classManage}?token=${seatToken(seat)}`;
+  return answer(received, `${manage}&done=booked`, { booking: { manage } });
+}
+
+/** The answer to joining a waitlist: the page that says what happens next. */
+export const answerWaitlist = (received: Received): Response =>
+  answer(received, PAGES.classWaiting);

@@ -1,0 +1,416 @@
+/**
+ * The classes' mails, each composed by the outbox from its ref (store.ts `mailRef`): a place's
+ * `<place id>:<sequence>`, a class date's `<date id>:<sequence>`, a waitlist entry's
+ * `<entry id>:<0 joined | 1 offer | 2 closed>` (engine.ts WAIT_MAIL). A mail about a version that
+ * has changed since, or an offer no longer open, is no longer owed (`nothingToSend`).
+ *
+ * Each participant's mail is about them alone: their first name, the class, its time, place and
+ * price, their own links. No mail to a participant names another participant or shows another's
+ * address; the class's roster is the studio's (the desk).
+ */
+import { firstName } from '../booking/mail';
+import { mailBody, type Block } from '../mail/blocks';
+import { now } from '../platform/clock';
+import { siteOrigin } from '../platform/hosting';
+import { query } from '../platform/db';
+import { contactRecipient, type Mail } from '../platform/mail';
+import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { siteFacts } from '../platform/site-facts';
+import { statusOf } from '../waiver/versions';
+import { WAIT_MAIL } from './engine';
+import { classCalendar, classUid, placeUid } from './invite';
+import { cutoffOf } from './occurrences';
+import { placePolicy } from './policy';
+import { classSettings } from './settings';
+import {
+  claimUrl,
+  loadClassDate,
+  loadSeat,
+  loadWaitEntry,
+  readMailRef,
+  seatManageUrl,
+  type ClassDate,
+  type Seat,
+} from './store';
+import { momentOf, price, whenOf } from './words';
+
+type Composed = Promise<Mail | NothingToSend | undefined>;
+
+const body = (lines: Block[], footer: string) => mailBody(lines, [footer]);
+
+const FOOTER = (studio: string) =>
+  `You get this e-mail because this address was used to book a class with ${studio}.`;
+
+function whereLine(): string {
+  const { address } = siteFacts();
+  return `At the studio${address ? `: ${address}` : ''}`;
+}
+
+/** A place at the version its ref names, with its class; or why there is nothing to send. */
+async function placeAbout(
+  ref: string,
+  wanted: 'booked' | 'cancelled' | 'any',
+): Promise<{ seat: Seat; date: ClassDate } | NothingToSend | undefined> {
+  const read = readMailRef(ref);
+  const seat = read && (await loadSeat(read.id));
+  const date = seat && (await loadClassDate(seat.classDateId));
+  if (!read || !seat || !date) return undefined;
+  if (seat.sequence !== read.sequence) {
+    return nothingToSend(`place changed since (now version ${seat.sequence})`);
+  }
+  if (wanted === 'booked' && seat.status !== 'booked') return nothingToSend(`place ${seat.status}`);
+  if (wanted === 'cancelled' && seat.status !== 'cancelled') {
+    return nothingToSend('place not cancelled');
+  }
+  return { seat, date };
+}
+
+const isNothing = (value: unknown): value is NothingToSend | undefined =>
+  value === undefined || (typeof value === 'object' && value !== null && 'retired' in value);
+
+function placeInvite(seat: Seat, date: ClassDate, method: 'REQUEST' | 'CANCEL') {
+  const studio = siteFacts();
+  const host = new URL(seat.origin).hostname;
+  const manage = seatManageUrl(seat);
+  const { words } = placePolicy();
+  return classCalendar(method, {
+    uid: placeUid(seat.id, host),
+    sequence: seat.sequence,
+    start: date.start,
+    end: date.end,
+    summary: `${date.title} with ${studio.instructor}`,
+    location: studio.address ?? studio.name,
+    description:
+      method === 'CANCEL'
+        ? `Your place in ${date.title} at ${studio.name} is cancelled.`
+        : `Your place in ${date.title} with ${studio.instructor} at ${studio.name}.\n\nDue at the studio: ${price(date.priceCents)}\n\n${words}\n\nTo cancel your place: ${manage}`,
+    url: manage,
+    studio: { name: studio.name, email: studio.email },
+    attendee: { name: firstName(seat.name), email: seat.email },
+    now: now(),
+  });
+}
+
+/**
+ * Whether a waiver covering this address (any case) is on file: its latest waiver, spam aside,
+ * read as the desk reads it (waiver/versions.ts `statusOf`, as records/participants.ts does).
+ */
+async function waiverCovers(email: string): Promise<boolean> {
+  const [latest] = await query<{ created_at: Date; waiver_text_sha256: string }>(
+    `SELECT created_at, waiver_text_sha256 FROM waivers
+      WHERE lower(email) = lower($1) AND spam_reason IS NULL
+      ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [email],
+  );
+  const status = statusOf(
+    latest && { createdAt: new Date(latest.created_at), sha256: latest.waiver_text_sha256 },
+  );
+  return status === 'covered';
+}
+
+/** The participant's confirmation (REQUEST): the class, the amount due, the links. */
+export async function visitorMail(ref: string): Composed {
+  const found = await placeAbout(ref, 'booked');
+  if (isNothing(found)) return found;
+  const { seat, date } = found;
+  const studio = siteFacts();
+  const settings = classSettings();
+  const w = whenOf(date.start, date.end, settings.timeZone);
+  const covered = await waiverCovers(seat.email);
+  const paid = seat.payment === 'paid';
+  return {
+    to: seat.email,
+    subject: `Your place in ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(seat.name)},`,
+        `Your place in ${date.title} with ${studio.instructor} is booked.`,
+        {
+          fields: [
+            ['When', `${w.date}, ${w.time} (${w.zone})`],
+            ['Where', whereLine()],
+            [paid ? 'Paid' : 'Due at the studio', price(date.priceCents)],
+          ],
+        },
+        placePolicy().words,
+        'The calendar invite is attached: open it to add the class to your calendar.',
+        { text: 'To cancel your place:', link: seatManageUrl(seat), label: 'Manage your place' },
+        ...(covered
+          ? []
+          : [
+              {
+                text: 'The liability waiver must be signed before the class (it takes about 5 minutes):',
+                link: `${seat.origin}/waiver`,
+                label: 'Complete the waiver',
+              },
+            ]),
+        `See you soon,\n${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+    icalEvent: placeInvite(seat, date, 'REQUEST'),
+  };
+}
+
+/** The participant's reminder a day before: the class, the amount due, the links again. */
+export async function reminderMail(ref: string): Composed {
+  const found = await placeAbout(ref, 'booked');
+  if (isNothing(found)) return found;
+  const { seat, date } = found;
+  if (date.cancelledAt) return nothingToSend('the class is cancelled');
+  if (date.start <= now()) return nothingToSend('the class has begun');
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const covered = await waiverCovers(seat.email);
+  return {
+    to: seat.email,
+    subject: `Reminder: ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(seat.name)},`,
+        `A reminder: your place in ${date.title} with ${studio.instructor} is coming up.`,
+        {
+          fields: [
+            ['When', `${w.date}, ${w.time} (${w.zone})`],
+            ['Where', whereLine()],
+            [seat.payment === 'paid' ? 'Paid' : 'Due at the studio', price(date.priceCents)],
+          ],
+        },
+        placePolicy().words,
+        { text: 'To cancel your place:', link: seatManageUrl(seat), label: 'Manage your place' },
+        ...(covered
+          ? []
+          : [
+              {
+                text: 'The liability waiver must be signed before the class (it takes about 5 minutes):',
+                link: `${seat.origin}/waiver`,
+                label: 'Complete the waiver',
+              },
+            ]),
+        `See you soon,\n${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+  };
+}
+
+/** The participant's cancellation (CANCEL): as they asked, too few booked, or the studio's. */
+export async function visitorCancelMail(ref: string): Composed {
+  const found = await placeAbout(ref, 'cancelled');
+  if (isNothing(found)) return found;
+  const { seat, date } = found;
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const when = `${w.date}, ${w.time} (${w.zone})`;
+  const why =
+    seat.cancelledBy === 'visitor'
+      ? `Your place in ${date.title} on ${when} is cancelled, as you asked.`
+      : seat.cancelledBy === 'minimum'
+        ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. Nothing is due.`
+        : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. Nothing is due.`;
+  return {
+    to: seat.email,
+    subject: `Cancelled: ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(seat.name)},`,
+        why,
+        ...(seat.cancelledBy !== 'visitor' && seat.cancelNote
+          ? [`A note from the studio:\n${seat.cancelNote}`]
+          : []),
+        'The cancellation is attached: your calendar removes the class when you open it.',
+        {
+          text: 'To book another class:',
+          link: `${seat.origin}/classes`,
+          label: 'See the classes',
+        },
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+    icalEvent: placeInvite(seat, date, 'CANCEL'),
+  };
+}
+
+/** The studio's notice of a place booked or cancelled: who, and how full the class is. */
+export async function studioMail(ref: string): Composed {
+  const found = await placeAbout(ref, 'any');
+  if (isNothing(found)) return found;
+  const { seat, date } = found;
+  if (seat.status !== 'booked' && seat.status !== 'cancelled') {
+    return nothingToSend(`place ${seat.status}`);
+  }
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const [{ n }] = await query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM class_seats WHERE class_date_id = $1 AND status = 'booked'`,
+    [date.id],
+  );
+  const booked = seat.status === 'booked';
+  return {
+    to: contactRecipient(),
+    replyTo: seat.email,
+    subject: `Class ${booked ? 'place booked' : 'place cancelled'}: ${seat.name}, ${date.title} ${w.short}`,
+    ...body(
+      [
+        booked
+          ? `${seat.name} booked a place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
+          : `${seat.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`,
+        {
+          fields: [
+            ['Booked now', `${n} of ${date.capacity} places (it runs with ${date.minimum})`],
+            ['Due at the studio', price(date.priceCents)],
+          ],
+        },
+        'The roster is on the records desk.',
+      ],
+      `Reply to this e-mail to write to ${seat.name}: replies go to ${seat.email}.`,
+    ),
+  };
+}
+
+/** The instructor's own event of the class (REQUEST when first booked, CANCEL when cancelled). */
+export async function calendarMail(ref: string): Composed {
+  const read = readMailRef(ref);
+  const date = read && (await loadClassDate(read.id));
+  if (!read || !date) return undefined;
+  if (date.sequence !== read.sequence) return nothingToSend('class changed since');
+  const cancelled = date.cancelledAt !== null;
+  if (cancelled) {
+    const [{ n }] = await query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM class_seats
+        WHERE class_date_id = $1 AND status IN ('booked', 'cancelled')`,
+      [date.id],
+    );
+    // A date cancelled before anyone booked it never reached her calendar.
+    if (n === 0) return nothingToSend('the class was never booked');
+  }
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const why =
+    date.cancelReason === 'minimum'
+      ? `It is cancelled: fewer than its minimum of ${date.minimum} had booked at its cutoff. Everyone booked and everyone waiting has been told.`
+      : `It was cancelled on the records desk by ${date.cancelledBy ?? 'the studio'}. Everyone booked and everyone waiting has been told.`;
+  return {
+    to: contactRecipient(),
+    subject: `${cancelled ? 'Class cancelled' : 'Class booked'}: ${date.title}, ${w.short}`,
+    ...body(
+      [
+        cancelled
+          ? `${date.title} on ${w.date}, ${w.time} (${w.zone}). ${why}`
+          : `The first place in ${date.title} on ${w.date}, ${w.time} (${w.zone}) is booked: the class is in your calendar from this invite. Each booking is on the records desk.`,
+      ],
+      'The invite names no participant: the roster is on the records desk.',
+    ),
+    icalEvent: classCalendar(cancelled ? 'CANCEL' : 'REQUEST', {
+      uid: classUid(date.id, new URL(siteOrigin()).hostname),
+      sequence: date.sequence,
+      start: date.start,
+      end: date.end,
+      summary: date.title,
+      location: studio.address ?? studio.name,
+      description: cancelled ? why : `${date.title}: up to ${date.capacity} people.`,
+      studio: { name: studio.name, email: studio.email },
+      now: now(),
+    }),
+  };
+}
+
+/** A waitlist entry at the step its ref names, with its class. */
+async function entryAbout(ref: string, step: number) {
+  const read = readMailRef(ref);
+  if (!read || read.sequence !== step) return undefined;
+  const entry = await loadWaitEntry(read.id);
+  const date = entry && (await loadClassDate(entry.classDateId));
+  return entry && date ? { entry, date } : undefined;
+}
+
+/** To a person who joined a full class's waitlist. */
+export async function waitlistMail(ref: string): Composed {
+  const found = await entryAbout(ref, WAIT_MAIL.joined);
+  if (!found) return undefined;
+  const { entry, date } = found;
+  if (entry.status !== 'waiting') return nothingToSend(`waitlist entry ${entry.status}`);
+  const studio = siteFacts();
+  const settings = classSettings();
+  const w = whenOf(date.start, date.end, settings.timeZone);
+  const hours = settings.timetable.claimHoldHours;
+  return {
+    to: entry.email,
+    subject: `You are on the waitlist for ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(entry.name)},`,
+        `${date.title} on ${w.date}, ${w.time} (${w.zone}) is full, and you are on its waitlist.`,
+        `If a place comes free before ${momentOf(cutoffOf(date.start, settings), settings.timeZone)}, we will e-mail you a link that holds it for you for ${hours} ${hours === 1 ? 'hour' : 'hours'}. After that, the waitlist closes.`,
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+  };
+}
+
+/** The offer of a freed place: the claim link, and until when it holds the place. */
+export async function offerMail(ref: string): Composed {
+  const found = await entryAbout(ref, WAIT_MAIL.offer);
+  if (!found) return undefined;
+  const { entry, date } = found;
+  if (entry.status !== 'offered' || !entry.offerExpiresAt) {
+    return nothingToSend(`waitlist entry ${entry.status}`);
+  }
+  if (entry.offerExpiresAt <= now()) return nothingToSend('the offer has lapsed');
+  const studio = siteFacts();
+  const settings = classSettings();
+  const w = whenOf(date.start, date.end, settings.timeZone);
+  return {
+    to: entry.email,
+    subject: `A place is free in ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(entry.name)},`,
+        `A place has come free in ${date.title} on ${w.date}, ${w.time} (${w.zone}), and it is yours if you claim it.`,
+        {
+          fields: [
+            ['Held for you until', momentOf(entry.offerExpiresAt, settings.timeZone)],
+            ['Due at the studio', price(date.priceCents)],
+          ],
+        },
+        { text: 'To take the place:', link: claimUrl(entry), label: 'Claim your place' },
+        `If you do not claim it by then, it is offered to the next person waiting.`,
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+  };
+}
+
+/** To a person still waiting when the waitlist closed (the cutoff), or the class was cancelled. */
+export async function waitlistClosedMail(ref: string): Composed {
+  const found = await entryAbout(ref, WAIT_MAIL.closed);
+  if (!found) return undefined;
+  const { entry, date } = found;
+  if (entry.status !== 'closed') return nothingToSend(`waitlist entry ${entry.status}`);
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const when = `${w.date}, ${w.time} (${w.zone})`;
+  return {
+    to: entry.email,
+    subject: date.cancelledAt
+      ? `Cancelled: ${date.title} on ${w.short}`
+      : `No place came free in ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(entry.name)},`,
+        date.cancelledAt
+          ? `${date.title} on ${when}, whose waitlist you were on, is cancelled.`
+          : `No place came free in ${date.title} on ${when} before its waitlist closed, so you are not booked. We are sorry.`,
+        {
+          text: 'To book another class:',
+          link: `${entry.origin}/classes`,
+          label: 'See the classes',
+        },
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+  };
+}

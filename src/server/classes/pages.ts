@@ -1,0 +1,172 @@
+/**
+ * The pages about one place or one offer (the manage link, the claim link), each the built
+ * shell classes/manage.html with the function's part filled in (platform/built-pages.ts),
+ * personal and never cached. (/classes itself is an Astro page rendered on demand.)
+ *
+ * The links' GET shows and changes nothing (mail scanners open links); only their POST acts, and
+ * repeating it changes nothing more.
+ */
+import { isToken } from '../platform/tokens';
+import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
+import { now } from '../platform/clock';
+import { acceptedOrigins } from '../platform/hosting';
+import { transaction } from '../platform/db';
+import { escapeHtml } from '../../shared/html';
+import { PERSONAL } from '../platform/page-parts';
+import { siteFacts } from '../platform/site-facts';
+import { seeOther } from '../request/pages';
+import { refused } from '../request/responses';
+import { cancelPlace, claimOffer, type ClassOutbox } from './engine';
+import { placePolicy } from './policy';
+import { classSettings } from './settings';
+import {
+  loadClassDate,
+  loadSeat,
+  seatByToken,
+  seatToken,
+  waitEntryByClaim,
+  type Seat,
+} from './store';
+import { offerView, placeView, unknownView, type PageView } from './views';
+
+/** A page about one place or offer, in the site's layout; personal, never cached. */
+export function personalPage(
+  req: Request,
+  path: string,
+  view: PageView,
+  status = 200,
+): Promise<Response> {
+  const title = `${escapeHtml(view.title)} | ${escapeHtml(siteFacts().name)}`;
+  const html = fillPage(builtPage('classes/manage.html'), { page: view.html }, title);
+  return pageAnswer(req, path, html, { status, headers: PERSONAL });
+}
+
+/** The token of a link: `?token=` on a GET, the form's `token` field on a POST. */
+async function tokenOf(req: Request): Promise<string | undefined> {
+  if (req.method === 'POST') {
+    const type = req.headers.get('content-type') ?? '';
+    if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
+    const text = await req.text();
+    if (text.length > 4096) return undefined;
+    const token = new URLSearchParams(text).get('token') ?? undefined;
+    return isToken(token) ? token : undefined;
+  }
+  const token = new URL(req.url).searchParams.get('token') ?? undefined;
+  return isToken(token) ? token : undefined;
+}
+
+/** The answer to a POST from another site's page: nothing changed. */
+const crossSite = () =>
+  refused({
+    status: 403,
+    error: "This can only be sent from the studio's own pages, so nothing was changed.",
+  });
+
+/** Whether a POST comes from the site's own pages (a form elsewhere cannot act on a link). */
+function sameOrigin(req: Request): boolean {
+  const origin = req.headers.get('origin');
+  return origin === null || acceptedOrigins().has(origin);
+}
+
+async function placePage(
+  req: Request,
+  seat: Seat,
+  options: { done?: 'booked' | 'cancelled' | 'claimed'; problem?: string; status?: number } = {},
+): Promise<Response> {
+  const date = await loadClassDate(seat.classDateId);
+  if (!date) return personalPage(req, '/classes/manage', unknownView('place'), 404);
+  const settings = classSettings();
+  const policy = placePolicy();
+  const at = now();
+  const view = placeView(seat, date, seatToken(seat), {
+    timeZone: settings.timeZone,
+    now: at,
+    policy: policy.words,
+    canCancel: seat.status === 'booked' && policy.canCancel(date.start, at),
+    ...options,
+  });
+  return personalPage(req, '/classes/manage', view, options.status);
+}
+
+/** GET /classes/manage?token=: the place, and the form that cancels it. Changes nothing. */
+export async function showPlace(req: Request): Promise<Response> {
+  const token = await tokenOf(req);
+  const seat = token && (await seatByToken(token));
+  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
+    return personalPage(req, '/classes/manage', unknownView('place'), 404);
+  }
+  const done = new URL(req.url).searchParams.get('done');
+  return placePage(req, seat, done === 'booked' || done === 'claimed' ? { done } : {});
+}
+
+/** POST /classes/manage: cancels the place within the policy; a repeat changes nothing more. */
+export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
+  if (!sameOrigin(req)) return crossSite();
+  const token = await tokenOf(req);
+  const seat = token && (await seatByToken(token));
+  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
+    return personalPage(req, '/classes/manage', unknownView('place'), 404);
+  }
+  if (seat.status === 'cancelled') return placePage(req, seat, { done: 'cancelled' });
+  const date = await loadClassDate(seat.classDateId);
+  const policy = placePolicy();
+  if (!date || !policy.canCancel(date.start, now())) {
+    return placePage(req, seat, {
+      problem: `Your place cannot be cancelled from this page any more. ${policy.words}`,
+      status: 409,
+    });
+  }
+  const mails = await transaction((tx) => cancelPlace(tx, seat.id, 'visitor', outbox));
+  if (mails?.length) await outbox.deliverNow(mails);
+  return placePage(req, (await loadSeat(seat.id))!, { done: 'cancelled' });
+}
+
+/** GET /classes/claim?token=: the offer and the button that claims it. Changes nothing. */
+export async function showOffer(req: Request): Promise<Response> {
+  const token = await tokenOf(req);
+  const entry = token && (await waitEntryByClaim(token));
+  const date = entry && (await loadClassDate(entry.classDateId));
+  if (!token || !entry || !date) {
+    return personalPage(req, '/classes/claim', unknownView('offer'), 404);
+  }
+  if (entry.status === 'claimed' && entry.seatId) {
+    const seat = await loadSeat(entry.seatId);
+    if (seat) return placePage(req, seat);
+  }
+  const open =
+    entry.status === 'offered' && entry.offerExpiresAt !== null && entry.offerExpiresAt > now();
+  const state = open
+    ? 'open'
+    : entry.status === 'offered' || entry.status === 'lapsed'
+      ? 'lapsed'
+      : 'closed';
+  return personalPage(
+    req,
+    '/classes/claim',
+    offerView(entry, date, token, classSettings().timeZone, state),
+  );
+}
+
+/** POST /classes/claim: takes the place the offer holds; then its page (303). */
+export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
+  if (!sameOrigin(req)) return crossSite();
+  const token = await tokenOf(req);
+  if (!token) return personalPage(req, '/classes/claim', unknownView('offer'), 404);
+  const outcome = await transaction((tx) => claimOffer(tx, token, outbox));
+  if (outcome.kind === 'claimed' || outcome.kind === 'already') {
+    if (outcome.kind === 'claimed') await outbox.deliverNow(outcome.mails);
+    const seat = (await loadSeat(outcome.seatId))!;
+    return seeOther(`/classes/manage?token=${seatToken(seat)}&done=claimed`);
+  }
+  if (outcome.kind === 'unknown') {
+    return personalPage(req, '/classes/claim', unknownView('offer'), 404);
+  }
+  const entry = (await waitEntryByClaim(token))!;
+  const date = (await loadClassDate(entry.classDateId))!;
+  return personalPage(
+    req,
+    '/classes/claim',
+    offerView(entry, date, token, classSettings().timeZone, outcome.kind),
+    409,
+  );
+}

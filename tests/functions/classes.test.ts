@@ -1,0 +1,691 @@
+/**
+ * The small group classes on a real PostgreSQL server and a real SMTP server, with the studio's
+ * clock set by the test (never a sleep): the timetable with the places left, a place booked with
+ * its invite, a tampered price or class refused with nothing stored, the last place raced by 50
+ * requests from several function instances (each its own pool), the waitlist's offer taken and
+ * lapsing to the next person, no offer after the cutoff, a class below its minimum cancelled at
+ * its cutoff, and the links' GET changing nothing.
+ *
+ * Content: a copy of content/ with one more class of its own numbers (Sunrise Mat: 3 places,
+ * minimum 2... see below), so the defaults and a class's own values are both used.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import ical, { type VEvent } from 'node-ical';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import bookClass from '../../functions/book-class';
+import classClaim from '../../functions/class-claim';
+import classManage from '../../functions/class-manage';
+import classWaitlist from '../../functions/class-waitlist';
+import classesSteps from '../../functions/classes-steps';
+import retryMail from '../../functions/retry-mail';
+import submitWaiver from '../../functions/submit-waiver';
+import { sessionPolicy } from '../../src/server/booking/policy';
+import {
+  addClassDate,
+  cancelClassDate,
+  classesForFeed,
+  markNoShow,
+  markPaid,
+  roster,
+} from '../../src/server/classes/desk';
+import { cancelPlace } from '../../src/server/classes/engine';
+import { loadSeat, loadWaitEntry, seatToken } from '../../src/server/classes/store';
+import { outbox } from '../../src/server/mail-kinds';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
+import { transaction } from '../../src/server/platform/db';
+import { useFunctionEnv } from '../fixtures/function-env';
+import { renderPage } from '../fixtures/on-demand';
+import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
+import type { ReceivedMail } from '../fixtures/smtp';
+import { PERSON_SPAM_CHECKS, waiverBody } from '../fixtures/submissions';
+import { formPost, jsonPost } from './harness';
+
+const env = useFunctionEnv();
+const ROOT = resolve(import.meta.dirname, '../..');
+const SITE = 'http://127.0.0.1:8888';
+const STUDIO = 'studio-inbox@example.test';
+let content: string;
+
+// Monday 1 March 2027, 03:59 in Portland (11:59 UTC; the clock runs on from there).
+const NOW = new Date('2027-03-01T11:59:00Z');
+// Mat Foundations, Tuesday 2 March 18:00 PST: 4 places (the default), minimum 2, $45
+// (small-group.md's price); its cutoff 12 hours before, 06:00 PST (14:00 UTC).
+const MAT = { class: 'mat-foundations-tu-1800', start: '2027-03-03T02:00:00.000Z' };
+const MAT_CUTOFF = new Date('2027-03-02T14:00:00Z');
+// Sunrise Mat, Wednesday 3 March 07:00 PST: 3 places, minimum 3, $30 (its own numbers).
+const SUNRISE = { class: 'sunrise-mat-we-0700', start: '2027-03-03T15:00:00.000Z' };
+const SUNRISE_CUTOFF = new Date('2027-03-03T03:00:00Z');
+
+beforeAll(async () => {
+  content = await mkdtemp(join(tmpdir(), 'classes-'));
+  await cp(resolve(ROOT, 'content'), content, { recursive: true });
+  await appendFile(
+    join(content, 'classes.yaml'),
+    [
+      '  - name: Sunrise Mat',
+      '    days: [We]',
+      "    time: '07:00'",
+      '    lengthMinutes: 45',
+      '    capacity: 3',
+      '    minimum: 3',
+      '    price: 30',
+      '',
+    ].join('\n'),
+  );
+  process.env.PAGES_DIR = resolve(import.meta.dirname, '../fixtures/built-pages');
+  process.env.CONTACT_TO = STUDIO;
+  process.env.SITE_URL = SITE;
+});
+afterAll(async () => {
+  delete process.env.PAGES_DIR;
+  delete process.env.CONTACT_TO;
+  delete process.env.SITE_URL;
+  await rm(content, { recursive: true, force: true });
+});
+beforeEach(() => {
+  vi.stubEnv('CONTENT_DIR', content);
+  setClock(NOW);
+});
+afterEach(() => {
+  setClock(undefined);
+  vi.unstubAllEnvs();
+});
+
+interface Person {
+  name: string;
+  email: string;
+}
+const person = (first: string): Person => ({
+  name: `${first} Tester`,
+  email: `${first.toLowerCase()}@example.test`,
+});
+
+let ip = 0;
+/** A JSON post from the page's script, each from a client of its own (the rate limit aside). */
+function book(which: typeof MAT, who: Person, extra: Record<string, unknown> = {}) {
+  return bookClass(
+    jsonPost(
+      `${SITE}/api/classes/book`,
+      { ...which, ...who, ...PERSON_SPAM_CHECKS, ...extra },
+      { 'x-nf-client-connection-ip': `198.51.100.${(ip++ % 250) + 1}` },
+    ),
+  );
+}
+
+function join_(which: typeof MAT, who: Person) {
+  return classWaitlist(
+    jsonPost(
+      `${SITE}/api/classes/waitlist`,
+      { ...which, ...who, ...PERSON_SPAM_CHECKS },
+      { 'x-nf-client-connection-ip': `203.0.113.${(ip++ % 250) + 1}` },
+    ),
+  );
+}
+
+async function timetable(): Promise<string> {
+  const answer = await renderPage(new Request(`${SITE}/classes`));
+  expect(answer.status).toBe(200);
+  return answer.text();
+}
+
+/** The places left the page shows for a class. */
+async function seatsLeft(which: typeof MAT): Promise<number> {
+  const html = await timetable();
+  const item = new RegExp(
+    `data-class="${which.class}" data-start="${which.start}"[^>]*>[\\s\\S]*?data-seats-left="(\\d+)"`,
+  ).exec(html);
+  expect(item, `${which.class} is not on the page`).not.toBeNull();
+  return Number(item![1]);
+}
+
+const mailsTo = (to: string) => env.smtp.mails.filter((mail) => mail.envelope.to.includes(to));
+
+function calendarOf(mail: ReceivedMail) {
+  const part = mail.attachments.find((a) => a.contentType === 'text/calendar');
+  expect(part, `no text/calendar part in "${mail.subject}"`).toBeDefined();
+  const text = part!.content.toString('utf8');
+  const parsed = ical.sync.parseICS(text);
+  const event = Object.values(parsed).find((c): c is VEvent => c?.type === 'VEVENT')!;
+  return { method: /^METHOD:(\w+)/m.exec(text)?.[1], event, text };
+}
+
+const seatIdOf = async (email: string) =>
+  (
+    await env.db.query<{ id: string }>(
+      `SELECT id FROM class_seats WHERE email = $1 ORDER BY created_at DESC LIMIT 1`,
+      [email],
+    )
+  ).rows[0]!.id;
+
+const manageTokenOf = async (email: string) => seatToken((await loadSeat(await seatIdOf(email)))!);
+
+async function fill(which: typeof MAT, names: string[]) {
+  for (const name of names) expect((await book(which, person(name))).status).toBe(200);
+}
+
+describe('the timetable and booking a place', () => {
+  test('books a place at the price in content: the confirmation with its invite, the amount due, the manage and waiver links; the places left fall', async () => {
+    expect(await seatsLeft(MAT)).toBe(4);
+    const answer = await book(MAT, person('Grace'), { price: 45 });
+    expect(answer.status).toBe(200);
+    const body = await answer.json();
+    expect(body.success).toBe(true);
+    expect(body.booking.manage).toMatch(/^\/classes\/manage\?token=[\w-]{43}$/);
+
+    const [row] = (
+      await env.db.query<{ seat_no: number; status: string; payment: string; price_cents: number }>(
+        `SELECT s.seat_no, s.status, s.payment, d.price_cents
+           FROM class_seats s JOIN class_dates d ON d.id = s.class_date_id`,
+      )
+    ).rows;
+    expect(row).toEqual({ seat_no: 1, status: 'booked', payment: 'due', price_cents: 4500 });
+    expect(await seatsLeft(MAT)).toBe(3);
+
+    await env.smtp.waitForMails(3);
+    const [mail] = mailsTo('grace@example.test');
+    expect(mail!.subject).toBe('Your place in Mat Foundations on Tuesday, March 2 at 6:00 PM PST');
+    expect(mail!.text).toContain('Hello Grace,');
+    expect(mail!.text).toContain('Due at the studio: $45');
+    expect(mail!.text).toContain(`${SITE}/classes/manage?token=`);
+    // No waiver is on file for Grace: the link, and that it must be signed before the class.
+    expect(mail!.text).toContain('The liability waiver must be signed before the class');
+    expect(mail!.text).toContain(`${SITE}/waiver`);
+    const invite = calendarOf(mail!);
+    expect(invite.method).toBe('REQUEST');
+    expect(invite.event.uid).toBe(`class-place-${await seatIdOf('grace@example.test')}@127.0.0.1`);
+    expect(Number(invite.event.sequence)).toBe(0);
+    expect(new Date(invite.event.start).toISOString()).toBe(MAT.start);
+    expect(new Date(invite.event.end!).toISOString()).toBe('2027-03-03T02:55:00.000Z');
+    expect(String(invite.event.description)).toContain('Due at the studio: $45');
+    // The studio's cancellation policy: before booking, in the mail and in the invite.
+    const policy = sessionPolicy().hours.cancellationPolicy;
+    expect(await timetable()).toContain(policy);
+    expect(mail!.text).toContain(policy);
+    expect(String(invite.event.description).replace(/\s+/g, ' ')).toContain(policy);
+
+    // The studio: a notice of the place, and the class itself for her calendar (no participant).
+    const studio = mailsTo(STUDIO);
+    expect(studio.map((m) => m.subject).sort()).toEqual([
+      'Class booked: Mat Foundations, Tuesday, March 2 at 6:00 PM PST',
+      'Class place booked: Grace Tester, Mat Foundations Tuesday, March 2 at 6:00 PM PST',
+    ]);
+    const own = calendarOf(studio.find((m) => m.subject!.startsWith('Class booked'))!);
+    expect(own.method).toBe('REQUEST');
+    expect(own.text).not.toMatch(/ATTENDEE/);
+  });
+
+  test('a person a waiver covers gets no waiver link', async () => {
+    const signed = await submitWaiver(
+      jsonPost(`${SITE}/api/submit-waiver`, waiverBody({ email: 'ada@example.test' })),
+    );
+    expect(signed.status).toBe(200);
+    expect((await book(MAT, person('Ada'))).status).toBe(200);
+    await env.smtp.waitForMails(2 + 3);
+    const [mail] = mailsTo('ada@example.test').filter((m) => m.subject!.startsWith('Your place'));
+    expect(mail!.text).not.toContain('waiver');
+  });
+
+  test('a class of its own numbers: its price and places, not the defaults', async () => {
+    expect(await seatsLeft(SUNRISE)).toBe(3);
+    expect((await book(SUNRISE, person('Ada'), { price: 45 })).status).toBe(422);
+    expect((await book(SUNRISE, person('Ada'), { price: '30' })).status).toBe(200);
+    expect(await seatsLeft(SUNRISE)).toBe(2);
+  });
+
+  test('a tampered price or class is refused (422): nothing stored, nothing sent', async () => {
+    for (const extra of [
+      { price: 1 },
+      { price: 44.99 },
+      { class: 'mat-foundations-tu-1900' },
+      { start: '2027-03-03T03:00:00Z' },
+    ]) {
+      const answer = await book(MAT, person('Mallory'), extra);
+      expect(answer.status, JSON.stringify(extra)).toBe(422);
+      const body = await answer.json();
+      expect(body.success).toBe(false);
+    }
+    const priced = await book(MAT, person('Mallory'), { price: 1 });
+    expect((await priced.json()).error).toBe(
+      'The price of this class has changed since the page was loaded, so nothing was booked. Please reload the page and book again.',
+    );
+    expect(await env.count('class_dates')).toBe(0);
+    expect(await env.count('class_seats')).toBe(0);
+    expect(await env.count('mail_outbox')).toBe(0);
+    expect(env.smtp.mails).toHaveLength(0);
+  });
+
+  test('without script: a form post books and lands on the place (303); a refusal is a page', async () => {
+    const answer = await bookClass(
+      formPost(`${SITE}/api/classes/book`, {
+        ...MAT,
+        price: '45',
+        name: 'Nora Plain',
+        email: 'nora@example.test',
+        website: '',
+      }),
+    );
+    expect(answer.status).toBe(303);
+    const location = answer.headers.get('location')!;
+    expect(location).toMatch(/^\/classes\/manage\?token=[\w-]{43}&done=booked$/);
+    const page = await classManage(new Request(`${SITE}${location}`));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(await page.text()).toContain('Your place is booked!');
+
+    const refused = await bookClass(
+      formPost(`${SITE}/api/classes/book`, {
+        ...MAT,
+        price: '5',
+        name: 'N',
+        email: 'n@example.test',
+      }),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('content-type')).toContain('text/html');
+  });
+
+  test('one place per person in a class: the same mailbox again is refused', async () => {
+    expect((await book(MAT, person('Grace'))).status).toBe(200);
+    const again = await book(MAT, { name: 'Grace T', email: 'GRACE+mat@example.test' });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error).toBe(
+      'This e-mail address already has a place in this class.',
+    );
+    expect(await seatsLeft(MAT)).toBe(3);
+  });
+});
+
+describe('the manage link', () => {
+  test('its GET changes nothing; its POST cancels (METHOD:CANCEL, SEQUENCE raised) once', async () => {
+    await fill(MAT, ['Grace']);
+    await env.smtp.waitForMails(3);
+    const token = await manageTokenOf('grace@example.test');
+    const outboxBefore = await env.count('mail_outbox');
+    for (let i = 0; i < 3; i++) {
+      const page = await classManage(new Request(`${SITE}/classes/manage?token=${token}`));
+      expect(page.status).toBe(200);
+      expect(page.headers.get('x-robots-tag')).toContain('noindex');
+    }
+    expect((await loadSeat(await seatIdOf('grace@example.test')))!.status).toBe('booked');
+    expect(await env.count('mail_outbox')).toBe(outboxBefore);
+
+    for (let i = 0; i < 2; i++) {
+      const answer = await classManage(formPost(`${SITE}/classes/manage`, { token }));
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain('Your place is cancelled');
+    }
+    expect(await seatsLeft(MAT)).toBe(4);
+    // One cancellation and one notice to the studio, however many POSTs.
+    expect(await env.count('mail_outbox')).toBe(outboxBefore + 2);
+    await env.smtp.waitForMails(5);
+    const cancel = mailsTo('grace@example.test').find((m) => m.subject!.startsWith('Cancelled'))!;
+    const invite = calendarOf(cancel);
+    expect(invite.method).toBe('CANCEL');
+    expect(Number(invite.event.sequence)).toBe(1);
+    expect(invite.event.uid).toBe(`class-place-${await seatIdOf('grace@example.test')}@127.0.0.1`);
+  });
+
+  test('the reminder a day before repeats the amount due, the policy and the links; a cancelled place gets none', async () => {
+    await fill(MAT, ['Grace', 'Ada']);
+    await env.smtp.waitForMails(5);
+    const [due] = (
+      await env.db.query<{ next_attempt_at: Date }>(
+        `SELECT next_attempt_at FROM mail_outbox WHERE kind = 'class-reminder' ORDER BY id LIMIT 1`,
+      )
+    ).rows;
+    expect(new Date(due!.next_attempt_at).toISOString()).toBe('2027-03-02T02:00:00.000Z');
+    const ada = await manageTokenOf('ada@example.test');
+    expect((await classManage(formPost(`${SITE}/classes/manage`, { token: ada }))).status).toBe(
+      200,
+    );
+    await env.smtp.waitForMails(7);
+    env.smtp.mails.length = 0;
+    setClock(new Date('2027-03-02T02:01:00Z'));
+    expect((await retryMail()).status).toBe(200);
+    await env.smtp.waitForMails(1);
+    expect(env.smtp.mails.map((m) => [m.envelope.to.join(), m.subject])).toEqual([
+      ['grace@example.test', 'Reminder: Mat Foundations on Tuesday, March 2 at 6:00 PM PST'],
+    ]);
+    const [reminder] = env.smtp.mails;
+    expect(reminder!.text).toContain('Due at the studio: $45');
+    expect(reminder!.text).toContain(sessionPolicy().hours.cancellationPolicy);
+    expect(reminder!.text).toContain('The liability waiver must be signed before the class');
+    expect(reminder!.text).toContain(`${SITE}/classes/manage?token=`);
+  });
+
+  test('after the cutoff the place cannot be cancelled from the link (409), and nothing changes', async () => {
+    await fill(MAT, ['Grace', 'Ada']);
+    const token = await manageTokenOf('grace@example.test');
+    setClock(new Date(MAT_CUTOFF.getTime() + 60_000));
+    const answer = await classManage(formPost(`${SITE}/classes/manage`, { token }));
+    expect(answer.status).toBe(409);
+    expect((await loadSeat(await seatIdOf('grace@example.test')))!.status).toBe('booked');
+  });
+});
+
+describe('the waitlist', () => {
+  test('a freed place is offered to the first person waiting, held for the hold time, then passes to the next', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect(await seatsLeft(MAT)).toBe(0);
+    expect(await timetable()).toContain('Join the waitlist');
+    expect((await book(MAT, person('Gus'))).status).toBe(409);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    expect((await join_(MAT, person('Fay'))).status).toBe(200);
+    expect((await join_(MAT, person('Eve'))).status).toBe(409);
+    await env.smtp.waitForMails(4 * 2 + 1 + 2);
+    env.smtp.mails.length = 0;
+
+    // Ann cancels: the place is held for Eve, so the class stays full for everyone else.
+    const ann = await manageTokenOf('ann@example.test');
+    expect((await classManage(formPost(`${SITE}/classes/manage`, { token: ann }))).status).toBe(
+      200,
+    );
+    expect(await seatsLeft(MAT)).toBe(0);
+    expect((await book(MAT, person('Gus'))).status).toBe(409);
+    await env.smtp.waitForMails(3);
+    const [offer] = mailsTo('eve@example.test');
+    expect(offer!.subject).toBe(
+      'A place is free in Mat Foundations on Tuesday, March 2 at 6:00 PM PST',
+    );
+    // Held for 3 hours from 03:59 PST.
+    expect(offer!.text).toContain('Held for you until: Monday, March 1, 2027, 6:59 AM PST');
+    const link = /http:\/\/127\.0\.0\.1:8888\/classes\/claim\?token=[\w-]{43}/.exec(
+      offer!.text!,
+    )![0];
+    expect(mailsTo('fay@example.test')).toHaveLength(0);
+
+    // Opening the link changes nothing.
+    const shown = await classClaim(new Request(link));
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain('Claim my place');
+    const eve = (
+      await env.db.query<{ id: string; status: string }>(
+        `SELECT id, status FROM class_waitlist WHERE email = 'eve@example.test'`,
+      )
+    ).rows[0]!;
+    expect(eve.status).toBe('offered');
+
+    // The hold runs out before Eve claims: the steps pass the place to Fay.
+    advanceClock(3 * 3_600_000 + 60_000);
+    const steps = await (await classesSteps()).json();
+    expect(steps).toMatchObject({ success: true, lapsed: 1, offered: 1 });
+    expect((await loadWaitEntry(eve.id))!.status).toBe('lapsed');
+    const late = await classClaim(
+      formPost(`${SITE}/classes/claim`, { token: new URL(link).searchParams.get('token')! }),
+    );
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain('This offer has run out');
+
+    await env.smtp.waitForMails(4);
+    const [fayOffer] = mailsTo('fay@example.test');
+    const fayToken = /claim\?token=([\w-]{43})/.exec(fayOffer!.text!)![1]!;
+    const claimed = await classClaim(formPost(`${SITE}/classes/claim`, { token: fayToken }));
+    expect(claimed.status).toBe(303);
+    expect(claimed.headers.get('location')).toMatch(
+      /^\/classes\/manage\?token=[\w-]{43}&done=claimed$/,
+    );
+    // A second POST changes nothing more.
+    const again = await classClaim(formPost(`${SITE}/classes/claim`, { token: fayToken }));
+    expect(again.status).toBe(303);
+    const seats = (
+      await env.db.query<{ email: string; status: string }>(
+        `SELECT email, status FROM class_seats WHERE seat_no IS NOT NULL ORDER BY email`,
+      )
+    ).rows;
+    expect(seats).toEqual(
+      ['ben', 'cat', 'dan', 'fay'].map((n) => ({ email: `${n}@example.test`, status: 'booked' })),
+    );
+    await env.smtp.waitForMails(6);
+    const confirmation = mailsTo('fay@example.test').find((m) =>
+      m.subject!.startsWith('Your place'),
+    )!;
+    expect(calendarOf(confirmation).method).toBe('REQUEST');
+  });
+
+  test('an offer made before the cutoff still holds after it; the cutoff closes only those still waiting', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    expect((await join_(MAT, person('Fay'))).status).toBe(200);
+    // An hour before the cutoff (too late for her own link), the desk cancels Ann's place.
+    setClock(new Date(MAT_CUTOFF.getTime() - 3_600_000));
+    const freed = await transaction(async (tx) =>
+      cancelPlace(tx, await seatIdOf('ann@example.test'), 'maya@example.test', outbox),
+    );
+    await outbox.deliverNow(freed!);
+    setClock(new Date(MAT_CUTOFF.getTime() + 60_000));
+    expect(await (await classesSteps()).json()).toMatchObject({ cutOff: 1, lapsed: 0 });
+    const status = async (email: string) =>
+      (
+        await env.db.query<{ status: string }>(
+          'SELECT status FROM class_waitlist WHERE email = $1',
+          [email],
+        )
+      ).rows[0]!.status;
+    expect(await status('eve@example.test')).toBe('offered');
+    expect(await status('fay@example.test')).toBe('closed');
+    await env.smtp.waitForMails(4 * 2 + 1 + 2 + 2 + 1 + 1);
+    const link = /claim\?token=([\w-]{43})/.exec(
+      mailsTo('eve@example.test').find((m) => m.subject!.startsWith('A place is free'))!.text!,
+    )![1]!;
+    expect((await classClaim(formPost(`${SITE}/classes/claim`, { token: link }))).status).toBe(303);
+    expect(await status('eve@example.test')).toBe('claimed');
+  });
+
+  test('a place held for an online checkout that ran out unpaid is given back and offered', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    // Issue 33's checkout: Dan's place held until a minute from now, never paid.
+    await env.db.query(
+      `UPDATE class_seats SET payment = 'held', held_until = $1 WHERE email = 'dan@example.test'`,
+      [new Date(NOW.getTime() + 60_000).toISOString()],
+    );
+    expect(await (await classesSteps()).json()).toMatchObject({ released: 0, offered: 0 });
+    advanceClock(2 * 60_000);
+    expect(await (await classesSteps()).json()).toMatchObject({ released: 1, offered: 1 });
+    expect((await loadSeat(await seatIdOf('dan@example.test')))!.status).toBe('lapsed');
+    await env.smtp.waitForMails(4 * 2 + 1 + 1 + 1);
+    expect(mailsTo('eve@example.test').map((m) => m.subject)).toContain(
+      'A place is free in Mat Foundations on Tuesday, March 2 at 6:00 PM PST',
+    );
+  });
+
+  test('a class with places left has no waitlist (409)', async () => {
+    expect((await join_(MAT, person('Eve'))).status).toBe(409);
+    expect(await env.count('class_waitlist')).toBe(0);
+  });
+
+  test('no offer after the cutoff: the waitlist closes, those waiting told, a place freed then stays free', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    setClock(new Date(MAT_CUTOFF.getTime() + 60_000));
+    // A place freed on the desk after the cutoff, before the steps have run: no offer.
+    const freed = await transaction((tx) =>
+      seatIdOf('ann@example.test').then((id) => cancelPlace(tx, id, 'maya@example.test', outbox)),
+    );
+    expect(freed).toHaveLength(2);
+    await outbox.deliverNow(freed!);
+    expect(
+      (await env.db.query(`SELECT 1 FROM class_waitlist WHERE status = 'offered'`)).rows,
+    ).toHaveLength(0);
+
+    const steps = await (await classesSteps()).json();
+    expect(steps).toMatchObject({ success: true, cutOff: 1, cancelled: 0, offered: 0 });
+    await env.smtp.waitForMails(4 * 2 + 1 + 1 + 2 + 1);
+    const eve = mailsTo('eve@example.test').map((m) => m.subject);
+    expect(eve).toContain(
+      'No place came free in Mat Foundations on Tuesday, March 2 at 6:00 PM PST',
+    );
+    expect(eve.some((s) => s!.startsWith('A place is free'))).toBe(false);
+    // The class runs with three: a late booking may still take the free place, without a waitlist.
+    expect((await book(MAT, person('Gus'))).status).toBe(200);
+    expect((await join_(MAT, person('Hal'))).status).toBe(409);
+  });
+});
+
+describe('the minimum', () => {
+  test('a class below its minimum at its cutoff is cancelled: each person told in a mail naming only them, and her calendar', async () => {
+    await fill(SUNRISE, ['Ann', 'Ben']);
+    await fill(MAT, ['Cat', 'Dan']);
+    await env.smtp.waitForMails(2 * 2 + 1 + 2 * 2 + 1);
+    env.smtp.mails.length = 0;
+    setClock(new Date(SUNRISE_CUTOFF.getTime() + 60_000));
+    const steps = await (await classesSteps()).json();
+    // Mat Foundations (its cutoff passed before, with its minimum of 2) runs; Sunrise Mat does not.
+    expect(steps).toMatchObject({ success: true, cutOff: 2, cancelled: 1 });
+    await env.smtp.waitForMails(3);
+    for (const [name, other] of [
+      ['ann', 'ben'],
+      ['ben', 'ann'],
+    ] as const) {
+      const [mail] = mailsTo(`${name}@example.test`);
+      expect(mail!.subject).toBe('Cancelled: Sunrise Mat on Wednesday, March 3 at 7:00 AM PST');
+      expect(mail!.text).toContain(`Hello ${name[0]!.toUpperCase()}${name.slice(1)},`);
+      expect(mail!.text).toContain('fewer than 3 people booked it');
+      for (const part of [mail!.text!, String(mail!.html), calendarOf(mail!).text]) {
+        expect(part).not.toContain(`${other}@example.test`);
+        expect(part.toLowerCase()).not.toContain(other);
+      }
+      expect(mail!.envelope.to).toEqual([`${name}@example.test`]);
+      const invite = calendarOf(mail!);
+      expect(invite.method).toBe('CANCEL');
+      expect(Number(invite.event.sequence)).toBe(1);
+    }
+    const [studio] = mailsTo(STUDIO);
+    expect(studio!.subject).toBe('Class cancelled: Sunrise Mat, Wednesday, March 3 at 7:00 AM PST');
+    expect(calendarOf(studio!).method).toBe('CANCEL');
+    expect(mailsTo('cat@example.test')).toHaveLength(0);
+    expect(await timetable()).toMatch(/data-class="sunrise-mat-we-0700"[\s\S]*?Cancelled/);
+    // Run again: nothing more.
+    expect(await (await classesSteps()).json()).toMatchObject({
+      cutOff: 0,
+      cancelled: 0,
+      mails: 0,
+    });
+  });
+});
+
+describe("the desk's functions", () => {
+  test('a single date added is bookable; a timetable date cancelled before anyone booked is no longer', async () => {
+    const added = await transaction((tx) =>
+      addClassDate(
+        tx,
+        { title: 'Spring Special', start: new Date('2027-03-05T18:00:00Z'), lengthMinutes: 60 },
+        'maya@example.test',
+      ),
+    );
+    const special = { class: added.key, start: '2027-03-05T18:00:00.000Z' };
+    expect(await seatsLeft(special)).toBe(4);
+    expect((await book(special, person('Ann'), { price: 45 })).status).toBe(200);
+    expect(await seatsLeft(special)).toBe(3);
+
+    const thursday = { class: 'mat-foundations-th-1800', start: '2027-03-05T02:00:00.000Z' };
+    const none = await transaction((tx) =>
+      cancelClassDate(tx, thursday.class, new Date(thursday.start), 'maya@example.test', outbox),
+    );
+    expect(none).toHaveLength(1);
+    await outbox.deliverNow(none!);
+    expect(await timetable()).toMatch(
+      /data-class="mat-foundations-th-1800" data-start="2027-03-05T02:00:00.000Z"[^>]*>[\s\S]*?Cancelled/,
+    );
+    expect((await book(thursday, person('Ben'))).status).toBe(409);
+    // Her calendar never had it: no cancellation is sent for it.
+    expect(mailsTo(STUDIO).filter((m) => m.subject!.startsWith('Class cancelled'))).toHaveLength(0);
+  });
+
+  test('the roster, a place paid at the studio (once), a no-show', async () => {
+    await fill(MAT, ['Ann', 'Ben']);
+    const [dateId] = (await env.db.query<{ id: string }>('SELECT id FROM class_dates')).rows;
+    const ann = await seatIdOf('ann@example.test');
+    await transaction(async (tx) => {
+      expect(await markPaid(tx, ann, 'maya@example.test')).toBe(true);
+      expect(await markPaid(tx, ann, 'maya@example.test')).toBe(false);
+      expect(await markNoShow(tx, await seatIdOf('ben@example.test'), true)).toBe(true);
+    });
+    const [feed] = await classesForFeed(NOW, '127.0.0.1');
+    expect(feed).toMatchObject({
+      uid: `class-${dateId!.id}@127.0.0.1`,
+      summary: 'Mat Foundations (2 of 4)',
+    });
+    expect(JSON.stringify(feed)).not.toContain('Tester');
+    const list = await transaction((tx) => roster(tx, dateId!.id));
+    expect(
+      list.map(({ name, payment, noShow, seatNo }) => ({ name, payment, noShow, seatNo })),
+    ).toEqual([
+      { name: 'Ann Tester', payment: 'paid', noShow: false, seatNo: 1 },
+      { name: 'Ben Tester', payment: 'due', noShow: true, seatNo: 2 },
+    ]);
+  });
+});
+
+describe('the last place, raced', () => {
+  let running: Instance[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((instance) => instance.stop()));
+    running = [];
+  });
+
+  test('50 requests at once from five function instances, each its own pool, give one place', async () => {
+    vi.setConfig({ testTimeout: 120_000 });
+    // The instances keep the real time: the class is next week's, on the real clock.
+    setClock(undefined);
+    const next = (await (await renderPage(new Request(`${SITE}/classes`))).text()).match(
+      /data-class="(mat-foundations-t[uh]-1800)" data-start="([^"]+)"/g,
+    )!;
+    const [, key, start] = /data-class="([^"]+)" data-start="([^"]+)"/.exec(next[2]!)!;
+    const which = { class: key!, start: start! };
+    await fill(which, ['Ann', 'Ben', 'Cat']);
+
+    running = await startInstances(5, {
+      module: resolve(ROOT, 'functions', 'book-class.ts'),
+      source: true,
+      cwd: ROOT,
+      env: {
+        NETLIFY_DB_URL: env.url,
+        NETLIFY_DB_DRIVER: 'server',
+        SMTP_URL: env.smtp.url,
+        CONTACT_TO: STUDIO,
+        CONTENT_DIR: content,
+        SITE_URL: SITE,
+        WAIVER_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      },
+    });
+    const url = `${SITE}/api/classes/book`;
+    const call = (i: number, n: number): Call => ({
+      url,
+      headers: { origin: SITE, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...which,
+        price: 45,
+        name: `Racer ${i}-${n}`,
+        email: `racer-${i}-${n}@example.test`,
+        ...PERSON_SPAM_CHECKS,
+      }),
+      ip: `192.0.2.${10 * i + n + 1}`,
+    });
+    const answers: Answer[] = (
+      await Promise.all(
+        running.map((instance, i) =>
+          instance.run(Array.from({ length: 10 }, (_, n) => call(i, n))),
+        ),
+      )
+    ).flat();
+    expect(answers.find((a) => a.error)?.error).toBeUndefined();
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, ...Array(49).fill(409)]);
+    for (const refused of answers.filter((a) => a.status === 409)) {
+      expect(JSON.parse(refused.body).error).toBe(
+        'This class has just filled up, so nothing was booked. You can join its waitlist instead.',
+      );
+    }
+    const live = (
+      await env.db.query<{ n: number; numbers: number[] }>(
+        `SELECT count(*)::int AS n, array_agg(seat_no ORDER BY seat_no) AS numbers
+           FROM class_seats WHERE seat_no IS NOT NULL`,
+      )
+    ).rows[0]!;
+    expect(live).toEqual({ n: 4, numbers: [1, 2, 3, 4] });
+  });
+});
