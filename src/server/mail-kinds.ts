@@ -107,7 +107,7 @@ export const MAIL_KINDS = {
     about: 'booking',
     label: 'Session reminder',
   },
-  /** A payment that came after its place went, refunded: the visitor told (ref: the refund's id). */
+  /** A payment that came after its place went, refunded: the visitor told (`<session id>:refund-<refund id>`). */
   'payment-refunded': {
     compose: async (ref) =>
       (await import('./booking/session-refund-mail')).sessionRefundedMail(ref),

@@ -55,6 +55,7 @@ test('every kind names the record it is about and a label for the desk', () => {
     'session-cancel-visitor',
     'session-cancel-studio',
     'session-reminder',
+    'payment-refunded',
     'class-visitor',
     'class-reminder',
     'class-cancel-visitor',

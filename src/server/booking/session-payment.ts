@@ -62,8 +62,9 @@ export const sessionPayable = (
     );
   },
 
-  async tellRefunded(tx, refund) {
-    const queued = await outbox.enqueue(tx, 'payment-refunded', refund.id);
+  async tellRefunded(tx, refund, bookingId) {
+    // The ref starts with the session's id, as every mail about a booking does (an erasure finds it).
+    const queued = await outbox.enqueue(tx, 'payment-refunded', `${bookingId}:refund-${refund.id}`);
     return queued ? [queued] : [];
   },
 });

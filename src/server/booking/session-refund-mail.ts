@@ -13,12 +13,14 @@ import { sessionPolicy } from './policy';
 import { dollarsText } from './session-mail';
 import { loadSession } from './session-store';
 
-/** Composed from the refund's id. */
+/** Composed from `<session id>:refund-<refund id>`. */
 export async function sessionRefundedMail(ref: string): Promise<Mail | undefined> {
+  const refundId = /^[0-9a-f-]{36}:refund-([0-9a-f-]{36})$/.exec(ref)?.[1];
+  if (!refundId) return undefined;
   const [refund] = await query<{ booking_id: string; amount_cents: number }>(
     `SELECT p.booking_id, r.amount_cents FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
       WHERE r.id = $1 AND p.booking_kind = 'session'`,
-    [ref],
+    [refundId],
   );
   const booking = refund && (await loadSession(refund.booking_id));
   if (!refund || !booking) return undefined;

@@ -43,7 +43,7 @@ export interface PayableKind {
   /** Its checkout lapsed unpaid: the held place is released (nothing when it is not held). */
   release(tx: Queryable, bookingId: string): Promise<void>;
   /** Queues the mail telling the visitor a payment came too late for its place, refunded. */
-  tellRefunded(tx: Queryable, refund: Refund): Promise<string[]>;
+  tellRefunded(tx: Queryable, refund: Refund, bookingId: string): Promise<string[]>;
 }
 
 export type PayableKinds = Partial<Record<BookingKind, PayableKind>>;
@@ -126,7 +126,7 @@ async function applyTo(
       requestedBy: 'site',
       key: `taken:${payment.id}`,
     });
-    const mails = await kind.tellRefunded(tx, refund);
+    const mails = await kind.tellRefunded(tx, refund, payment.bookingId);
     return { outcome: 'paid after its place went: refunded', refunds: [refund], mails };
   }
   if (LAPSED.has(event.type)) {
