@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import bookSession from '../../functions/book-session';
+import sendRefundsNow from '../../functions/send-refunds';
 import stripeWebhook from '../../functions/stripe-webhook';
 import {
   loadSession,
@@ -20,8 +21,6 @@ import {
 } from '../../src/server/booking/session-store';
 import { advanceClock, now, setClock } from '../../src/server/platform/clock';
 import { transaction } from '../../src/server/platform/db';
-import { sendRefunds } from '../../src/server/payments/refunds';
-import { stripeAccount } from '../../src/server/payments/stripe';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { renderPage } from '../fixtures/on-demand';
 import { startStripeStandIn, type SignedEvent, type StripeStandIn } from '../fixtures/stripe';
@@ -69,7 +68,6 @@ afterEach(() => {
   expect(standIn.violations).toEqual([]);
 });
 
-const account = () => stripeAccount()!;
 
 /** A private session booked with the studio's keys set: its time held, Stripe's page to pay on. */
 async function heldSession(slot = TUESDAY_9, email = 'grace@example.test') {
@@ -331,8 +329,8 @@ describe('refunds', () => {
       `SELECT state, attempts FROM payment_refunds`,
     );
     expect(pending).toEqual([{ state: 'pending', attempts: 1 }]);
-    // Sent again, twice at once: Stripe makes one refund.
-    await Promise.all([sendRefunds(account()), sendRefunds(account())]);
+    // Sent again by the scheduled function, twice at once: Stripe makes one refund.
+    await Promise.all([sendRefundsNow(), sendRefundsNow()]);
     expect(standIn.refunds()).toHaveLength(1);
     const keys = standIn.requests
       .filter((r) => r.path === '/v1/refunds')

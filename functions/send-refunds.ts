@@ -1,0 +1,32 @@
+import type { Config } from '@netlify/functions';
+import { DatabaseUnavailableError } from '../src/server/platform/db';
+import { sendRefunds } from '../src/server/payments/refunds';
+import { stripeAccount } from '../src/server/payments/stripe';
+import { json } from '../src/server/request/responses';
+
+/**
+ * Refunds Stripe has not yet confirmed (it was down, or did not answer) are asked again, each
+ * with its own idempotency key, so Stripe makes each once (src/server/payments/refunds.ts).
+ * Every five minutes; nothing to do without the studio's Stripe key.
+ */
+export const config: Config = { schedule: '*/5 * * * *' };
+
+export default async (): Promise<Response> => {
+  const account = stripeAccount();
+  if (!account) return json({ success: true, skipped: 'no Stripe key' });
+  try {
+    const sent = await sendRefunds(account);
+    if (sent.succeeded + sent.pending + sent.failed > 0) {
+      console.info(
+        `send-refunds: ${sent.succeeded} refunded, ${sent.pending} still pending, ${sent.failed} refused by Stripe`,
+      );
+    }
+    return json({ success: true, ...sent });
+  } catch (error) {
+    const outage = error instanceof DatabaseUnavailableError;
+    console.error(
+      `send-refunds: ${outage ? 'the database is unavailable' : (error as Error)?.name}`,
+    );
+    return json({ success: false, error: 'The refunds could not be read.' }, outage ? 503 : 500);
+  }
+};
