@@ -315,6 +315,22 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     expect(invite?.content.toString()).toContain('METHOD:REQUEST');
   });
 
+  // (It reads no database: once, with the `pg` driver.)
+  test.skipIf(driver === 'serverless')(
+    'a path nothing answers gets the 404 page from the on-demand pages, with the site’s headers (Netlify applies _headers to static files only)',
+    async () => {
+      const page = await run(ON_DEMAND, {
+        url: 'https://studio.example.test/no-such-page',
+        method: 'GET',
+      });
+      expect(page.status).toBe(404);
+      expect(page.body).toContain('Oops! Page not found');
+      expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+      expect(page.headers['x-robots-tag']).toMatch(/noindex/);
+    },
+  );
+
   test("/consultation reads the instructor's calendar in its worker thread, from the files the bundle ships", async () => {
     await env.db.exec('DELETE FROM consultation_busy_feed');
     const calendar = createServer((_req, res) => {
