@@ -7,7 +7,7 @@
  * content file, a font, a dependency) fails here, not in production.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, globSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,7 +83,10 @@ describe('what Netlify deploys', () => {
 
   test("each bundle carries netlify.toml's included_files", async () => {
     const { functions } = await readSiteConfig(ROOT);
-    const included = functions['*']?.includedFiles ?? [];
+    // A pattern (`content/sessions/*.md`) names the files it matches.
+    const included = (functions['*']?.includedFiles ?? []).flatMap((file) =>
+      file.includes('*') ? globSync(file, { cwd: ROOT }) : [file],
+    );
     expect(included.length).toBeGreaterThan(0);
     for (const b of bundles) {
       // The adapter's function takes the files netlify.toml names (astro.config.mjs) that the
