@@ -157,7 +157,11 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
   // Once the site is built: the pages Astro renders on demand, after every function of our own.
   let onDemand: LoadedFunction | undefined;
   try {
-    onDemand = await loadOnDemand(root);
+    onDemand = await step(
+      'Loading the pages rendered on demand',
+      () => loadOnDemand(root),
+      (loaded) => (loaded ? 'Loaded the pages rendered on demand' : 'No pages rendered on demand'),
+    );
   } catch (error) {
     await database.close();
     throw error;

@@ -32,6 +32,9 @@ export default function onDemandRoutes({
       'astro:routes:resolved': ({ routes: resolved }) => {
         routes = resolved
           .filter((route) => !route.isPrerendered && route.origin === 'project')
+          // The catch-all 404 is Netlify's (src/pages/[...missing].astro); npm start answers
+          // what nothing else answers with the built 404 page.
+          .filter((route) => route.pattern !== '/[...missing]')
           .map((route) => ({ pattern: route.pattern, expression: route.patternRegex.source }));
       },
       'astro:build:done': async ({ dir, logger }) => {

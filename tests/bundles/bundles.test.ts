@@ -7,7 +7,7 @@
  * content file, a font, a dependency) fails here, not in production.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, globSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,7 +83,10 @@ describe('what Netlify deploys', () => {
 
   test("each bundle carries netlify.toml's included_files", async () => {
     const { functions } = await readSiteConfig(ROOT);
-    const included = functions['*']?.includedFiles ?? [];
+    // A pattern (`content/sessions/*.md`) names the files it matches.
+    const included = (functions['*']?.includedFiles ?? []).flatMap((file) =>
+      file.includes('*') ? globSync(file, { cwd: ROOT }) : [file],
+    );
     expect(included.length).toBeGreaterThan(0);
     for (const b of bundles) {
       // The adapter's function takes the files netlify.toml names (astro.config.mjs) that the
@@ -314,6 +317,22 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
       ?.attachments.find((file) => file.contentType === 'text/calendar');
     expect(invite?.content.toString()).toContain('METHOD:REQUEST');
   });
+
+  // (It reads no database: once, with the `pg` driver.)
+  test.skipIf(driver === 'serverless')(
+    'a path nothing answers gets the 404 page from the on-demand pages, with the site’s headers (Netlify applies _headers to static files only)',
+    async () => {
+      const page = await run(ON_DEMAND, {
+        url: 'https://studio.example.test/no-such-page',
+        method: 'GET',
+      });
+      expect(page.status).toBe(404);
+      expect(page.body).toContain('Oops! Page not found');
+      expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+      expect(page.headers['x-robots-tag']).toMatch(/noindex/);
+    },
+  );
 
   test("/consultation reads the instructor's calendar in its worker thread, from the files the bundle ships", async () => {
     await env.db.exec('DELETE FROM consultation_busy_feed');

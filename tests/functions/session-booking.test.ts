@@ -15,6 +15,7 @@ import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookConsultation from '../../functions/book-consultation';
 import bookSession from '../../functions/book-session';
+import retryMail from '../../functions/retry-mail';
 import { sessionType } from '../../src/server/booking/policy';
 import { eraseParticipant } from '../../src/server/records/erasure';
 import { rotateBookingLinks } from '../../src/server/booking/key-rotation';
@@ -283,6 +284,24 @@ describe('a change of the site key', () => {
     expect(summary).toMatchObject({ bookings: 1, unreadable: [], remaining: 0 });
     vi.stubEnv('WAIVER_ENCRYPTION_OLD_KEYS', '');
     expect(sessionToken((await loadSession(id))!)).toBe(token);
+  });
+});
+
+describe('the reminder', () => {
+  test('a day before, on the clock the test sets, it repeats the amount due, the policy and the waiver', async () => {
+    expect((await book('private', TUESDAY_9)).status).toBe(200);
+    await env.smtp.waitForMails(2);
+    env.smtp.mails.length = 0;
+    expect(await (await retryMail()).json()).toMatchObject({ sent: 0 });
+    setClock(new Date('2027-03-01T17:00:30Z'));
+    expect(await (await retryMail()).json()).toMatchObject({ sent: 1 });
+    const [reminder] = mailTo('grace@example.test');
+    expect(reminder!.subject).toBe('Reminder: your session on Tuesday, March 2 at 9:00 AM PST');
+    expect(reminder!.text).toContain('Amount due: $120, paid at the studio');
+    expect(reminder!.text).toContain(`Cancellation policy: ${POLICY}`);
+    expect(reminder!.text).toContain(
+      'A signed liability waiver must be on file before your session.',
+    );
   });
 });
 

@@ -3,7 +3,7 @@
  * policy (content/booking.yaml), as the build checks them (in her words: file, field, what to
  * write) and as the functions read them at run time (src/server/booking/policy.ts).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -47,6 +47,17 @@ describe('the session types and hours the functions read', () => {
     expect(policy.hours.cancelOrMoveHoursBefore).toBe(24);
     expect(policy.hours.cancellationPolicy).toContain('24 hours');
     expect(policy.timeZone).toBe('America/Los_Angeles');
+  });
+
+  test('every session file ships with the functions (netlify.toml included_files), so its price is read there', () => {
+    const toml = readFileSync(join(PROJECT_ROOT, 'netlify.toml'), 'utf8');
+    const included = [
+      ...(/included_files\s*=\s*\[([^\]]*)\]/.exec(toml)?.[1] ?? '').matchAll(/"([^"]+)"/g),
+    ].map(([, file]) => file);
+    const sessions = readdirSync(join(PROJECT_ROOT, 'content/sessions'))
+      .filter((name) => name.endsWith('.md') && !name.startsWith('_'))
+      .map((name) => `content/sessions/${name}`);
+    expect(included).toEqual(expect.arrayContaining(['content/booking.yaml', ...sessions]));
   });
 
   test('an in-home session takes only the ZIP codes she serves, as a visitor types them', () => {

@@ -111,7 +111,6 @@ export async function finishPage(request: Request, response: Response): Promise<
   if (encoding) answer.set('content-encoding', encoding);
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {
     status: response.status,
-    statusText: response.statusText,
     headers: answer,
   });
 }
