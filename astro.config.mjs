@@ -55,6 +55,9 @@ export default defineConfig({
       })
     : undefined,
   trailingSlash: 'never',
+  // No Astro sessions: the desk keeps its own (src/server/auth/sessions.ts). Without this, the
+  // Netlify adapter turns on sessions in Netlify Blobs, and says so in every build's output.
+  session: false,
   server: { host: '127.0.0.1' },
   build: { format: 'file', inlineStylesheets: 'always' },
   // The forms' own guard checks where a post comes from, and answers in the product's words
