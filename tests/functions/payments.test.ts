@@ -68,7 +68,6 @@ afterEach(() => {
   expect(standIn.violations).toEqual([]);
 });
 
-
 /** A private session booked with the studio's keys set: its time held, Stripe's page to pay on. */
 async function heldSession(slot = TUESDAY_9, email = 'grace@example.test') {
   const answer = await bookSession(
