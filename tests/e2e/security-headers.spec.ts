@@ -46,7 +46,7 @@ function expectSecurityHeaders(response: APIResponse) {
 }
 
 /** Pages that answer 404 as asked here: an unknown path, and a booking's page without its token. */
-const NOT_FOUND = new Set(['/no-such-page', '/consultation/manage']);
+const NOT_FOUND = new Set(['/no-such-page', '/consultation/manage', '/classes/manage']);
 
 for (const path of builtPages()) {
   test(`${path} is served with a strict CSP, HSTS, nosniff, Referrer-Policy, Permissions-Policy and no framing`, async ({
