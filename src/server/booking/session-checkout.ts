@@ -10,13 +10,13 @@ import { failed, ok, type Result } from '../../shared/result';
 import { fullDateLabel, timeLabel } from '../../shared/time-format';
 import { openCheckout } from '../payments/checkout';
 import { isStripeOutage, stripeAccount, type StripeAccount } from '../payments/stripe';
-import { now, sqlNow } from '../platform/clock';
+import { now } from '../platform/clock';
 import { transaction } from '../platform/db';
 import type { Problem } from '../request/responses';
 import { answer, type Received } from '../request/steps';
 import { sessionPolicy, type SessionType } from './policy';
 import {
-  LAPSED_CHECKOUT,
+  releaseSessionHold,
   sessionManagePath,
   sessionToken,
   type SessionBooking,
@@ -69,14 +69,7 @@ export async function openSessionCheckout(
     });
     return ok(url);
   } catch (error) {
-    await transaction((tx) =>
-      tx.query(
-        `UPDATE session_bookings
-            SET cancelled_at = ${sqlNow()}, cancelled_by = $2, updated_at = ${sqlNow()}
-          WHERE id = $1 AND payment = 'held' AND cancelled_at IS NULL`,
-        [booking.id, LAPSED_CHECKOUT],
-      ),
-    );
+    await transaction((tx) => releaseSessionHold(tx, booking.id));
     if (!isStripeOutage(error)) throw error;
     return failed({ status: 503, error: PAYMENT_UNAVAILABLE, headers: { 'Retry-After': '60' } });
   }

@@ -12,6 +12,7 @@
  * studio alone.
  */
 import * as zoned from '../../shared/booking/zoned';
+import { dollars } from '../../shared/money';
 import {
   dayLabel,
   fullDateLabel,
@@ -62,16 +63,12 @@ const nameOf = (booking: Pick<SessionBooking, 'title'>) => booking.title.replace
 const isSession = (value: SessionBooking | NothingToSend | undefined): value is SessionBooking =>
   value !== undefined && 'id' in value;
 
-/** "$120" (cents kept when there are any). */
-export const dollarsText = (cents: number) =>
-  `$${cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2)}`;
-
 /** What the visitor owes and where, in their words. */
 export function amountLine(
   booking: Pick<SessionBooking, 'amountCents' | 'payment' | 'place'>,
   to: 'visitor' | 'studio' = 'visitor',
 ) {
-  const amount = dollarsText(booking.amountCents);
+  const amount = dollars(booking.amountCents);
   if (booking.payment === 'paid') return `Paid: ${amount}`;
   // Held while the visitor pays online: booked once Stripe confirms the payment.
   if (booking.payment === 'held')
@@ -246,7 +243,7 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
         byStudio
           ? `${studio.instructor} has had to cancel your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
           : booking.payment === 'paid'
-            ? `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Your payment of ${dollarsText(booking.amountCents)} is refunded in full: it reaches your card in 5 to 10 days.`
+            ? `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Your payment of ${dollars(booking.amountCents)} is refunded in full: it reaches your card in 5 to 10 days.`
             : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,
         ...(byStudio && booking.cancelNote
           ? [`A note from the studio:\n${booking.cancelNote}`]

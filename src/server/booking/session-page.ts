@@ -8,7 +8,7 @@ import type { SessionPageData } from '../../shared/booking/session-form';
 import { zoneName } from '../../shared/time-format';
 import { siteFacts } from '../platform/site-facts';
 import { sessionPolicy, sessionType } from './policy';
-import { dollarsText } from './session-mail';
+import { dollars } from '../../shared/money';
 import { sessionSlots, type SessionOfferOptions } from './session-offer';
 
 export async function sessionPageData(
@@ -19,7 +19,7 @@ export async function sessionPageData(
   const type = sessionType(id, policy);
   if (!type) return undefined;
   const studio = siteFacts();
-  const amount = dollarsText(Math.round(type.price * 100));
+  const amount = dollars(Math.round(type.price * 100));
   const days = await sessionSlots(type, options);
   return {
     type: {

@@ -9,7 +9,7 @@ import type { PayableKind } from '../payments/webhook';
 import { sqlNow } from '../platform/clock';
 import type { FormOutbox } from '../request/steps';
 import { sessionMails, type SessionMailKind } from './session-book';
-import { LAPSED_CHECKOUT } from './session-store';
+import { LAPSED_CHECKOUT, releaseSessionHold } from './session-store';
 import { isSlotTaken } from './store';
 
 /** The session's side of a payment settling, queuing its mails in `outbox`. */
@@ -53,14 +53,7 @@ export const sessionPayable = (
     }
   },
 
-  async release(tx, id) {
-    await tx.query(
-      `UPDATE session_bookings
-          SET cancelled_at = ${sqlNow()}, cancelled_by = $2, updated_at = ${sqlNow()}
-        WHERE id = $1 AND payment = 'held' AND cancelled_at IS NULL`,
-      [id, LAPSED_CHECKOUT],
-    );
-  },
+  release: releaseSessionHold,
 
   async tellRefunded(tx, refund, bookingId) {
     // The ref starts with the session's id, as every mail about a booking does (an erasure finds it).

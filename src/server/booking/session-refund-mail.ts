@@ -10,7 +10,7 @@ import * as zoned from '../../shared/booking/zoned';
 import { fullDateLabel, timeLabel, zoneName } from '../../shared/time-format';
 import { firstName } from './mail';
 import { sessionPolicy } from './policy';
-import { dollarsText } from './session-mail';
+import { dollars } from '../../shared/money';
 import { loadSession } from './session-store';
 
 /** Composed from `<session id>:refund-<refund id>`. */
@@ -34,7 +34,7 @@ export async function sessionRefundedMail(ref: string): Promise<Mail | undefined
     ...mailBody(
       [
         `Hello ${firstName(booking.name)},`,
-        `Your payment for the ${booking.title.toLowerCase()} on ${day} reached us after the time held for you had run out, and the time has since been booked. We could not keep it for you, so your payment of ${dollarsText(Number(refund.amount_cents))} has been refunded in full. It reaches your card in 5 to 10 days.`,
+        `Your payment for the ${booking.title.toLowerCase()} on ${day} reached us after the time held for you had run out, and the time has since been booked. We could not keep it for you, so your payment of ${dollars(Number(refund.amount_cents))} has been refunded in full. It reaches your card in 5 to 10 days.`,
         {
           text: 'To book another time:',
           link: `${booking.origin}/book/${booking.type}`,

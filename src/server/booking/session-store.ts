@@ -319,6 +319,16 @@ export async function heldSpans(
 /** Who released a hold whose checkout lapsed, in `cancelled_by`. */
 export const LAPSED_CHECKOUT = 'checkout';
 
+/** Gives back the time of one session held for a payment that will not come (nothing if not held). */
+export async function releaseSessionHold(tx: Queryable, id: string): Promise<void> {
+  await tx.query(
+    `UPDATE session_bookings
+        SET cancelled_at = ${sqlNow()}, cancelled_by = $2, updated_at = ${sqlNow()}
+      WHERE id = $1 AND payment = 'held' AND cancelled_at IS NULL`,
+    [id, LAPSED_CHECKOUT],
+  );
+}
+
 /**
  * Releases every session whose hold lapsed by now (its checkout's `expires_at` passed, and no
  * payment event came): run before a booking is stored, so an abandoned checkout never keeps a

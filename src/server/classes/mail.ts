@@ -32,7 +32,8 @@ import {
   type ClassDate,
   type Seat,
 } from './store';
-import { momentOf, price, whenOf } from './words';
+import { dollars } from '../../shared/money';
+import { momentOf, whenOf } from './words';
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
 
@@ -83,7 +84,7 @@ function placeInvite(seat: Seat, date: ClassDate, method: 'REQUEST' | 'CANCEL') 
     description:
       method === 'CANCEL'
         ? `Your place in ${date.title} at ${studio.name} is cancelled.`
-        : `Your place in ${date.title} with ${studio.instructor} at ${studio.name}.\n\nDue at the studio: ${price(date.priceCents)}\n\n${words}\n\nTo cancel your place: ${manage}`,
+        : `Your place in ${date.title} with ${studio.instructor} at ${studio.name}.\n\nDue at the studio: ${dollars(date.priceCents)}\n\n${words}\n\nTo cancel your place: ${manage}`,
     url: manage,
     studio: { name: studio.name, email: studio.email },
     attendee: { name: firstName(seat.name), email: seat.email },
@@ -129,7 +130,7 @@ export async function visitorMail(ref: string): Composed {
           fields: [
             ['When', `${w.date}, ${w.time} (${w.zone})`],
             ['Where', whereLine()],
-            [paid ? 'Paid' : 'Due at the studio', price(date.priceCents)],
+            [paid ? 'Paid' : 'Due at the studio', dollars(date.priceCents)],
           ],
         },
         placePolicy().words,
@@ -173,7 +174,7 @@ export async function reminderMail(ref: string): Composed {
           fields: [
             ['When', `${w.date}, ${w.time} (${w.zone})`],
             ['Where', whereLine()],
-            [seat.payment === 'paid' ? 'Paid' : 'Due at the studio', price(date.priceCents)],
+            [seat.payment === 'paid' ? 'Paid' : 'Due at the studio', dollars(date.priceCents)],
           ],
         },
         placePolicy().words,
@@ -258,7 +259,7 @@ export async function studioMail(ref: string): Composed {
         {
           fields: [
             ['Booked now', `${n} of ${date.capacity} places (it runs with ${date.minimum})`],
-            ['Due at the studio', price(date.priceCents)],
+            ['Due at the studio', dollars(date.priceCents)],
           ],
         },
         'The roster is on the records desk.',
@@ -371,7 +372,7 @@ export async function offerMail(ref: string): Composed {
         {
           fields: [
             ['Held for you until', momentOf(entry.offerExpiresAt, settings.timeZone)],
-            ['Due at the studio', price(date.priceCents)],
+            ['Due at the studio', dollars(date.priceCents)],
           ],
         },
         { text: 'To take the place:', link: claimUrl(entry), label: 'Claim your place' },

@@ -9,7 +9,8 @@ import { escapeHtml as e } from '../../shared/html';
 import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import type { ClassDate, Seat, WaitEntry } from './store';
-import { momentOf, price, whenOf } from './words';
+import { dollars } from '../../shared/money';
+import { momentOf, whenOf } from './words';
 
 const CARD = 'min-w-0 rounded-2xl border border-sand-200 bg-white p-6 shadow-sm sm:p-8';
 const BUTTON_QUIET =
@@ -84,8 +85,8 @@ export function placeView(
   }
   const due: [string, string] =
     seat.payment === 'paid'
-      ? ['Paid', price(date.priceCents)]
-      : ['Due at the studio', price(date.priceCents)];
+      ? ['Paid', dollars(date.priceCents)]
+      : ['Due at the studio', dollars(date.priceCents)];
   parts.push(`<div class="${CARD}">${facts(date, options.timeZone, cancelled ? [] : [due])}</div>`);
   if (!cancelled && !over) {
     parts.push(
@@ -132,7 +133,7 @@ export function offerView(
     html:
       hero('Small group class', title, `It is held for you until ${until}.`) +
       body(
-        `<div class="${CARD}">${facts(date, timeZone, [['Due at the studio', price(date.priceCents)]])}</div><form method="post" action="${PAGES.classClaim}" class="${CARD}" aria-labelledby="claim-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="claim-title" class="text-2xl font-semibold">Claim your place</h2><p class="mt-2 mb-5 text-muted">If you do not claim it by then, it is offered to the next person waiting.</p><button type="submit" class="${BUTTON}">Claim my place</button></form>`,
+        `<div class="${CARD}">${facts(date, timeZone, [['Due at the studio', dollars(date.priceCents)]])}</div><form method="post" action="${PAGES.classClaim}" class="${CARD}" aria-labelledby="claim-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="claim-title" class="text-2xl font-semibold">Claim your place</h2><p class="mt-2 mb-5 text-muted">If you do not claim it by then, it is offered to the next person waiting.</p><button type="submit" class="${BUTTON}">Claim my place</button></form>`,
       ),
   };
 }

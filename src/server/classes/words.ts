@@ -35,8 +35,3 @@ export function whenOf(start: Date, end: Date, timeZone: string): When {
 
 /** "Tuesday, March 2, 2027, 3:00 PM PST" */
 export const momentOf = (at: Date, timeZone: string) => momentLabel(at, timeZone);
-
-/** 4500 → "$45", 4250 → "$42.50". */
-export function price(cents: number): string {
-  return cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`;
-}

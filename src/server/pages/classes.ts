@@ -7,7 +7,8 @@ import type { ClassListing } from '../../shared/classes/form';
 import { upcomingClasses } from '../classes/engine';
 import { placePolicy } from '../classes/policy';
 import { classSettings } from '../classes/settings';
-import { price, whenOf } from '../classes/words';
+import { dollars } from '../../shared/money';
+import { whenOf } from '../classes/words';
 import { methodNotAllowed } from '../request/responses';
 
 export { methodNotAllowed };
@@ -30,7 +31,7 @@ export async function classesNow(): Promise<{ classes: ClassListing[]; policy: s
         capacity: view.capacity,
         seatsLeft: view.seatsLeft,
         price: view.priceCents / 100,
-        priceLabel: price(view.priceCents),
+        priceLabel: dollars(view.priceCents),
         state: view.state,
       };
     }),
