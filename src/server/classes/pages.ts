@@ -14,7 +14,10 @@ import { transaction } from '../platform/db';
 import { escapeHtml } from '../../shared/html';
 import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
-import { seeOther } from '../request/pages';
+import type { LinkFault } from '../request/link-function';
+import { seeOther, type ProblemPage } from '../request/pages';
+import { CLASS_LABELS, classProblemNotice } from '../../shared/classes/form';
+import { PAGES } from '../../shared/site-paths';
 import { refused } from '../request/responses';
 import { cancelPlace, claimOffer, type ClassOutbox } from './engine';
 import { placePolicy } from './policy';
@@ -169,4 +172,29 @@ export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<
     offerView(entry, date, token, classSettings().timeZone, outcome.kind),
     409,
   );
+}
+
+/**
+ * The words of a fault behind a class's mailed link (the place's page, the waitlist's offer):
+ * `what` is what could not be opened, "Your place" or "The offer".
+ */
+export function classLinkFault(what: 'Your place' | 'The offer') {
+  return ({ outage, status, headers }: LinkFault): ProblemPage => {
+    const problem = {
+      status,
+      error: outage
+        ? `${what} cannot be opened just now, so nothing was changed. Please try again in a minute.`
+        : 'Something went wrong on our side, so nothing was changed. Please try again.',
+      headers,
+    };
+    return {
+      problem,
+      words: {
+        ...classProblemNotice(problem, siteFacts().email),
+        title: `${what} cannot be opened just now`,
+      },
+      labels: CLASS_LABELS,
+      formPage: { href: PAGES.classes, label: 'Return to the classes' },
+    };
+  };
 }
