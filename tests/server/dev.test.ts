@@ -4,6 +4,7 @@
  * stops them too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +56,13 @@ afterAll(async () => {
     dev.kill('SIGTERM');
     await ended;
   }
-  await rm(scratch, { recursive: true, force: true });
+  // The embedded Postgres of its `npm start` may still be writing its last WAL as the server
+  // goes quiet; it removes `postmaster.pid` when it has stopped.
+  const pid = join(scratch, 'db', 'postmaster.pid');
+  for (let tries = 0; existsSync(pid) && tries < 150; tries++) {
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  await rm(scratch, { recursive: true, force: true, maxRetries: 5 });
 });
 
 test('a page answers, and a contact message is stored and answered 200 as under npm start', async () => {
