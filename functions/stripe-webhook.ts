@@ -10,12 +10,19 @@ import {
   rereadSession,
   type PayableKinds,
 } from '../src/server/payments/webhook';
+import { BODY_TIMEOUT_MS, readCapped } from '../src/server/request/guard';
 import { json, methodNotAllowed } from '../src/server/request/responses';
 
 export const config: Config = { path: '/api/stripe-webhook' };
 
 /** Stripe sends an event of a few kilobytes; anything far larger is not Stripe's. */
 const MAX_BYTES = 512 * 1024;
+
+const BODY_WORDS = {
+  400: 'The body could not be read.',
+  408: 'The body took too long to arrive.',
+  413: 'Too large.',
+} as const;
 
 /** The kinds of booking paid online, each with what it does when its payment settles. */
 const KINDS: PayableKinds = { session: sessionPayable(outbox) };
@@ -32,9 +39,10 @@ export default async function stripeWebhook(req: Request, context?: Context): Pr
   if (!account) {
     return json({ received: false, error: 'This site takes no payment online.' }, 404);
   }
-  const length = Number(req.headers.get('content-length') ?? 0);
-  if (length > MAX_BYTES) return json({ received: false, error: 'Too large.' }, 413);
-  const payload = await req.text();
+  // Counted as it streams, whatever Content-Length says (a chunked body names none).
+  const read = await readCapped(req, MAX_BYTES, BODY_TIMEOUT_MS);
+  if (!read.ok) return json({ received: false, error: BODY_WORDS[read.problem] }, read.problem);
+  const payload = Buffer.from(read.value);
   let event;
   try {
     event = verifiedEvent(account, payload, req.headers.get('stripe-signature') ?? '');

@@ -223,6 +223,30 @@ describe('a place held while its checkout is open', () => {
     expect((await booking(id)).payment).toBe('held');
     expect(await env.count('stripe_events')).toBe(0);
   });
+
+  test('a body far larger than an event, streamed without a length, is refused unread past its cap', async () => {
+    const { id } = await heldSession();
+    let sent = 0;
+    // 64 KiB chunks without end: the answer must come once the cap is passed, not at the end.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 65_536;
+        controller.enqueue(new Uint8Array(65_536).fill(0x20));
+      },
+    });
+    const answer = await stripeWebhook(
+      new Request(`${SITE}/api/stripe-webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=0' },
+        body: endless,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(answer.status, await answer.clone().text()).toBe(413);
+    expect(sent).toBeLessThan(2 * 1024 * 1024);
+    expect((await booking(id)).payment).toBe('held');
+    expect(await env.count('stripe_events')).toBe(0);
+  });
 });
 
 describe('no place without money', () => {

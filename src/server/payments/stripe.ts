@@ -48,7 +48,7 @@ export function stripeAccount(): StripeAccount | undefined {
  * StripeSignatureVerificationError. A site with a key and no secret cannot know a payment is
  * real, and says so.
  */
-export function verifiedEvent(account: StripeAccount, payload: string, signature: string) {
+export function verifiedEvent(account: StripeAccount, payload: Buffer, signature: string) {
   if (!account.webhookSecret) {
     throw missingSetting('STRIPE_WEBHOOK_SECRET', "to check that a payment event is Stripe's");
   }

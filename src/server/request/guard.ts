@@ -51,7 +51,7 @@ export interface Posted {
   format: PostFormat;
 }
 
-const BODY_TIMEOUT_MS = 10_000;
+export const BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Everything a form's request must pass before its fields are even looked at, cheapest first:
