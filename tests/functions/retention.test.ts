@@ -87,6 +87,34 @@ async function booking(
   return rows[0]!.id;
 }
 
+async function session(
+  start: string,
+  state: { cancelled?: string; spam?: boolean; created?: string } = {},
+): Promise<string> {
+  const { rows } = await env.db.query<{ id: string }>(
+    `INSERT INTO session_bookings
+       (id, session_type, session_title, place, starts_at, ends_at, held, name, email,
+        amount_cents, manage_token_sha256, manage_token_sealed, origin, created_at, cancelled_at,
+        cancelled_by, spam_reason)
+     VALUES ($1, 'private', 'Private Session', 'studio', $2::timestamptz,
+             $2::timestamptz + interval '60 minutes',
+             tstzrange($2::timestamptz, $2::timestamptz + interval '75 minutes'), 'Booker',
+             'booker@example.test', 12000, $3, 'enc2:sealed', 'http://127.0.0.1:8888', $4, $5,
+             $6, $7)
+     RETURNING id::text`,
+    [
+      randomUUID(),
+      at(start),
+      randomBytes(32).toString('hex'),
+      at(state.created ?? start),
+      state.cancelled ? at(state.cancelled) : null,
+      state.cancelled ? 'visitor' : null,
+      state.spam ? 'honeypot' : null,
+    ],
+  );
+  return rows[0]!.id;
+}
+
 const column = async (sql: string) =>
   (await env.db.query<{ v: string }>(sql)).rows.map((row) => row.v).sort();
 
@@ -165,6 +193,19 @@ describe('the retention run', () => {
        RETURNING id::text`,
       [STAFF],
     );
+    // Private and in-home sessions likewise, with their mails' records; spam ones 30 days.
+    const s1 = await session('2027-05-03T17:00Z', { created: '2027-04-20T10:00Z' });
+    const s2 = await session('2027-05-05T17:00Z', { cancelled: '2027-07-01T10:00Z' });
+    const s3 = await session('2029-06-21T17:00Z', { created: '2029-06-10T10:00Z' });
+    await session('2029-05-11T17:00Z', { created: '2029-05-01T10:00Z', spam: true });
+    const keptSessionMail = await mail('session-visitor', `${s3}:0`, {
+      created: '2029-06-10T10:00Z',
+      sent: '2029-06-10T10:01Z',
+    });
+    await mail('session-visitor', `${s1}:0`, {
+      created: '2028-12-01T10:00Z',
+      sent: '2028-12-01T10:01Z',
+    });
     // Class dates (their places and waitlists cascade), two years from the class.
     const classes = await env.db.query<{ id: string }>(
       `INSERT INTO class_dates (id, class_key, title, starts_at, ends_at, capacity, minimum,
@@ -219,6 +260,8 @@ describe('the retention run', () => {
       spamBookings: 1,
       consultations: 1,
       consultationBlocks: 1,
+      spamSessions: 1,
+      bookedSessions: 1,
       classes: 1,
       // The list's rules, on a list with nothing past its time: tests/functions/notify.test.ts.
       listPending: 0,
@@ -245,7 +288,7 @@ describe('the retention run', () => {
       ['m3', 'm4', 'm5', 'm6', 's2'].sort(),
     );
     expect(await column('SELECT id::text AS v FROM mail_outbox')).toEqual(
-      [mails.m4, mails.m6, ...waiverMails].sort(),
+      [mails.m4, mails.m6, ...waiverMails, keptSessionMail].sort(),
     );
     expect(await column('SELECT id::text AS v FROM waivers')).toEqual(
       [w1!.id, w2!.id, sw2!.id].sort(),
@@ -256,6 +299,7 @@ describe('the retention run', () => {
     expect(await column('SELECT id::text AS v FROM consultation_blocks')).toEqual([
       blocks.rows[1]!.id,
     ]);
+    expect(await column('SELECT id::text AS v FROM session_bookings')).toEqual([s2, s3].sort());
     expect(await column('SELECT id::text AS v FROM class_dates')).toEqual([classes.rows[1]!.id]);
     // The kept waiver keeps its PDF; the spam one's went with it.
     expect(await column('SELECT waiver_id::text AS v FROM waiver_pdfs')).toEqual([w1!.id]);

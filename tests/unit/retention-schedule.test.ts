@@ -34,6 +34,8 @@ describe('content/retention.yaml', () => {
       spamBookings: '30 days',
       consultations: '2 years',
       consultationBlocks: '2 years',
+      spamSessions: '30 days',
+      bookedSessions: '2 years',
       classes: '2 years',
       listPending: '30 days',
       listUnsubscribed: '1 year',

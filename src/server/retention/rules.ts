@@ -173,6 +173,28 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     where: 'upper(t.span) < $1',
   }),
   rowsOf({
+    name: 'spamSessions',
+    period: 'spam',
+    keep: '30 days',
+    what: ['session booking taken for spam', 'session bookings taken for spam'],
+    from: 'from arrival',
+    table: 'session_bookings',
+    where: 't.spam_reason IS NOT NULL AND t.created_at < $1',
+    mailsOf: 'booking',
+  }),
+  rowsOf({
+    // A private or in-home session: who booked it, where, paid or came. Its payment's record
+    // (amount, Stripe's references, refunds; no name or address) stays for the accounts.
+    name: 'bookedSessions',
+    period: 'bookedSessions',
+    keep: '2 years',
+    what: ['private or in-home session', 'private and in-home sessions'],
+    from: 'from its time (or its cancellation, if later)',
+    table: 'session_bookings',
+    where: 't.spam_reason IS NULL AND GREATEST(t.ends_at, t.cancelled_at) < $1',
+    mailsOf: 'booking',
+  }),
+  rowsOf({
     // A class date with its places (who booked, paid, came) and its waitlist: they cascade.
     name: 'classes',
     period: 'classes',
