@@ -327,7 +327,10 @@ export interface RetentionPreview {
 export interface ErasurePreview {
   waivers: { id: string; createdAt: string }[];
   messages: { id: string; createdAt: string }[];
-  /** Consultations booked with the address; `start` is when each is (or was). */
+  /**
+   * Consultations, sessions, class places and waitlist entries booked with the address; `start`
+   * is when each is (or was).
+   */
   bookings: { id: string; start: string; upcoming: boolean }[];
   /** The address is on the Get Notified list (in any state). */
   listed: boolean;

@@ -593,7 +593,7 @@ test('erases a participant after the address is typed again: nothing of them is 
   await expect(
     page.getByText(
       new RegExp(
-        `^Erased everything held about ${EMAIL.replace(/\./g, '\\.')}: 1 waiver, 3 messages, 0 consultations, \\d+ e-mails and 1 signed PDF\\.`,
+        `^Erased everything held about ${EMAIL.replace(/\./g, '\\.')}: 1 waiver, 3 messages, 0 bookings, \\d+ e-mails and 1 signed PDF\\.`,
       ),
     ),
   ).toBeVisible();

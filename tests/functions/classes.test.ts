@@ -34,6 +34,7 @@ import {
 import { cancelPlace } from '../../src/server/classes/engine';
 import { loadSeat, loadWaitEntry, seatToken } from '../../src/server/classes/store';
 import { outbox } from '../../src/server/mail-kinds';
+import { eraseParticipant, previewErasure } from '../../src/server/records/erasure';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { transaction } from '../../src/server/platform/db';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -363,6 +364,50 @@ describe('the manage link', () => {
     const answer = await classManage(formPost(`${SITE}/classes/manage`, { token }));
     expect(answer.status).toBe(409);
     expect((await loadSeat(await seatIdOf('grace@example.test')))!.status).toBe('booked');
+  });
+});
+
+describe("a participant's erasure", () => {
+  test('takes their places and waitlist entries with their mails; a freed place is then offered to whoever waits', async () => {
+    await fill(MAT, ['Ann', 'Ben', 'Cat', 'Dan']);
+    expect((await join_(SUNRISE, person('Ann'))).status).toBe(409);
+    expect((await join_(MAT, person('Eve'))).status).toBe(200);
+    expect((await book(SUNRISE, person('Eve'))).status).toBe(200);
+    await env.smtp.waitForMails(4 * 2 + 1 + 2);
+    const staff = {
+      email: 'instructor@example.test',
+      sessionId: 's',
+      expiresAt: new Date(),
+      fresh: true,
+    };
+
+    // Ann's place goes, with the record of her mails; nobody else's.
+    const annSeat = await seatIdOf('ann@example.test');
+    const mailsAbout = async (id: string) =>
+      (await env.db.query(`SELECT 1 FROM mail_outbox WHERE split_part(ref, ':', 1) = $1`, [id]))
+        .rows.length;
+    const benSeat = await seatIdOf('ben@example.test');
+    const benMails = await mailsAbout(benSeat);
+    expect(await mailsAbout(annSeat)).toBeGreaterThan(0);
+    const preview = await previewErasure('ANN@example.test');
+    expect(preview.bookings).toEqual([{ id: annSeat, start: MAT.start, upcoming: true }]);
+    expect(await eraseParticipant('ANN@example.test', staff)).toMatchObject({ bookings: 1 });
+    expect(await loadSeat(annSeat)).toBeUndefined();
+    expect(await mailsAbout(annSeat)).toBe(0);
+    expect(await loadSeat(benSeat)).toBeDefined();
+    expect(await mailsAbout(benSeat)).toBe(benMails);
+
+    // Her place is free: the steps offer it to Eve, who waits.
+    env.smtp.mails.length = 0;
+    expect(await (await classesSteps()).json()).toMatchObject({ offered: 1 });
+    await env.smtp.waitForMails(1);
+    expect(mailsTo('eve@example.test')[0]!.subject).toMatch(/^A place is free in Mat Foundations/);
+
+    // Eve's entry (now offered, with the place it holds) and her Sunrise place go together.
+    expect(await eraseParticipant('eve@example.test', staff)).toMatchObject({ bookings: 3 });
+    expect(await env.count('class_waitlist')).toBe(0);
+    expect(await seatsLeft(MAT)).toBe(1);
+    expect(await seatsLeft(SUNRISE)).toBe(3);
   });
 });
 

@@ -69,9 +69,10 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
       <p className="text-muted">
         When someone asks the studio to delete their information, this deletes everything the site
         holds about their e-mail address: their waivers with the signed PDFs, their messages, their
-        consultations (one still to come is cancelled without an e-mail, and its time is free
-        again), and the e-mails queued or sent about them. It cannot be undone. Copies already
-        delivered to an inbox, or exported, have to be deleted there.
+        bookings (consultations, sessions, class places and waitlist entries; one still to come is
+        cancelled without an e-mail, and its time or place is free again), and the e-mails queued or
+        sent about them. It cannot be undone. Copies already delivered to an inbox, or exported,
+        have to be deleted there.
       </p>
 
       <form
@@ -98,8 +99,7 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
         {erased && (
           <Notice tone="good">
             Erased everything held about {erased.email}: {count(erased.counts.waivers, 'waiver')},{' '}
-            {count(erased.counts.messages, 'message')},{' '}
-            {count(erased.counts.bookings, 'consultation')},{' '}
+            {count(erased.counts.messages, 'message')}, {count(erased.counts.bookings, 'booking')},{' '}
             {erased.counts.subscriptions > 0 && 'their place on the Get Notified list, '}
             {count(erased.counts.mails, 'e-mail')} and {count(erased.counts.pdfs, 'signed PDF')}.
             The access log notes when and by whom, with counts and record numbers only.
@@ -134,7 +134,7 @@ export default function Erasure({ route, staffEmail }: { route: Route; staffEmai
               {held.messages.length > 0 && ` (sent ${list(held.messages)})`}
             </li>
             <li>
-              {count(held.bookings.length, 'consultation')}
+              {count(held.bookings.length, 'booking')}
               {held.bookings.length > 0 &&
                 ` (${list(held.bookings.map((b) => ({ createdAt: b.start })))})`}
               {upcoming.length > 0 &&

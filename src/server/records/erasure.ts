@@ -10,17 +10,17 @@ import { kindsAbout } from '../mail-kinds';
 
 /**
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
- * with their stored PDFs, its messages, its consultation bookings, its row on the Get Notified
- * list with its confirmations, the re-sign requests made from its waivers, the mails queued or
- * sent about them in mail_outbox) is deleted in one transaction, together with one access-log
- * line that says what went (counts and record ids), when and by whom, and nothing of what it held,
- * and a tombstone (`erasure_tombstones`: the ids alone) from which a restore of an older backup
- * makes the erasure again (after-restore.ts). Waiver texts stay: they are the
- * studio's, not the participant's. The files of those mails in the local mail folder (when the
- * site runs without a mail server) go once the deletion has committed. Mail already delivered to
- * an inbox is beyond the site's reach.
+ * with their stored PDFs, its messages, its consultations and sessions, its class places and
+ * waitlist entries, its row on the Get Notified list with its confirmations, the re-sign requests
+ * made from its waivers, the mails queued or sent about them in mail_outbox) is deleted in one
+ * transaction, together with one access-log line that says what went (counts and record ids),
+ * when and by whom, and nothing of what it held, and a tombstone (`erasure_tombstones`: the ids
+ * alone) from which a restore of an older backup makes the erasure again (after-restore.ts).
+ * Waiver texts stay: they are the studio's, not the participant's. The files of those mails in
+ * the local mail folder (when the site runs without a mail server) go once the deletion has
+ * committed. Mail already delivered to an inbox is beyond the site's reach.
  *
- * An upcoming consultation goes with the rest: its row is deleted, so its time is free again and
+ * An upcoming booking goes with the rest: its row is deleted, so its time or place is free again and
  * it leaves the instructor's subscribed calendar; no cancellation is mailed (there is nothing left
  * to compose it from, and the person asked to hear no more). The preview lists those to come, so
  * the instructor knows which to take out of her own calendar if she added the invite.
@@ -65,12 +65,20 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
     `SELECT id, created_at FROM contact_messages WHERE lower(email) = $1 ORDER BY created_at DESC`,
     [address],
   );
-  // Consultations and sessions (private, in-home) alike: bookings.
+  // Consultations, sessions (private, in-home), class places and waitlist entries alike:
+  // bookings. A place or an entry still live counts as not ended.
   const bookings = await query<{ id: string; starts_at: Date; upcoming: boolean }>(
-    `SELECT id, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
-       FROM (SELECT id, starts_at, cancelled_at, email FROM consultation_bookings
+    `SELECT id, starts_at, (NOT ended AND starts_at > ${sqlNow()}) AS upcoming
+       FROM (SELECT id, starts_at, cancelled_at IS NOT NULL AS ended, email
+               FROM consultation_bookings
              UNION ALL
-             SELECT id, starts_at, cancelled_at, email FROM session_bookings) b
+             SELECT id, starts_at, cancelled_at IS NOT NULL, email FROM session_bookings
+             UNION ALL
+             SELECT s.id, d.starts_at, s.seat_no IS NULL, s.email
+               FROM class_seats s JOIN class_dates d ON d.id = s.class_date_id
+             UNION ALL
+             SELECT w.id, d.starts_at, w.status NOT IN ('waiting', 'offered'), w.email
+               FROM class_waitlist w JOIN class_dates d ON d.id = w.class_date_id) b
       WHERE lower(email) = $1 ORDER BY starts_at DESC`,
     [address],
   );
@@ -136,6 +144,10 @@ export async function deleteRecords(
   await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [ids.messages]);
   await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
   await tx.query(`DELETE FROM session_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
+  // A waitlist entry before the place it was offered; a live place deleted is a free seat, which
+  // the classes' next steps offer to whoever waits (classes/engine.ts, runClassSteps).
+  await tx.query(`DELETE FROM class_waitlist WHERE id = ANY($1::uuid[])`, [ids.bookings]);
+  await tx.query(`DELETE FROM class_seats WHERE id = ANY($1::uuid[])`, [ids.bookings]);
   // Its confirmations go with it (ON DELETE CASCADE).
   await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [ids.subscribers]);
   return {
@@ -162,6 +174,8 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const bookings = [
       ...(await ids(`SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`)),
       ...(await ids(`SELECT id FROM session_bookings WHERE lower(email) = $1 FOR UPDATE`)),
+      ...(await ids(`SELECT id FROM class_seats WHERE lower(email) = $1 FOR UPDATE`)),
+      ...(await ids(`SELECT id FROM class_waitlist WHERE lower(email) = $1 FOR UPDATE`)),
     ];
     const subscribers = await ids(
       `SELECT id FROM list_subscribers WHERE lower(email) = $1 FOR UPDATE`,
