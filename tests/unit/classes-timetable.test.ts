@@ -10,6 +10,8 @@ import { timetableOccurrences } from '../../src/server/classes/occurrences';
 const VALID = {
   cutoffHours: 12,
   claimHoldHours: 3,
+  cancelHoursBefore: 24,
+  cancellationPolicy: 'You can cancel your place free of charge up to 24 hours before the class.',
   classes: [{ name: 'Mat Foundations', days: ['Tu', 'Th'], time: '18:00', lengthMinutes: 55 }],
 };
 
@@ -50,9 +52,16 @@ describe('the schema', () => {
   });
 
   test('a missing cutoff or hold says what to write', () => {
-    expect(messages({ classes: VALID.classes })).toEqual([
+    const { cancelHoursBefore, cancellationPolicy, classes } = VALID;
+    expect(messages({ cancelHoursBefore, cancellationPolicy, classes })).toEqual([
       'cutoffHours: missing: use a number of hours before a class, e.g. 12 (from 0 to 168)',
       'claimHoldHours: missing: use a number of hours a freed place is held for the person offered it, e.g. 3 (from 0.25 to 72)',
+    ]);
+  });
+
+  test('a cancellation policy naming other hours than cancelHoursBefore says so', () => {
+    expect(messages({ ...VALID, cancelHoursBefore: 48 })).toEqual([
+      'cancellationPolicy: does not say 48 hours, as cancelHoursBefore does: use the same number, e.g. You can cancel your place free of charge up to 48 hours before the class starts.',
     ]);
   });
 });

@@ -24,6 +24,9 @@ const hours = (min: number, max: number, what: string) =>
     .min(min, says(`${what} (from ${min} to ${max})`))
     .max(max, says(`${what} (from ${min} to ${max})`));
 
+const POLICY_EXAMPLE =
+  'e.g. You can cancel your place free of charge up to 24 hours before the class starts.';
+
 const CAPACITY = 'use a whole number of places in a class, e.g. 4';
 const MINIMUM = 'use the whole number of people a class runs with at least, e.g. 2';
 
@@ -53,6 +56,13 @@ export const timetableSchema = fields(
     weeksAhead: count(1, 26, 'use a whole number of weeks ahead visitors can book, e.g. 4').default(
       4,
     ),
+    // A place is cancelled, never moved (to change class: cancel, and book another).
+    cancelHoursBefore: count(
+      0,
+      24 * 14,
+      'use a whole number of hours before a class up to which a place may be cancelled, e.g. 24',
+    ),
+    cancellationPolicy: words(`write the sentence participants read, ${POLICY_EXAMPLE}`),
     classes: z
       .array(
         classEntry,
@@ -67,6 +77,16 @@ export const timetableSchema = fields(
   },
   "the classes' settings",
 ).superRefine((timetable, context) => {
+  const said: string[] = timetable.cancellationPolicy.match(/\d+/g) ?? [];
+  if (!said.includes(String(timetable.cancelHoursBefore))) {
+    context.addIssue({
+      code: 'custom',
+      path: ['cancellationPolicy'],
+      message:
+        `does not say ${timetable.cancelHoursBefore} hours, as cancelHoursBefore does: ` +
+        `use the same number, ${POLICY_EXAMPLE.replace('24', String(timetable.cancelHoursBefore))}`,
+    });
+  }
   const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
   timetable.classes.forEach((entry, index) => {
     const issue = (message: string, ...path: (string | number)[]) =>
