@@ -9,7 +9,7 @@
  * Content: a copy of content/ with one more class of its own numbers (Sunrise Mat: 3 places,
  * minimum 2... see below), so the defaults and a class's own values are both used.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,6 +41,7 @@ import { renderPage } from '../fixtures/on-demand';
 import { startInstances, type Answer, type Call, type Instance } from '../fixtures/instances';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { PERSON_SPAM_CHECKS, waiverBody } from '../fixtures/submissions';
+import { OTHER_REQUEST } from '../../src/shared/form-answer';
 import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
@@ -298,6 +299,41 @@ describe('the timetable and booking a place', () => {
       'This e-mail address already has a place in this class.',
     );
     expect(await seatsLeft(MAT)).toBe(3);
+  });
+});
+
+describe('a form sent again', () => {
+  test('with the same details: the same place, nothing more stored or sent; with other details: refused (409), nothing stored', async () => {
+    const submissionId = randomUUID();
+    const first = await book(MAT, person('Grace'), { submissionId });
+    expect(first.status).toBe(200);
+    const { booking } = (await first.json()) as { booking: { manage: string } };
+    const again = await book(MAT, person('Grace'), { submissionId });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { booking: { manage: string } }).booking.manage).toBe(
+      booking.manage,
+    );
+    const other = await book(MAT, person('Henry'), { submissionId });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error).toBe(OTHER_REQUEST);
+    expect(await env.count('class_seats')).toBe(1);
+
+    // The waitlist's form likewise.
+    await fill(MAT, ['Ann', 'Ben', 'Cat']);
+    const waiting = randomUUID();
+    const wait = (who: Person) =>
+      classWaitlist(
+        jsonPost(`${SITE}/api/classes/waitlist`, {
+          ...MAT,
+          ...who,
+          ...PERSON_SPAM_CHECKS,
+          submissionId: waiting,
+        }),
+      );
+    expect((await wait(person('Eve'))).status).toBe(200);
+    expect((await wait(person('Eve'))).status).toBe(200);
+    expect((await wait(person('Fay'))).status).toBe(409);
+    expect(await env.count('class_waitlist')).toBe(1);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   answer,
   keptAsSpam,
   queue,
+  repeated,
   type FormOutbox,
   type QueuedMail,
   type Received,
@@ -74,13 +75,17 @@ export interface ClassStored {
 async function storeClassRow<K extends ClassMailKind>(
   outbox: FormOutbox<K>,
   received: Received,
+  table: 'class_seats' | 'class_waitlist',
   store: (tx: Queryable) => Promise<Stored>,
   mails: (id: string, madeDate: string | undefined) => QueuedMail<K>[],
 ): Promise<Result<ClassStored, Problem>> {
   try {
     return await transaction(async (tx) => {
       const { id, madeDate } = await store(tx);
-      if (id === undefined) return ok({ id, queued: [] });
+      if (id === undefined) {
+        const same = await repeated(tx, table, received);
+        return same.ok ? ok({ id, queued: [] }) : same;
+      }
       if (received.spam) {
         keptAsSpam('class', id, received.spam);
         return ok({ id, queued: [] });
@@ -107,6 +112,7 @@ export function storePlace(
   return storeClassRow(
     outbox,
     received,
+    'class_seats',
     (tx) => bookPlace(tx, request, received, chosen),
     (id, madeDate) => [
       ...placeMails(id, chosen.occurrence.start),
@@ -126,6 +132,7 @@ export function storeWaitlist(
   return storeClassRow(
     outbox,
     received,
+    'class_waitlist',
     (tx) => joinClassWaitlist(tx, request, received, chosen),
     (id) => [{ kind: 'class-waitlist', ref: `${id}:${WAIT_MAIL.joined}` }],
   );
