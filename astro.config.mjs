@@ -1,5 +1,6 @@
 // @ts-check
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'astro/config';
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
@@ -37,10 +38,15 @@ const includedFiles = [
 ].map(([, file]) => file);
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
-// The pages of one booking or one address (a token in their link) too; and, for now, the classes'
-// timetable, which the browser tests' list of public pages does not know yet.
+// The pages of one booking or one address (a token in their link) too.
 const UNLISTED =
-  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|book\/manage|classes|classes\/manage|classes\/claim|classes\/waiting|notify\/sent|notify\/confirm|notify\/unsubscribe)\/?$/;
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|book\/manage|classes\/manage|classes\/claim|classes\/waiting|notify\/sent|notify\/confirm|notify\/unsubscribe)\/?$/;
+
+// The booking page of each session booked on the site (`/book/<file>`, rendered on demand from a
+// parameter, so the sitemap cannot see it by itself): a session file that says `where:`.
+const bookingPages = readdirSync('content/sessions')
+  .filter((file) => /^where:/m.test(readFileSync(join('content/sessions', file), 'utf8')))
+  .map((file) => new URL(`/book/${file.replace(/\.md$/, '')}`, site).href);
 
 export default defineConfig({
   site,
@@ -71,7 +77,10 @@ export default defineConfig({
     deploySettings(),
     react(),
     // Pages only ever arrived at, and the records desk (the studio's, not the public's).
-    sitemap({ filter: (page) => !UNLISTED.test(page) && !/\/records(\/|$)/.test(page) }),
+    sitemap({
+      filter: (page) => !UNLISTED.test(page) && !/\/records(\/|$)/.test(page),
+      customPages: bookingPages,
+    }),
     interactionDirective(),
     // Each page's styles cut to what it uses, then hashed for the Content-Security-Policy.
     pageStyles(),

@@ -63,7 +63,7 @@ const runs = Number(flags.runs);
 
 const SCREENS = PAGES;
 /** Pages a function answers (the CDN calls it): measured through `npm start`, as deployed. */
-const FUNCTION_PAGES = new Set(['/consultation']);
+const FUNCTION_PAGES = new Set(['/consultation', '/book/private', '/book/in-home', '/classes']);
 /** The most a page may transfer, in KiB, where it has a budget of its own. */
 const TRANSFER_BUDGETS_KIB: Record<string, number> = { Home: 44, Contact: 20 };
 /** A page's LCP against its own words as bare HTML. */
