@@ -485,7 +485,7 @@ async function main() {
     const sites = await startNextPageSites(join(root, 'dist'), scratch, basePort);
     try {
       results.nextPage = await measureNextPage(sites.origin, sites.noRulesOrigin, {
-        runs: Math.max(runs, 3),
+        runs: Math.max(runs, 5),
         chromePath,
       });
       for (const path of NEXT_PAGES) {

@@ -157,13 +157,22 @@ test('a visitor who rests the pointer on Services and opens it is shown the prer
         refused.push(message.text());
       }
     });
+    // Watched from the browser's own session, which leaves the tab's prerendering on.
+    const targets = await browser.target().createCDPSession();
+    const prerendered = new Promise<void>((resolve) => {
+      targets.on('Target.targetInfoChanged', ({ targetInfo }) => {
+        if (targetInfo.subtype === 'prerender' && targetInfo.url.endsWith('/services')) resolve();
+      });
+    });
+    await targets.send('Target.setDiscoverTargets', { discover: true, filter: [{}] });
     await page.goto(`${baseURL}/`, { waitUntil: 'load' });
     const link = await page.waitForSelector('main a[href="/services"]', { visible: true });
-    // "Moderate": the pointer resting on the link for 200 ms starts the prerender. The visitor
-    // rests it there for a second, then clicks (a click at once would start it too, but its
-    // navigation would begin before the prerender does and go to the network as usual).
+    // "Moderate": the pointer resting on the link for 200 ms starts the prerender, which the
+    // browser lists among its targets ("prerender") once it has the page's address. The visitor
+    // clicks then (a click at once would start it too, but its navigation would begin before the
+    // prerender does and go to the network as usual).
     await link!.hover();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await prerendered;
     await link!.click();
     // Puppeteer's own navigation events miss an activation: the document itself is asked.
     await expect
