@@ -6,7 +6,7 @@ import ical, { type VEvent } from 'node-ical';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bookingsFeed } from '../../src/server/booking/feed';
+import { bookingsFeed } from '../../src/server/booking/bookings-calendar';
 import { bookingUid } from '../../src/server/booking/ics-write';
 import {
   cancellation,

@@ -1,7 +1,7 @@
 /**
  * The slots offered right now, from the database: the weekly windows of content/consultation.yaml
  * less every live booking's held span, the spans blocked on the desk and the instructor's busy
- * times (busy-feed.ts). The booking page lists them; a booking or a move is checked against them
+ * times (busy-copy.ts). The booking page lists them; a booking or a move is checked against them
  * again when it arrives, and Postgres's exclusion constraint settles the last race.
  */
 import { Temporal } from 'temporal-polyfill';
@@ -18,7 +18,7 @@ import * as zoned from '../../shared/booking/zoned';
 import { dayLabel } from '../../shared/time-format';
 import type { OfferedSlot } from '../../shared/booking/form';
 import { now } from '../platform/clock';
-import { busyTimes } from './busy-feed';
+import { busyTimes } from './busy-copy';
 import { consultationSettings, type ConsultationSettings } from './consultation';
 import { takenSpans, type BookedSlot } from './store';
 

@@ -17,7 +17,7 @@ import { windowStarts } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
 import { dayLabel } from '../../shared/time-format';
 import { now } from '../platform/clock';
-import { busyTimes } from './busy-feed';
+import { busyTimes } from './busy-copy';
 import { sessionPolicy, type SessionType } from './policy';
 import { heldSpans, type SessionSlot } from './session-store';
 

@@ -9,7 +9,7 @@ import { now } from '../platform/clock';
 import { query } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
-import { bookingsFeed } from './feed';
+import { bookingsFeed } from './bookings-calendar';
 import { bookingsBetween } from './store';
 import { PAGES } from '../../shared/site-paths';
 

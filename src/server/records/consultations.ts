@@ -22,7 +22,7 @@ import { newToken, tokenHash } from '../platform/tokens';
 import { withWaiverStatus } from './participants';
 import { addBlock, currentBlocks, removeBlock } from '../booking/blocks';
 import type { BookingMailKind } from '../booking/book';
-import { busyFeedState } from '../booking/busy-feed';
+import { busyFeedState } from '../booking/busy-copy';
 import { consultationSettings } from '../booking/consultation';
 import { cancelBooking, mailRef } from '../booking/store';
 import { sqlNow } from '../platform/clock';

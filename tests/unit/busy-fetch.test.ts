@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { feedUrl, fetchBusyFeed } from '../../src/server/booking/fetch-feed';
+import { feedUrl, fetchBusyFeed } from '../../src/server/booking/busy-fetch';
 
 const CALENDAR = readFileSync(
   resolve(import.meta.dirname, '../fixtures/calendars/google.ics'),

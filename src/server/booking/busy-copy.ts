@@ -4,7 +4,7 @@
  *
  * - It is read at most once a minute across instances: whoever finds the copy older than that
  *   claims the row for the read (an atomic update), reads the address with a time limit and a
- *   size cap (fetch-feed.ts), and stores the text, its busy spans and what went wrong, if anything.
+ *   size cap (busy-fetch.ts), and stores the text, its busy spans and what went wrong, if anything.
  * - A page never waits for a calendar it already has a copy of: a stale copy is used as it is and
  *   read again after the answer (`context.waitUntil`). Only when there is no copy of this address
  *   at all is it read before answering, within CONSULTATION_BUSY_TIMEOUT_MS.
@@ -26,7 +26,7 @@ import { query } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import { readCalendar } from './busy-reader';
 import { TooMuchCalendarError, UnreadableCalendarError } from './busy-times';
-import { fetchBusyFeed } from './fetch-feed';
+import { fetchBusyFeed } from './busy-fetch';
 
 /** How old a copy may be before it is read again. */
 export const BUSY_FEED_MAX_AGE_MS = 60_000;
