@@ -229,3 +229,25 @@ export async function claimEvent(
 export async function eventOutcome(tx: Queryable, id: string, outcome: string): Promise<void> {
   await tx.query('UPDATE stripe_events SET outcome = $2 WHERE id = $1', [id, outcome]);
 }
+
+/**
+ * A booking paid online and cancelled within the policy: its payment refunded in full, once
+ * (the decision's key is the payment's). None when it was not paid online.
+ */
+export async function refundInFull(
+  tx: Queryable,
+  kind: BookingKind,
+  bookingId: string,
+  requestedBy: string,
+): Promise<Refund[]> {
+  const paid = await paidPaymentOf(tx, kind, bookingId);
+  if (!paid) return [];
+  return [
+    await queueRefund(tx, paid, {
+      amountCents: paid.amountCents,
+      reason: 'policy',
+      requestedBy,
+      key: `policy:${paid.id}`,
+    }),
+  ];
+}
