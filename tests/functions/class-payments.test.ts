@@ -10,20 +10,18 @@
  * waitlist claim goes straight to payment; a paid place cancelled within the policy is refunded
  * in full, once, and the mail says so.
  */
-import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import bookClass from '../../functions/book-class';
 import classClaim from '../../functions/class-claim';
 import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
 import classesSteps from '../../functions/classes-steps';
-import stripeWebhook from '../../functions/stripe-webhook';
 import { loadSeat, seatToken } from '../../src/server/classes/store';
-import { advanceClock, now, setClock } from '../../src/server/platform/clock';
+import { advanceClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
-import { startStripeStandIn, type SignedEvent, type StripeStandIn } from '../fixtures/stripe';
 import { PERSON_SPAM_CHECKS } from '../fixtures/submissions';
 import { formPost, jsonPost } from './harness';
+import { useStripeSite } from './stripe-site';
 
 const env = useFunctionEnv();
 const SITE = 'http://127.0.0.1:8888';
@@ -34,38 +32,8 @@ const NOW = new Date('2027-03-01T11:59:00Z');
 const MAT = { class: 'mat-foundations-tu-1800', start: '2027-03-03T02:00:00.000Z' };
 const HOLD_MS = 30 * 60_000;
 
-let standIn: StripeStandIn;
-
-beforeAll(async () => {
-  standIn = await startStripeStandIn({ now });
-  process.env.PAGES_DIR = resolve(import.meta.dirname, '../fixtures/built-pages');
-  process.env.CONTACT_TO = STUDIO;
-  process.env.SITE_URL = SITE;
-  process.env.STRIPE_SECRET_KEY = 'sk_test_studio';
-  process.env.STRIPE_WEBHOOK_SECRET = standIn.webhookSecret;
-  process.env.STRIPE_API_URL = standIn.url;
-});
-afterAll(async () => {
-  for (const name of [
-    'PAGES_DIR',
-    'CONTACT_TO',
-    'SITE_URL',
-    'STRIPE_SECRET_KEY',
-    'STRIPE_WEBHOOK_SECRET',
-    'STRIPE_API_URL',
-  ]) {
-    delete process.env[name];
-  }
-  await standIn?.close();
-});
-beforeEach(() => {
-  setClock(NOW);
-  standIn.reset();
-});
-afterEach(() => {
-  setClock(undefined);
-  expect(standIn.violations).toEqual([]);
-});
+const stripe = useStripeSite({ site: SITE, studio: STUDIO, at: NOW });
+const { deliver } = stripe;
 
 let ip = 0;
 const who = (first: string) => ({
@@ -108,15 +76,6 @@ async function seatOf(first: string) {
   return rows[0]!;
 }
 
-const deliver = (event: SignedEvent) =>
-  stripeWebhook(
-    new Request(`${SITE}/api/stripe-webhook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
-      body: event.payload,
-    }),
-  );
-
 const mailsTo = (email: string) => env.smtp.mails.filter((m) => m.envelope.to.includes(email));
 
 describe('a seat held while its checkout is open', () => {
@@ -129,13 +88,13 @@ describe('a seat held while its checkout is open', () => {
     expect(heldMs).toBeGreaterThanOrEqual(HOLD_MS);
     expect(heldMs).toBeLessThan(HOLD_MS + 60_000);
     expect(await env.count('mail_outbox')).toBe(0);
-    const session = standIn.session(checkout);
+    const session = stripe.standIn.session(checkout);
     expect(session).toMatchObject({ amount_total: 4500, currency: 'usd', status: 'open' });
     expect(session.metadata).toMatchObject({ booking_kind: 'class', booking_id: id });
     expect(session.success_url).toMatch(
       /^http:\/\/127\.0\.0\.1:8888\/classes\/manage\?token=[\w-]+&paid=1$/,
     );
-    const creates = standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
+    const creates = stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
     expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:class:${id}`]);
   });
 
@@ -149,7 +108,7 @@ describe('a seat held while its checkout is open', () => {
     const first = await bookClass(formPost(`${SITE}/api/classes/book`, fields));
     expect(first.status).toBe(303);
     const to = first.headers.get('location')!;
-    expect(to).toMatch(new RegExp(`^${standIn.url}/pay/cs_test_\\w+$`));
+    expect(to).toMatch(new RegExp(`^${stripe.standIn.url}/pay/cs_test_\\w+$`));
     const again = await bookClass(formPost(`${SITE}/api/classes/book`, fields));
     expect(again.headers.get('location')).toBe(to);
     expect(await env.count('class_seats')).toBe(1);
@@ -160,7 +119,7 @@ describe('a seat held while its checkout is open', () => {
     const answer = await book('Ann', { price: 1 });
     expect(answer.status).toBe(422);
     expect(await env.count('class_seats')).toBe(0);
-    expect(standIn.requests).toEqual([]);
+    expect(stripe.standIn.requests).toEqual([]);
   });
 
   test('a held seat is taken: with every seat held, the next person is refused and may wait', async () => {
@@ -172,16 +131,21 @@ describe('a seat held while its checkout is open', () => {
       jsonPost(`${SITE}/api/classes/waitlist`, { ...MAT, ...who('Eve'), ...PERSON_SPAM_CHECKS }),
     );
     expect(waiting.status).toBe(200);
-    expect(standIn.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(4);
+    expect(stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(
+      4,
+    );
   });
 
   test('paid: confirmed by the event, read again from Stripe; the confirmation says what was paid', async () => {
     const { id, checkout } = await held('Ann');
-    const answer = await deliver(standIn.complete(checkout));
+    const answer = await deliver(stripe.standIn.complete(checkout));
     expect(await answer.json()).toMatchObject({ received: true, outcome: 'paid' });
     expect(await seatOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid', seat_no: 1 });
     // Another event about the same payment: nothing more.
-    const another = standIn.event('checkout.session.completed', standIn.session(checkout) as never);
+    const another = stripe.standIn.event(
+      'checkout.session.completed',
+      stripe.standIn.session(checkout) as never,
+    );
     expect(await (await deliver(another)).json()).toMatchObject({ outcome: 'already paid' });
     await env.smtp.waitForMails(3);
     const [mail] = mailsTo('ann@example.test');
@@ -198,7 +162,7 @@ describe('a seat held while its checkout is open', () => {
 describe('no place without money, no money without a place', () => {
   test('an expired checkout gives its seat back', async () => {
     const { checkout } = await held('Ann');
-    const answer = await deliver(standIn.expire(checkout));
+    const answer = await deliver(stripe.standIn.expire(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'released' });
     expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
   });
@@ -216,10 +180,10 @@ describe('no place without money, no money without a place', () => {
     const { checkout } = await held('Ann');
     advanceClock(HOLD_MS + 1_000);
     await classesSteps();
-    const answer = await deliver(standIn.complete(checkout));
+    const answer = await deliver(stripe.standIn.complete(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'paid' });
     expect(await seatOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid', seat_no: 1 });
-    expect(standIn.refunds()).toEqual([]);
+    expect(stripe.standIn.refunds()).toEqual([]);
   });
 
   test('paid after the hold lapsed and every seat taken: refunded in full, once, and told', async () => {
@@ -227,13 +191,13 @@ describe('no place without money, no money without a place', () => {
     advanceClock(HOLD_MS + 1_000);
     await classesSteps();
     for (const first of ['Ben', 'Cat', 'Dan', 'Eve']) await held(first);
-    const event = standIn.complete(checkout);
+    const event = stripe.standIn.complete(checkout);
     expect(await (await deliver(event)).json()).toMatchObject({
       outcome: 'paid after its place went: refunded',
     });
     expect(await (await deliver(event)).json()).toMatchObject({ outcome: 'already handled' });
     expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
-    const refunds = standIn.refunds();
+    const refunds = stripe.standIn.refunds();
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 4500, status: 'succeeded' });
     await env.smtp.waitForMails(1);
@@ -245,7 +209,7 @@ describe('no place without money, no money without a place', () => {
   });
 
   test('Stripe down when a checkout would open: told in words, nothing held', async () => {
-    standIn.failNext('/v1/checkout/sessions');
+    stripe.standIn.failNext('/v1/checkout/sessions');
     const answer = await book('Ann');
     expect(answer.status).toBe(503);
     expect(await answer.json()).toMatchObject({
@@ -262,7 +226,7 @@ describe('a paid place and its waitlist', () => {
   test('cancelled within the policy: refunded in full, once, and the mail says so; the seat offered, the claim link goes straight to payment', async () => {
     const seats = [];
     for (const first of ['Ann', 'Ben', 'Cat', 'Dan']) seats.push(await held(first));
-    await deliver(standIn.complete(seats[0]!.checkout));
+    await deliver(stripe.standIn.complete(seats[0]!.checkout));
     const waiting = await classWaitlist(
       jsonPost(`${SITE}/api/classes/waitlist`, { ...MAT, ...who('Eve'), ...PERSON_SPAM_CHECKS }),
     );
@@ -275,7 +239,7 @@ describe('a paid place and its waitlist', () => {
     const cancel = () => classManage(formPost(`${SITE}/classes/manage`, { token }));
     expect((await cancel()).status).toBe(200);
     expect((await cancel()).status).toBe(200);
-    const refunds = standIn.refunds();
+    const refunds = stripe.standIn.refunds();
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 4500, status: 'succeeded' });
     const { rows } = await env.db.query(`SELECT reason, state, requested_by FROM payment_refunds`);
@@ -296,13 +260,13 @@ describe('a paid place and its waitlist', () => {
     const claimed = await classClaim(formPost(`${SITE}/classes/claim`, { token: link[1]! }));
     expect(claimed.status).toBe(303);
     const to = claimed.headers.get('location')!;
-    const checkout = new RegExp(`^${standIn.url}/pay/(cs_test_\\w+)$`).exec(to)?.[1];
+    const checkout = new RegExp(`^${stripe.standIn.url}/pay/(cs_test_\\w+)$`).exec(to)?.[1];
     expect(checkout, to).toBeDefined();
     expect(await seatOf('Eve')).toMatchObject({ status: 'booked', payment: 'held' });
     // A second POST: the same checkout.
     const again = await classClaim(formPost(`${SITE}/classes/claim`, { token: link[1]! }));
     expect(again.headers.get('location')).toBe(to);
-    expect(await (await deliver(standIn.complete(checkout!))).json()).toMatchObject({
+    expect(await (await deliver(stripe.standIn.complete(checkout!))).json()).toMatchObject({
       outcome: 'paid',
     });
     expect(await seatOf('Eve')).toMatchObject({ status: 'booked', payment: 'paid' });

@@ -9,6 +9,7 @@
  * address; the class's roster is the studio's (the desk).
  */
 import { firstName } from '../booking/mail';
+import { refundToTell } from '../payments/store';
 import { mailBody, type Block } from '../mail/blocks';
 import { now } from '../platform/clock';
 import { siteOrigin } from '../platform/hosting';
@@ -424,14 +425,8 @@ export async function waitlistClosedMail(ref: string): Composed {
  * `<place id>:refund-<refund id>`.
  */
 export async function classRefundedMail(ref: string): Promise<Mail | undefined> {
-  const refundId = /^[0-9a-f-]{36}:refund-([0-9a-f-]{36})$/.exec(ref)?.[1];
-  if (!refundId) return undefined;
-  const [refund] = await query<{ booking_id: string; amount_cents: number }>(
-    `SELECT p.booking_id, r.amount_cents FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
-      WHERE r.id = $1 AND p.booking_kind = 'class'`,
-    [refundId],
-  );
-  const seat = refund && (await loadSeat(refund.booking_id));
+  const refund = await refundToTell(ref, 'class');
+  const seat = refund && (await loadSeat(refund.bookingId));
   const date = seat && (await loadClassDate(seat.classDateId));
   if (!refund || !seat || !date) return undefined;
   const studio = siteFacts();
@@ -442,7 +437,7 @@ export async function classRefundedMail(ref: string): Promise<Mail | undefined> 
     ...body(
       [
         `Hello ${firstName(seat.name)},`,
-        `Your payment for ${date.title} on ${w.date}, ${w.time} (${w.zone}) reached us after the place held for you had run out, and the place has since been taken. We could not keep it for you, so your payment of ${dollars(Number(refund.amount_cents))} has been refunded in full. It reaches your card in 5 to 10 days.`,
+        `Your payment for ${date.title} on ${w.date}, ${w.time} (${w.zone}) reached us after the place held for you had run out, and the place has since been taken. We could not keep it for you, so your payment of ${dollars(refund.amountCents)} has been refunded in full. It reaches your card in 5 to 10 days.`,
         {
           text: 'To book another class:',
           link: `${seat.origin}/classes`,
