@@ -154,6 +154,19 @@ for (const [scripts, skip] of [
   });
 }
 
+/** The page at a phone's width and a desktop's, nothing wider than the screen, in test-results. */
+async function look(page: Page, name: string) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/payments/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(PHONE);
+}
+
 const itemOf = (page: Page, which: { key: string; start: string }) =>
   page.locator(`li[data-class="${which.key}"][data-start="${which.start}"]`);
 
@@ -202,7 +215,7 @@ async function fillIn(page: Page, which: { key: string; start: string }, who: st
 }
 
 for (const scripts of [false, true]) {
-  test(`the last place of a class raced with scripts ${scripts ? 'on' : 'off'} at 375 px: held for the racer paying, the other refused and offered the waitlist`, async ({
+  test(`the last place of a class raced with scripts ${scripts ? 'on' : 'off'} at 375 px: held for the racer paying, the other refused and waiting, then claiming it through payment`, async ({
     browser,
   }) => {
     test.slow();
@@ -240,15 +253,27 @@ for (const scripts of [false, true]) {
         'This class has just filled up, so nothing was booked. You can join its waitlist instead.',
       ),
     ).toBeVisible();
-    // Ben was never sent to pay.
+    // Ben was never sent to pay; he joins the waitlist instead.
     expect(ben.url().startsWith(PAY)).toBe(true);
     await ben.goto('/classes');
-    await expect(itemOf(ben, which).locator('summary')).toHaveText('Join the waitlist');
+    const item = itemOf(ben, which);
+    await item.locator('summary', { hasText: 'Join the waitlist' }).click();
+    await item.getByLabel('Name', { exact: true }).fill(`ben-${mode} Visitor`);
+    await item.getByLabel('Email', { exact: true }).fill(`ben-${mode}-${RUN}@example.test`);
+    if (scripts) await ben.waitForFunction(() => performance.now() > 3_500);
+    await item.getByRole('button', { name: 'Join the waitlist' }).click();
+    await expect(ben).toHaveURL(/\/classes\/waiting/);
 
-    // Ann pays: Stripe's event confirms her place.
+    // Back from Stripe before its event, Ann's place waits for it; then she pays.
+    await ann.goto(successPath(checkout));
+    await expect(
+      ann.getByText(/paid online: waiting for Stripe to confirm the payment/),
+    ).toBeVisible();
+    await look(ann, `class-held-${mode}`);
     expect(await deliver(stripe.complete(checkout))).toMatchObject({ outcome: 'paid' });
     await ann.goto(successPath(checkout));
     await expect(ann.getByText('Paid', { exact: true })).toBeVisible();
+    await look(ann, `class-paid-${mode}`);
     const annEmail = `ann-${mode}-${RUN}@example.test`;
     const mail = await mailWhere(
       (m) => m.envelope.to.includes(annEmail) && /^Your place/.test(m.subject ?? ''),
@@ -262,6 +287,25 @@ for (const scripts of [false, true]) {
       (m) => m.envelope.to.includes(annEmail) && (m.subject ?? '').startsWith('Cancelled:'),
     );
     expect(cancel.text).toContain('is refunded in full');
+
+    // Her seat is offered to Ben: his claim link shows it, and claiming goes straight to payment.
+    const benEmail = `ben-${mode}-${RUN}@example.test`;
+    const offer = await mailWhere(
+      (m) => m.envelope.to.includes(benEmail) && /^A place is free/.test(m.subject ?? ''),
+    );
+    const claim = new URL(
+      /https?:\/\/\S+\/classes\/claim\?token=[\w-]+/.exec(offer.text ?? '')![0],
+    );
+    await ben.goto(claim.pathname + claim.search);
+    await look(ben, `class-claim-${mode}`);
+    await ben.getByRole('button', { name: 'Claim and pay' }).click();
+    const claimed = await checkoutOf(ben);
+    expect(await deliver(stripe.complete(claimed))).toMatchObject({ outcome: 'paid' });
+    await ben.goto(successPath(claimed));
+    await expect(ben.getByText('Paid', { exact: true })).toBeVisible();
+    // And cancelled, refunded: the class as it was.
+    await ben.getByRole('button', { name: 'Cancel my place' }).click();
+    await expect(ben.getByRole('heading', { level: 1 })).toHaveText('Your place is cancelled');
     await ann.context().close();
     await ben.context().close();
   });
