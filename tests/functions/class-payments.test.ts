@@ -17,7 +17,7 @@ import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
 import classesSteps from '../../functions/classes-steps';
 import { loadSeat, seatToken } from '../../src/server/classes/store';
-import { advanceClock } from '../../src/server/platform/clock';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { PERSON_SPAM_CHECKS } from '../fixtures/submissions';
 import { formPost, jsonPost } from './harness';
@@ -30,6 +30,8 @@ const STUDIO = 'studio-inbox@example.test';
 const NOW = new Date('2027-03-01T11:59:00Z');
 // Mat Foundations, Tuesday 2 March 18:00 PST: 4 places, $45 (small-group.md's price).
 const MAT = { class: 'mat-foundations-tu-1800', start: '2027-03-03T02:00:00.000Z' };
+// Its cutoff, 12 hours before: below its minimum of 2 booked, it is cancelled then.
+const MAT_CUTOFF = new Date('2027-03-02T14:00:00Z');
 const HOLD_MS = 30 * 60_000;
 
 const stripe = useStripeSite({ site: SITE, studio: STUDIO, at: NOW });
@@ -206,6 +208,23 @@ describe('no place without money, no money without a place', () => {
       'Refunded: your payment for Mat Foundations on Tuesday, March 2 at 6:00 PM PST',
     );
     expect(told!.text).toContain('$45 has been refunded in full');
+  });
+
+  test('a class cancelled below its minimum while a seat is being paid for: no mail for the seat, the payment refunded', async () => {
+    // Ten minutes before Mat Foundations' cutoff: the seat is held past it.
+    setClock(new Date(MAT_CUTOFF.getTime() - 10 * 60_000));
+    const { checkout } = await held('Ann');
+    setClock(MAT_CUTOFF);
+    expect(await (await classesSteps()).json()).toMatchObject({ released: 0, cancelled: 1 });
+    expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
+    const { rows } = await env.db.query<{ kind: string }>(
+      `SELECT kind FROM mail_outbox WHERE kind = 'class-cancel-visitor'`,
+    );
+    expect(rows).toEqual([]);
+    expect(await (await deliver(stripe.standIn.complete(checkout))).json()).toMatchObject({
+      outcome: 'paid after its place went: refunded',
+    });
+    expect(stripe.standIn.refunds()).toHaveLength(1);
   });
 
   test('Stripe down when a checkout would open: told in words, nothing held', async () => {

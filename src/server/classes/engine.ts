@@ -33,6 +33,7 @@ import {
   joinWaitlist,
   lapseSeat,
   liveSeats,
+  releaseSeatHold,
   loadClassDate,
   lockClassDate,
   mailRef,
@@ -408,7 +409,11 @@ export async function cancelClass(
     await outbox.enqueue(tx, 'class-calendar', mailRef(dateId, Number(row.sequence))),
   ];
   for (const seat of await liveSeats(tx, dateId)) {
-    if (seat.status === 'booked') {
+    if (seat.payment === 'held') {
+      // Still being paid for, never confirmed: its seat given back, no mail; a payment that
+      // comes later finds the class cancelled and is refunded (classes/payment.ts).
+      await releaseSeatHold(tx, seat.id);
+    } else if (seat.status === 'booked') {
       const sequence = await cancelSeat(tx, seat.id, reason === 'minimum' ? 'minimum' : by, note);
       if (sequence !== undefined) {
         ids.push(await outbox.enqueue(tx, 'class-cancel-visitor', mailRef(seat.id, sequence)));
