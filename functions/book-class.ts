@@ -3,6 +3,9 @@ import { CLASS_LABELS, classBookingSchema, classProblemNotice } from '../src/sha
 import { PAGES } from '../src/shared/site-paths';
 import { answerPlace, storePlace } from '../src/server/classes/book';
 import { checkClassBooking } from '../src/server/classes/engine';
+import { awaitsPayment, openPlaceCheckout } from '../src/server/classes/payment';
+import { loadClassDate, loadSeat, seatBySubmission } from '../src/server/classes/store';
+import { answerCheckout, holdUntil, payOnline } from '../src/server/payments/checkout';
 import { outbox } from '../src/server/mail-kinds';
 import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
@@ -20,7 +23,9 @@ const NO_SCRIPT: NoScript = {
 /**
  * A place in a small group class: the class (from the timetable in content, its price compared
  * with the price the page showed), the person; the place stored (Postgres refuses one too many),
- * the confirmation with its invite and the studio's notice queued with it.
+ * the confirmation with its invite and the studio's notice queued with it. With the studio's
+ * Stripe keys set, the seat is held instead and the visitor sent to Stripe's page to pay the
+ * class's price in content (src/server/classes/payment.ts); the mails wait for the payment.
  */
 export default async function bookClass(req: Request, context?: FunctionContext) {
   try {
@@ -36,10 +41,22 @@ export default async function bookClass(req: Request, context?: FunctionContext)
     const received = receive('class', posted.value, body, request.value, context);
     const chosen = await checkClassBooking(request.value);
     if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT, body);
-    const stored = await storePlace(outbox, request.value, received, chosen.value);
+    const pay = payOnline(chosen.value.occurrence.priceCents);
+    const hold = pay && !received.spam ? holdUntil() : undefined;
+    const stored = await storePlace(outbox, request.value, received, chosen.value, hold);
     if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
     await deliver(context, outbox, stored.value.queued);
-    return await answerPlace(stored.value, received);
+    const seat = pay
+      ? await (stored.value.id
+          ? loadSeat(stored.value.id)
+          : seatBySubmission(received.submissionId))
+      : undefined;
+    if (!pay || !seat || !awaitsPayment(seat)) return await answerPlace(stored.value, received);
+    // Paid online: the seat is held, and the visitor goes to Stripe's page to pay for it.
+    const date = (await loadClassDate(seat.classDateId))!;
+    const checkout = await openPlaceCheckout(pay, seat, date, outbox);
+    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT, body);
+    return answerCheckout(received, checkout.value);
   } catch (error) {
     return refuse(req, fault('class', error), NO_SCRIPT);
   }

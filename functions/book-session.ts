@@ -13,13 +13,8 @@ import {
   findSessionRepeat,
   storeSession,
 } from '../src/server/booking/session-book';
-import {
-  answerCheckout,
-  awaitsPayment,
-  holdUntil,
-  openSessionCheckout,
-  payOnline,
-} from '../src/server/booking/session-checkout';
+import { awaitsPayment, openSessionCheckout } from '../src/server/booking/session-checkout';
+import { answerCheckout, holdUntil, payOnline } from '../src/server/payments/checkout';
 import { outbox } from '../src/server/mail-kinds';
 import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
@@ -59,7 +54,7 @@ export default async function bookSession(req: Request, context?: FunctionContex
     const received = receive('session', posted.value, body, request.value, context);
     const type = checkSessionType(request.value);
     if (!type.ok) return await refuse(req, type.problem, NO_SCRIPT, body);
-    const pay = payOnline(type.value);
+    const pay = payOnline(type.value.price);
     const repeat = await findSessionRepeat(received);
     if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT, body);
     let booked = repeat.value;

@@ -1,8 +1,9 @@
 import type { Config, Context } from '@netlify/functions';
 import { sessionPayable } from '../src/server/booking/session-payment';
+import { classPayable } from '../src/server/classes/payment';
 import { outbox } from '../src/server/mail-kinds';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
-import { sendRefunds } from '../src/server/payments/refunds';
+import { refundThenMail } from '../src/server/payments/refunds';
 import { stripeAccount, isStripeOutage, verifiedEvent } from '../src/server/payments/stripe';
 import {
   applyEvent,
@@ -25,7 +26,7 @@ const BODY_WORDS = {
 } as const;
 
 /** The kinds of booking paid online, each with what it does when its payment settles. */
-const KINDS: PayableKinds = { session: sessionPayable(outbox) };
+const KINDS: PayableKinds = { session: sessionPayable(outbox), class: classPayable(outbox) };
 
 /**
  * Stripe's events about the Checkout Sessions the site opened, in order: the signature checked,
@@ -54,13 +55,10 @@ export default async function stripeWebhook(req: Request, context?: Context): Pr
   try {
     const session = await rereadSession(account, event);
     const applied = await applyEvent(KINDS, event, session);
-    // After the commit: the refunds to Stripe, then the mails (a refund first, so a mail that
-    // says "refunded" follows Stripe's yes). Whatever fails stays owed: the refund pending, the
-    // mail in the outbox.
-    const after = (async () => {
-      if (applied.refunds.length > 0) await sendRefunds(account, applied.refunds);
-      if (applied.mails.length > 0) await outbox.deliverNow(applied.mails);
-    })();
+    // After the commit: the refunds to Stripe, then the mails (payments/refunds.ts).
+    const after = refundThenMail(account, applied.refunds, applied.mails, (ids) =>
+      outbox.deliverNow(ids),
+    );
     if (context?.waitUntil) context.waitUntil(after);
     else await after;
     console.info(`stripe-webhook: ${event.type} ${event.id}: ${applied.outcome}`);

@@ -107,10 +107,14 @@ export const MAIL_KINDS = {
     about: 'booking',
     label: 'Session reminder',
   },
-  /** A payment that came after its place went, refunded: the visitor told (`<session id>:refund-<refund id>`). */
+  /**
+   * A payment that came after its place went, refunded: the visitor told
+   * (`<session or class place id>:refund-<refund id>`).
+   */
   'payment-refunded': {
     compose: async (ref) =>
-      (await import('./booking/session-refund-mail')).sessionRefundedMail(ref),
+      (await (await import('./booking/session-refund-mail')).sessionRefundedMail(ref)) ??
+      (await import('./classes/mail')).classRefundedMail(ref),
     about: 'booking',
     label: 'Payment refunded: the place had gone',
   },

@@ -1,12 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
-import { Temporal } from 'temporal-polyfill';
 import { E2E_SMTP_PORT } from '../../playwright.config';
-import { STUDIO_ZONE, studioToday } from '../fixtures/busy-calendar';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { expectNoViolations } from './axe';
+import { choose, freeTime, offered } from './slots';
 
 /**
  * Booking a private session in Chromium against `npm start` (with a real SMTP server), from the
@@ -36,39 +35,6 @@ test.afterAll(async () => {
 async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE, viewport: PHONE, javaScriptEnabled });
   return context.newPage();
-}
-
-async function offered(page: Page): Promise<string[]> {
-  return page
-    .locator('input[name="slot"]')
-    .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
-}
-
-const local = (instant: string) => Temporal.Instant.from(instant).toZonedDateTimeISO(STUDIO_ZONE);
-
-/**
- * A free time two days ahead or later, before 9:00 (no consultation window then), not on a
- * Thursday (the busy calendar's day): the `skip`-th of them, so each test takes its own.
- */
-async function freeTime(page: Page, skip: number): Promise<string> {
-  const soon = studioToday().add({ days: 2 });
-  const times = (await offered(page)).filter((slot) => {
-    const at = local(slot);
-    return (
-      Temporal.PlainDate.compare(at.toPlainDate(), soon) >= 0 && at.dayOfWeek !== 4 && at.hour < 9
-    );
-  });
-  expect(times.length).toBeGreaterThan(skip);
-  return times[skip]!;
-}
-
-async function choose(page: Page, slot: string) {
-  const radio = page.locator(`input[name="slot"][value="${slot}"]`);
-  const day = page.locator('details.slot-day', { has: radio });
-  if (!(await day.evaluate((details) => (details as HTMLDetailsElement).open))) {
-    await day.locator('summary').click();
-  }
-  await radio.check();
 }
 
 async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {

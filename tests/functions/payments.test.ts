@@ -9,23 +9,21 @@
  * often and in whatever order it comes; a payment after its hold lapsed takes the place when it is
  * still free and is refunded, once, when it is not.
  */
-import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import bookSession from '../../functions/book-session';
 import sendRefundsNow from '../../functions/send-refunds';
-import stripeWebhook from '../../functions/stripe-webhook';
 import {
   loadSession,
   releaseLapsedSessionHolds,
   sessionToken,
 } from '../../src/server/booking/session-store';
-import { advanceClock, now, setClock } from '../../src/server/platform/clock';
+import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { transaction } from '../../src/server/platform/db';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { renderPage } from '../fixtures/on-demand';
-import { startStripeStandIn, type SignedEvent, type StripeStandIn } from '../fixtures/stripe';
 import { sessionBody } from '../fixtures/submissions';
 import { formPost, jsonPost } from './harness';
+import { useStripeSite } from './stripe-site';
 
 const env = useFunctionEnv();
 const SITE = 'http://127.0.0.1:8888';
@@ -35,38 +33,8 @@ const NOW = new Date('2027-03-01T11:59:00Z');
 const TUESDAY_9 = '2027-03-02T17:00:00Z';
 const HOLD_MS = 30 * 60_000;
 
-let standIn: StripeStandIn;
-
-beforeAll(async () => {
-  standIn = await startStripeStandIn({ now });
-  process.env.PAGES_DIR = resolve(import.meta.dirname, '../fixtures/built-pages');
-  process.env.CONTACT_TO = STUDIO;
-  process.env.SITE_URL = SITE;
-  process.env.STRIPE_SECRET_KEY = 'sk_test_studio';
-  process.env.STRIPE_WEBHOOK_SECRET = standIn.webhookSecret;
-  process.env.STRIPE_API_URL = standIn.url;
-});
-afterAll(async () => {
-  for (const name of [
-    'PAGES_DIR',
-    'CONTACT_TO',
-    'SITE_URL',
-    'STRIPE_SECRET_KEY',
-    'STRIPE_WEBHOOK_SECRET',
-    'STRIPE_API_URL',
-  ]) {
-    delete process.env[name];
-  }
-  await standIn?.close();
-});
-beforeEach(() => {
-  setClock(NOW);
-  standIn.reset();
-});
-afterEach(() => {
-  setClock(undefined);
-  expect(standIn.violations).toEqual([]);
-});
+const stripe = useStripeSite({ site: SITE, studio: STUDIO, at: NOW });
+const { deliver } = stripe;
 
 /** A private session booked with the studio's keys set: its time held, Stripe's page to pay on. */
 async function heldSession(slot = TUESDAY_9, email = 'grace@example.test') {
@@ -83,15 +51,6 @@ async function heldSession(slot = TUESDAY_9, email = 'grace@example.test') {
   );
   return { id: rows[0]!.id, checkout: checkout!, url: body.checkout };
 }
-
-const deliver = (event: SignedEvent, signature = event.signature) =>
-  stripeWebhook(
-    new Request(`${SITE}/api/stripe-webhook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      body: event.payload,
-    }),
-  );
 
 async function booking(id: string) {
   const { rows } = await env.db.query<{
@@ -123,14 +82,14 @@ describe('a place held while its checkout is open', () => {
       NOW.getTime() + HOLD_MS,
     );
     expect(await env.count('mail_outbox')).toBe(0);
-    const session = standIn.session(checkout);
+    const session = stripe.standIn.session(checkout);
     expect(session).toMatchObject({ amount_total: 12000, currency: 'usd', status: 'open' });
     expect(session.metadata).toMatchObject({ booking_kind: 'session', booking_id: id });
     expect(session.success_url).toMatch(
       /^http:\/\/127\.0\.0\.1:8888\/book\/manage\?token=[\w-]+&paid=1$/,
     );
-    expect(url).toBe(`${standIn.url}/pay/${checkout}`);
-    const creates = standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
+    expect(url).toBe(`${stripe.standIn.url}/pay/${checkout}`);
+    const creates = stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
     expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:session:${id}`]);
     // The time is taken for everyone else while the checkout is open.
     const other = await bookSession(
@@ -149,7 +108,7 @@ describe('a place held while its checkout is open', () => {
     const first = await bookSession(formPost(`${SITE}/api/book-session`, fields));
     expect(first.status).toBe(303);
     const to = first.headers.get('location')!;
-    expect(to).toMatch(new RegExp(`^${standIn.url}/pay/cs_test_\\w+$`));
+    expect(to).toMatch(new RegExp(`^${stripe.standIn.url}/pay/cs_test_\\w+$`));
     const again = await bookSession(formPost(`${SITE}/api/book-session`, fields));
     expect(again.headers.get('location')).toBe(to);
     expect(await env.count('session_bookings')).toBe(1);
@@ -162,7 +121,7 @@ describe('a place held while its checkout is open', () => {
     );
     expect(answer.status).toBe(422);
     expect(await env.count('session_bookings')).toBe(0);
-    expect(standIn.requests).toEqual([]);
+    expect(stripe.standIn.requests).toEqual([]);
   });
 
   test('paid: confirmed by the event, read again from Stripe; the confirmation says what was paid', async () => {
@@ -175,7 +134,7 @@ describe('a place held while its checkout is open', () => {
     expect(await (await page()).text()).toContain(
       '$120, paid online: waiting for Stripe to confirm the payment',
     );
-    const answer = await deliver(standIn.complete(checkout));
+    const answer = await deliver(stripe.standIn.complete(checkout));
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ received: true, outcome: 'paid' });
     expect(await booking(id)).toMatchObject({ payment: 'paid', cancelled_at: null });
@@ -189,7 +148,7 @@ describe('a place held while its checkout is open', () => {
 
   test('the same event delivered twice, and twice at once, confirms once and mails once', async () => {
     const { id, checkout } = await heldSession();
-    const event = standIn.complete(checkout);
+    const event = stripe.standIn.complete(checkout);
     const answers = await Promise.all([deliver(event), deliver(event)]);
     const again = await deliver(event);
     const outcomes = await Promise.all([...answers, again].map((a) => a.json()));
@@ -205,8 +164,8 @@ describe('a place held while its checkout is open', () => {
 
   test('an event whose body says paid while Stripe says otherwise confirms nothing', async () => {
     const { id, checkout } = await heldSession();
-    const forged = standIn.event('checkout.session.completed', {
-      ...standIn.session(checkout),
+    const forged = stripe.standIn.event('checkout.session.completed', {
+      ...stripe.standIn.session(checkout),
       payment_status: 'paid',
       status: 'complete',
     } as never);
@@ -217,7 +176,7 @@ describe('a place held while its checkout is open', () => {
 
   test('a signature that does not match is refused, and changes nothing', async () => {
     const { id, checkout } = await heldSession();
-    const event = standIn.complete(checkout);
+    const event = stripe.standIn.complete(checkout);
     const answer = await deliver(event, event.signature.replace(/v1=\w/, 'v1=0'));
     expect(answer.status).toBe(400);
     expect((await booking(id)).payment).toBe('held');
@@ -252,7 +211,7 @@ describe('a place held while its checkout is open', () => {
 describe('no place without money', () => {
   test('an expired checkout releases its hold: the time is free again', async () => {
     const { id, checkout } = await heldSession();
-    const answer = await deliver(standIn.expire(checkout));
+    const answer = await deliver(stripe.standIn.expire(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'released' });
     expect(await booking(id)).toMatchObject({ cancelled_by: 'checkout' });
     expect((await paymentState(checkout)).state).toBe('expired');
@@ -282,10 +241,10 @@ describe('no money without a place', () => {
     const { id, checkout } = await heldSession();
     advanceClock(HOLD_MS + 1_000);
     await transaction(releaseLapsedSessionHolds);
-    const answer = await deliver(standIn.complete(checkout));
+    const answer = await deliver(stripe.standIn.complete(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'paid' });
     expect(await booking(id)).toMatchObject({ payment: 'paid', cancelled_at: null });
-    expect(standIn.refunds()).toEqual([]);
+    expect(stripe.standIn.refunds()).toEqual([]);
   });
 
   test('paid after the hold lapsed and the time went to someone else: refunded in full, once, and told', async () => {
@@ -300,13 +259,13 @@ describe('no money without a place', () => {
     );
     expect(taken.status).toBe(200);
     env.smtp.mails.length = 0;
-    const event = standIn.complete(checkout);
+    const event = stripe.standIn.complete(checkout);
     const answer = await deliver(event);
     expect(await answer.json()).toMatchObject({ outcome: 'paid after its place went: refunded' });
     // Delivered again later: nothing more.
     expect(await (await deliver(event)).json()).toMatchObject({ outcome: 'already handled' });
     expect(await booking(id)).toMatchObject({ payment: 'held', cancelled_by: 'checkout' });
-    const refunds = standIn.refunds();
+    const refunds = stripe.standIn.refunds();
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 12000, status: 'succeeded' });
     const { rows } = await env.db.query<{ state: string; stripe_refund: string }>(
@@ -321,9 +280,9 @@ describe('no money without a place', () => {
 
   test('completed and expired events in either order: the payment wins, the later expiry changes nothing', async () => {
     const { id, checkout } = await heldSession();
-    const completed = standIn.complete(checkout);
-    const expired = standIn.event('checkout.session.expired', {
-      ...standIn.session(checkout),
+    const completed = stripe.standIn.complete(checkout);
+    const expired = stripe.standIn.event('checkout.session.expired', {
+      ...stripe.standIn.session(checkout),
       status: 'expired',
     } as never);
     await deliver(completed);
@@ -345,17 +304,17 @@ describe('refunds', () => {
         sessionBody('private', TUESDAY_9, { email: 'ada@example.test' }),
       ),
     );
-    standIn.failNext('/v1/refunds');
-    await deliver(standIn.complete(checkout));
-    expect(standIn.refunds()).toHaveLength(0);
+    stripe.standIn.failNext('/v1/refunds');
+    await deliver(stripe.standIn.complete(checkout));
+    expect(stripe.standIn.refunds()).toHaveLength(0);
     const { rows: pending } = await env.db.query<{ state: string; attempts: number }>(
       `SELECT state, attempts FROM payment_refunds`,
     );
     expect(pending).toEqual([{ state: 'pending', attempts: 1 }]);
     // Sent again by the scheduled function, twice at once: Stripe makes one refund.
     await Promise.all([sendRefundsNow(), sendRefundsNow()]);
-    expect(standIn.refunds()).toHaveLength(1);
-    const keys = standIn.requests
+    expect(stripe.standIn.refunds()).toHaveLength(1);
+    const keys = stripe.standIn.requests
       .filter((r) => r.path === '/v1/refunds')
       .map((r) => r.idempotencyKey);
     expect(new Set(keys).size).toBe(1);
@@ -364,7 +323,7 @@ describe('refunds', () => {
 
   test('never more refunded than was paid, whatever is asked', async () => {
     const { checkout } = await heldSession();
-    await deliver(standIn.complete(checkout));
+    await deliver(stripe.standIn.complete(checkout));
     const { rows } = await env.db.query<{ id: string }>(`SELECT id FROM payments`);
     const insert = (key: string, cents: number) =>
       env.db.query(
@@ -378,7 +337,7 @@ describe('refunds', () => {
   });
 
   test('Stripe down when a checkout would open: told in words, nothing held, the time free', async () => {
-    standIn.failNext('/v1/checkout/sessions');
+    stripe.standIn.failNext('/v1/checkout/sessions');
     const answer = await bookSession(
       jsonPost(`${SITE}/api/book-session`, sessionBody('private', TUESDAY_9)),
     );
@@ -401,14 +360,14 @@ describe('refunds', () => {
 describe('a paid session cancelled through its link', () => {
   test('within the policy: refunded in full, once, and the mail says so', async () => {
     const { id, checkout } = await heldSession();
-    await deliver(standIn.complete(checkout));
+    await deliver(stripe.standIn.complete(checkout));
     await env.smtp.waitForMails(2);
     env.smtp.mails.length = 0;
     const token = sessionToken((await loadSession(id))!);
     const cancel = () => renderPage(formPost(`${SITE}/book/manage`, { token, action: 'cancel' }));
     expect((await cancel()).status).toBe(303);
     expect((await cancel()).status).toBe(303);
-    const refunds = standIn.refunds();
+    const refunds = stripe.standIn.refunds();
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 12000, status: 'succeeded' });
     const { rows } = await env.db.query<{ reason: string; state: string; requested_by: string }>(
@@ -422,13 +381,13 @@ describe('a paid session cancelled through its link', () => {
 
   test('outside the policy: refused, nothing refunded', async () => {
     const { id, checkout } = await heldSession();
-    await deliver(standIn.complete(checkout));
+    await deliver(stripe.standIn.complete(checkout));
     const token = sessionToken((await loadSession(id))!);
     // Tuesday 9:00 PST is 17:00 UTC; 23 hours before it is inside the 24 hours of the policy.
     setClock(new Date('2027-03-01T18:00:00Z'));
     const answer = await renderPage(formPost(`${SITE}/book/manage`, { token, action: 'cancel' }));
     expect(answer.status).toBe(409);
-    expect(standIn.refunds()).toEqual([]);
+    expect(stripe.standIn.refunds()).toEqual([]);
     expect((await booking(id)).payment).toBe('paid');
   });
 });

@@ -17,8 +17,8 @@ import { queue, type FormOutbox } from '../request/steps';
 import { sessionPolicy, sessionType, withinPolicy } from './policy';
 import { sessionMails, sessionSummary, type SessionMailKind } from './session-book';
 import { checkSessionSlot, nearestSessions, sessionSlots } from './session-offer';
-import { paidPaymentOf, queueRefund } from '../payments/store';
-import { sendRefunds } from '../payments/refunds';
+import { refundInFull } from '../payments/store';
+import { refundThenMail } from '../payments/refunds';
 import { stripeAccount } from '../payments/stripe';
 import { cancelSession, moveSession, sessionByToken, type SessionBooking } from './session-store';
 import { isSlotTaken, mailRef } from './store';
@@ -115,17 +115,7 @@ export async function changeSession(
       const sequence = await cancelSession(tx, booking.id, 'visitor');
       if (sequence === undefined) return { ids: [], refunds: [] };
       // Paid online and cancelled within the policy: refunded in full, once (docs/payments.md).
-      const paid = await paidPaymentOf(tx, 'session', booking.id);
-      const refunds = paid
-        ? [
-            await queueRefund(tx, paid, {
-              amountCents: paid.amountCents,
-              reason: 'policy',
-              requestedBy: 'visitor',
-              key: `policy:${paid.id}`,
-            }),
-          ]
-        : [];
+      const refunds = await refundInFull(tx, 'session', booking.id, 'visitor');
       const ref = mailRef(booking.id, sequence);
       const ids = await queue(tx, outbox, [
         { kind: 'session-cancel-visitor', ref },
@@ -133,14 +123,8 @@ export async function changeSession(
       ]);
       return { ids, refunds };
     });
-    // The refund first, so the mail that says so follows Stripe's answer; a refund Stripe did not
-    // answer stays pending and is asked again.
-    const account = stripeAccount();
     await deliver(
-      (async () => {
-        if (refunds.length > 0 && account) await sendRefunds(account, refunds);
-        if (ids.length > 0) await outbox.deliverNow(ids);
-      })(),
+      refundThenMail(stripeAccount(), refunds, ids, (mails) => outbox.deliverNow(mails)),
     );
     return { ok: true, done: 'cancelled' };
   }

@@ -53,7 +53,10 @@ export const sessionPayable = (
     }
   },
 
-  release: releaseSessionHold,
+  async release(tx, id) {
+    await releaseSessionHold(tx, id);
+    return [];
+  },
 
   async tellRefunded(tx, refund, bookingId) {
     // The ref starts with the session's id, as every mail about a booking does (an erasure finds it).

@@ -3,7 +3,7 @@
  * (session-payment.ts): what was refunded, why, and where to book another time.
  */
 import { mailBody } from '../mail/blocks';
-import { query } from '../platform/db';
+import { refundToTell } from '../payments/store';
 import { contactRecipient, type Mail } from '../platform/mail';
 import { siteFacts } from '../platform/site-facts';
 import * as zoned from '../../shared/booking/zoned';
@@ -15,14 +15,8 @@ import { loadSession } from './session-store';
 
 /** Composed from `<session id>:refund-<refund id>`. */
 export async function sessionRefundedMail(ref: string): Promise<Mail | undefined> {
-  const refundId = /^[0-9a-f-]{36}:refund-([0-9a-f-]{36})$/.exec(ref)?.[1];
-  if (!refundId) return undefined;
-  const [refund] = await query<{ booking_id: string; amount_cents: number }>(
-    `SELECT p.booking_id, r.amount_cents FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
-      WHERE r.id = $1 AND p.booking_kind = 'session'`,
-    [refundId],
-  );
-  const booking = refund && (await loadSession(refund.booking_id));
+  const refund = await refundToTell(ref, 'session');
+  const booking = refund && (await loadSession(refund.bookingId));
   if (!refund || !booking) return undefined;
   const studio = siteFacts();
   const { timeZone } = sessionPolicy();
@@ -34,7 +28,7 @@ export async function sessionRefundedMail(ref: string): Promise<Mail | undefined
     ...mailBody(
       [
         `Hello ${firstName(booking.name)},`,
-        `Your payment for the ${booking.title.toLowerCase()} on ${day} reached us after the time held for you had run out, and the time has since been booked. We could not keep it for you, so your payment of ${dollars(Number(refund.amount_cents))} has been refunded in full. It reaches your card in 5 to 10 days.`,
+        `Your payment for the ${booking.title.toLowerCase()} on ${day} reached us after the time held for you had run out, and the time has since been booked. We could not keep it for you, so your payment of ${dollars(refund.amountCents)} has been refunded in full. It reaches your card in 5 to 10 days.`,
         {
           text: 'To book another time:',
           link: `${booking.origin}/book/${booking.type}`,

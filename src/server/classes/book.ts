@@ -101,23 +101,28 @@ async function storeClassRow<K extends ClassMailKind>(
 /**
  * Books the place (Postgres refuses one too many, whichever instance) and queues the
  * confirmation with its invite, the studio's notice, the reminder a day before, and the studio's
- * own invite of the class date when this place made it.
+ * own invite of the class date when this place made it. Paid online (`heldUntil`), the seat is
+ * held and nothing is queued: the mails wait for the payment (classes/payment.ts).
  */
 export function storePlace(
   outbox: FormOutbox<(typeof CLASS_MAILS)[number]>,
   request: ClassBookingRequest,
   received: Received,
   chosen: ChosenClass,
+  heldUntil?: Date,
 ): Promise<Result<ClassStored, Problem>> {
   return storeClassRow(
     outbox,
     received,
     'class_seats',
-    (tx) => bookPlace(tx, request, received, chosen),
-    (id, madeDate) => [
-      ...placeMails(id, chosen.occurrence.start),
-      ...(madeDate ? [{ kind: 'class-calendar' as const, ref: `${madeDate}:0` }] : []),
-    ],
+    (tx) => bookPlace(tx, request, received, chosen, heldUntil),
+    (id, madeDate) =>
+      heldUntil
+        ? []
+        : [
+            ...placeMails(id, chosen.occurrence.start),
+            ...(madeDate ? [{ kind: 'class-calendar' as const, ref: `${madeDate}:0` }] : []),
+          ],
   );
 }
 

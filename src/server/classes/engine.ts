@@ -33,6 +33,7 @@ import {
   joinWaitlist,
   lapseSeat,
   liveSeats,
+  releaseSeatHold,
   loadClassDate,
   lockClassDate,
   mailRef,
@@ -219,20 +220,23 @@ export interface Stored {
 }
 
 /**
- * Books a place in the caller's transaction (classes/book.ts storePlace queues its mails). A full
- * class, or a person already booked in it, throws a `ClassRefusal`.
+ * Books a place in the caller's transaction (classes/book.ts storePlace queues its mails); paid
+ * online, its seat is held until `heldUntil` (classes/payment.ts). A full class (a held seat is
+ * taken), or a person already booked in it, throws a `ClassRefusal`.
  */
 export async function bookPlace(
   tx: Queryable,
   person: Person,
   received: BookingReceived,
   chosen: ChosenClass,
+  heldUntil?: Date,
 ): Promise<Stored> {
   const { date, created } = await dateToBook(tx, chosen);
   const taken = await takeSeat(tx, date, person, {
     status: received.spam ? 'spam' : 'booked',
     received,
     origin: received.origin,
+    heldUntil,
   });
   if (taken === 'full' || taken === 'already') throw new ClassRefusal(taken);
   return { id: taken?.id, ...(created ? { madeDate: date.id } : {}) };
@@ -322,11 +326,16 @@ export type ClaimOutcome =
   | { kind: 'already'; seatId: string }
   | { kind: 'lapsed' | 'closed' | 'unknown' };
 
-/** Claims the place an offer holds (the claim link's POST); a repeat changes nothing more. */
+/**
+ * Claims the place an offer holds (the claim link's POST); a repeat changes nothing more. Paid
+ * online, the place is held until `heldUntil` while its checkout is open, and its mails wait for
+ * the payment (classes/payment.ts).
+ */
 export async function claimOffer(
   tx: Queryable,
   token: string,
   outbox: ClassOutbox,
+  heldUntil?: Date,
 ): Promise<ClaimOutcome> {
   const entry = await waitEntryByClaim(token, tx);
   if (!entry) return { kind: 'unknown' };
@@ -335,8 +344,9 @@ export async function claimOffer(
     return { kind: entry.status === 'lapsed' ? 'lapsed' : 'closed' };
   }
   if (entry.offerExpiresAt && entry.offerExpiresAt <= now()) return { kind: 'lapsed' };
-  if (!(await bookOfferedSeat(tx, entry.seatId))) return { kind: 'closed' };
+  if (!(await bookOfferedSeat(tx, entry.seatId, heldUntil))) return { kind: 'closed' };
   await setWaitStatus(tx, entry.id, 'claimed');
+  if (heldUntil) return { kind: 'claimed', seatId: entry.seatId, mails: [] };
   return {
     kind: 'claimed',
     seatId: entry.seatId,
@@ -399,7 +409,11 @@ export async function cancelClass(
     await outbox.enqueue(tx, 'class-calendar', mailRef(dateId, Number(row.sequence))),
   ];
   for (const seat of await liveSeats(tx, dateId)) {
-    if (seat.status === 'booked') {
+    if (seat.payment === 'held') {
+      // Still being paid for, never confirmed: its seat given back, no mail; a payment that
+      // comes later finds the class cancelled and is refunded (classes/payment.ts).
+      await releaseSeatHold(tx, seat.id);
+    } else if (seat.status === 'booked') {
       const sequence = await cancelSeat(tx, seat.id, reason === 'minimum' ? 'minimum' : by, note);
       if (sequence !== undefined) {
         ids.push(await outbox.enqueue(tx, 'class-cancel-visitor', mailRef(seat.id, sequence)));

@@ -9,6 +9,7 @@
  * address; the class's roster is the studio's (the desk).
  */
 import { firstName } from '../booking/mail';
+import { refundToTell } from '../payments/store';
 import { mailBody, type Block } from '../mail/blocks';
 import { now } from '../platform/clock';
 import { siteOrigin } from '../platform/hosting';
@@ -205,7 +206,9 @@ export async function visitorCancelMail(ref: string): Composed {
   const when = `${w.date}, ${w.time} (${w.zone})`;
   const why =
     seat.cancelledBy === 'visitor'
-      ? `Your place in ${date.title} on ${when} is cancelled, as you asked.`
+      ? seat.payment === 'paid'
+        ? `Your place in ${date.title} on ${when} is cancelled, as you asked. Your payment of ${dollars(date.priceCents)} is refunded in full: it reaches your card in 5 to 10 days.`
+        : `Your place in ${date.title} on ${when} is cancelled, as you asked.`
       : seat.cancelledBy === 'minimum'
         ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. Nothing is due.`
         : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. Nothing is due.`;
@@ -413,5 +416,37 @@ export async function waitlistClosedMail(ref: string): Composed {
       ],
       FOOTER(studio.name),
     ),
+  };
+}
+
+/**
+ * The participant's mail when their payment came after the seat held for them went to someone
+ * else (payment.ts): what was refunded, and where to book another class. Composed from
+ * `<place id>:refund-<refund id>`.
+ */
+export async function classRefundedMail(ref: string): Promise<Mail | undefined> {
+  const refund = await refundToTell(ref, 'class');
+  const seat = refund && (await loadSeat(refund.bookingId));
+  const date = seat && (await loadClassDate(seat.classDateId));
+  if (!refund || !seat || !date) return undefined;
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  return {
+    to: seat.email,
+    subject: `Refunded: your payment for ${date.title} on ${w.short}`,
+    ...body(
+      [
+        `Hello ${firstName(seat.name)},`,
+        `Your payment for ${date.title} on ${w.date}, ${w.time} (${w.zone}) reached us after the place held for you had run out, and the place has since been taken. We could not keep it for you, so your payment of ${dollars(refund.amountCents)} has been refunded in full. It reaches your card in 5 to 10 days.`,
+        {
+          text: 'To book another class:',
+          link: `${seat.origin}/classes`,
+          label: 'See the classes',
+        },
+        `${studio.instructor}, ${studio.name}`,
+      ],
+      FOOTER(studio.name),
+    ),
+    replyTo: contactRecipient(),
   };
 }

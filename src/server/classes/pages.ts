@@ -15,7 +15,12 @@ import { escapeHtml } from '../../shared/html';
 import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import type { LinkFault } from '../request/link-function';
-import { seeOther, type ProblemPage } from '../request/pages';
+import { problemPage, seeOther, type ProblemPage } from '../request/pages';
+import { holdUntil, payOnline } from '../payments/checkout';
+import { refundThenMail } from '../payments/refunds';
+import { refundInFull } from '../payments/store';
+import { stripeAccount } from '../payments/stripe';
+import { awaitsPayment, openPlaceCheckout } from './payment';
 import { CLASS_LABELS, classProblemNotice } from '../../shared/classes/form';
 import { PAGES } from '../../shared/site-paths';
 import { refused } from '../request/responses';
@@ -119,8 +124,12 @@ export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise
       status: 409,
     });
   }
-  const mails = await transaction((tx) => cancelPlace(tx, seat.id, 'visitor', outbox));
-  if (mails?.length) await outbox.deliverNow(mails);
+  // Paid online and cancelled within the policy: refunded in full, once (docs/payments.md).
+  const { mails, refunds } = await transaction(async (tx) => {
+    const mails = await cancelPlace(tx, seat.id, 'visitor', outbox);
+    return { mails, refunds: mails ? await refundInFull(tx, 'class', seat.id, 'visitor') : [] };
+  });
+  await refundThenMail(stripeAccount(), refunds, mails ?? [], (ids) => outbox.deliverNow(ids));
   return placePage(req, (await loadSeat(seat.id))!, { done: 'cancelled' });
 }
 
@@ -143,22 +152,40 @@ export async function showOffer(req: Request): Promise<Response> {
     : entry.status === 'offered' || entry.status === 'lapsed'
       ? 'lapsed'
       : 'closed';
+  const pay = payOnline(date.priceCents) !== undefined;
   return personalPage(
     req,
     '/classes/claim',
-    offerView(entry, date, token, classSettings().timeZone, state),
+    offerView(entry, date, token, classSettings().timeZone, state, pay),
   );
 }
 
-/** POST /classes/claim: takes the place the offer holds; then its page (303). */
+/**
+ * POST /classes/claim: takes the place the offer holds; then its page (303). With the studio's
+ * Stripe keys set, the claim goes straight to payment: the place is held while its checkout is
+ * open and the answer is a 303 to Stripe's page (a repeat, to the same checkout); Stripe down,
+ * the offer holds as it was and the page says so.
+ */
 export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
   if (!sameOrigin(req)) return crossSite();
   const token = await tokenOf(req);
   if (!token) return personalPage(req, '/classes/claim', unknownView('offer'), 404);
-  const outcome = await transaction((tx) => claimOffer(tx, token, outbox));
+  const offer = await waitEntryByClaim(token);
+  const offered = offer && (await loadClassDate(offer.classDateId));
+  const pay = offered ? payOnline(offered.priceCents) : undefined;
+  const outcome = await transaction((tx) =>
+    claimOffer(tx, token, outbox, pay ? holdUntil() : undefined),
+  );
   if (outcome.kind === 'claimed' || outcome.kind === 'already') {
     if (outcome.kind === 'claimed') await outbox.deliverNow(outcome.mails);
     const seat = (await loadSeat(outcome.seatId))!;
+    if (pay && offered && awaitsPayment(seat)) {
+      const checkout = await openPlaceCheckout(pay, seat, offered, outbox, { claimed: true });
+      if (checkout.ok) return seeOther(checkout.value);
+      const page = classLinkFault('The offer')({ outage: true, status: 503 });
+      const words = { ...page.words, text: checkout.problem.error };
+      return problemPage({ ...page, problem: checkout.problem, words });
+    }
     return seeOther(`/classes/manage?token=${seatToken(seat)}&done=claimed`);
   }
   if (outcome.kind === 'unknown') {

@@ -167,10 +167,11 @@ export async function storedDatesBetween(
   }));
 }
 
-/** Places booked (not offered) in a class. */
+/** Places booked (not offered, nor held while a checkout is open) in a class. */
 export async function bookedCount(tx: Queryable, dateId: string): Promise<number> {
   const { rows } = await tx.query(
-    `SELECT count(*)::int AS n FROM class_seats WHERE class_date_id = $1 AND status = 'booked'`,
+    `SELECT count(*)::int AS n FROM class_seats
+      WHERE class_date_id = $1 AND status = 'booked' AND payment <> 'held'`,
     [dateId],
   );
   return Number((rows[0] as { n: number }).n);
@@ -341,6 +342,8 @@ interface SeatInsert {
   status: 'offered' | 'booked' | 'spam';
   received?: RequestFacts;
   origin: string;
+  /** Paid online: the seat is held for the visitor until then, while their checkout is open. */
+  heldUntil?: Date;
 }
 
 function constraintOf(error: unknown): string | undefined {
@@ -358,7 +361,7 @@ export async function takeSeat(
   tx: Queryable,
   date: Pick<ClassDate, 'id' | 'capacity'>,
   person: Person,
-  { status, received, origin }: SeatInsert,
+  { status, received, origin, heldUntil }: SeatInsert,
 ): Promise<{ id: string } | NoSeat | undefined> {
   const id = randomUUID();
   const link = newStoredToken(SEAT_TOKEN_FIELD, id);
@@ -367,8 +370,8 @@ export async function takeSeat(
       `INSERT INTO class_seats
          (id, class_date_id, capacity, seat_no, status, name, email, mailbox,
           manage_token_sha256, manage_token_sealed, origin, submission_id, request_sha256,
-          client_network, timed, spam_reason, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+          client_network, timed, spam_reason, payment, held_until, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
                ${sqlNow()}, ${sqlNow()})
        ON CONFLICT (submission_id) DO NOTHING
        RETURNING id`,
@@ -389,13 +392,27 @@ export async function takeSeat(
         received ? clientFingerprint(wideNetwork(received.client.ip)) : null,
         received?.timed ?? true,
         received?.spam ?? null,
+        heldUntil && status !== 'spam' ? 'held' : 'due',
+        heldUntil && status !== 'spam' ? heldUntil.toISOString() : null,
       ],
     );
   const stored = (result: { rows: unknown[] }) => result.rows[0] as { id: string } | undefined;
   if (status === 'spam') return stored(await insert(null));
+  return inFreeSeat(tx, date, async (seatNo) => stored(await insert(seatNo)));
+}
 
-  // Numbers another instance took since they were read are refused by the unique constraint:
-  // at most one try per seat of the class.
+/**
+ * Writes a row into the lowest seat number of `date` that looks free (`write`, in a savepoint).
+ * Numbers another instance took since they were read are refused by the unique constraint
+ * (class_seats_one_per_seat) and the next is tried, at most one try per seat of the class; a
+ * number past the capacity is refused by its CHECK. 'already' when the person holds a live place
+ * in the class (class_seats_one_per_person), 'full' when no number is left.
+ */
+async function inFreeSeat<T>(
+  tx: Queryable,
+  date: Pick<ClassDate, 'id' | 'capacity'>,
+  write: (seatNo: number) => Promise<T>,
+): Promise<T | NoSeat> {
   for (let tries = 0; tries <= date.capacity; tries++) {
     const { rows } = await tx.query(
       `SELECT n FROM generate_series(1, $2::int) AS n
@@ -407,9 +424,9 @@ export async function takeSeat(
     if (free === undefined) return 'full';
     await tx.query('SAVEPOINT take_seat');
     try {
-      const result = await insert(Number(free));
+      const result = await write(Number(free));
       await tx.query('RELEASE SAVEPOINT take_seat');
-      return stored(result);
+      return result;
     } catch (error) {
       const constraint = constraintOf(error);
       if (constraint === undefined) throw error;
@@ -419,6 +436,59 @@ export async function takeSeat(
     }
   }
   return 'full';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Places paid online (payments/webhook.ts): held while the checkout is open, then paid or lapsed
+
+/** A held place's payment succeeded while it still holds its seat: paid. False when it does not. */
+export async function markSeatPaid(tx: Queryable, id: string): Promise<boolean> {
+  const { rows } = await tx.query(
+    `UPDATE class_seats
+        SET payment = 'paid', held_until = NULL, paid_at = ${sqlNow()}, paid_by = 'checkout',
+            updated_at = ${sqlNow()}
+      WHERE id = $1 AND payment = 'held' AND status = 'booked'
+  RETURNING id`,
+    [id],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * A place whose hold lapsed before its payment came takes a seat again, paid, when one is free
+ * (the constraints decide, as for any booking): 'full' or 'already' when not.
+ */
+export async function retakeSeatPaid(
+  tx: Queryable,
+  id: string,
+  date: Pick<ClassDate, 'id' | 'capacity'>,
+): Promise<true | NoSeat> {
+  return inFreeSeat(tx, date, async (seatNo) => {
+    const { rows } = await tx.query(
+      `UPDATE class_seats
+          SET status = 'booked', seat_no = $2, payment = 'paid', held_until = NULL,
+              paid_at = ${sqlNow()}, paid_by = 'checkout', updated_at = ${sqlNow()}
+        WHERE id = $1 AND payment = 'held' AND status = 'lapsed'
+    RETURNING id`,
+      [id, seatNo],
+    );
+    if (rows.length === 0) throw new Error(`place ${id} is not a lapsed hold`);
+    return true as const;
+  });
+}
+
+/**
+ * Gives back the seat of a place held for a payment that will not come (its checkout lapsed,
+ * or could not open): its class date's id, or `undefined` when it held none.
+ */
+export async function releaseSeatHold(tx: Queryable, id: string): Promise<string | undefined> {
+  const { rows } = await tx.query(
+    `UPDATE class_seats SET status = 'lapsed', seat_no = NULL, updated_at = ${sqlNow()}
+      WHERE id = $1 AND payment = 'held' AND seat_no IS NOT NULL
+  RETURNING class_date_id`,
+    [id],
+  );
+  return (rows[0] as { class_date_id: string } | undefined)?.class_date_id;
 }
 
 /**
@@ -611,12 +681,39 @@ export async function lapseSeat(tx: Queryable, seatId: string): Promise<void> {
   );
 }
 
-/** Turns a place offered into a place booked (the claim). */
-export async function bookOfferedSeat(tx: Queryable, seatId: string): Promise<boolean> {
+/**
+ * Turns a place offered into a place booked (the claim); paid online, held until `heldUntil`
+ * while its checkout is open.
+ */
+export async function bookOfferedSeat(
+  tx: Queryable,
+  seatId: string,
+  heldUntil?: Date,
+): Promise<boolean> {
   const { rows } = await tx.query(
-    `UPDATE class_seats SET status = 'booked', updated_at = ${sqlNow()}
+    `UPDATE class_seats
+        SET status = 'booked', payment = CASE WHEN $2::timestamptz IS NULL THEN payment ELSE 'held' END,
+            held_until = $2, updated_at = ${sqlNow()}
       WHERE id = $1 AND status = 'offered' RETURNING id`,
-    [seatId],
+    [seatId, heldUntil?.toISOString() ?? null],
   );
   return rows.length > 0;
+}
+
+/**
+ * A claim whose checkout could not open (Stripe down): the place goes back to being offered, as
+ * it was, so the person can claim it again while the offer holds.
+ */
+export async function unclaimSeat(tx: Queryable, seatId: string): Promise<void> {
+  await tx.query(
+    `UPDATE class_seats SET status = 'offered', payment = 'due', held_until = NULL,
+            updated_at = ${sqlNow()}
+      WHERE id = $1 AND status = 'booked' AND payment = 'held'`,
+    [seatId],
+  );
+  await tx.query(
+    `UPDATE class_waitlist SET status = 'offered', updated_at = ${sqlNow()}
+      WHERE seat_id = $1 AND status = 'claimed'`,
+    [seatId],
+  );
 }

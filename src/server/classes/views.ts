@@ -86,7 +86,12 @@ export function placeView(
   const due: [string, string] =
     seat.payment === 'paid'
       ? ['Paid', dollars(date.priceCents)]
-      : ['Due at the studio', dollars(date.priceCents)];
+      : seat.payment === 'held'
+        ? [
+            'Price',
+            `${dollars(date.priceCents)}, paid online: waiting for Stripe to confirm the payment`,
+          ]
+        : ['Due at the studio', dollars(date.priceCents)];
   parts.push(`<div class="${CARD}">${facts(date, options.timeZone, cancelled ? [] : [due])}</div>`);
   if (!cancelled && !over) {
     parts.push(
@@ -110,6 +115,8 @@ export function offerView(
   token: string,
   timeZone: string,
   state: 'open' | 'lapsed' | 'closed',
+  /** With the studio's Stripe keys set, claiming goes straight to Stripe's page to pay. */
+  payOnline = false,
 ): PageView {
   if (state !== 'open') {
     const title = state === 'lapsed' ? 'This offer has run out' : 'This place is no longer offered';
@@ -133,7 +140,7 @@ export function offerView(
     html:
       hero('Small group class', title, `It is held for you until ${until}.`) +
       body(
-        `<div class="${CARD}">${facts(date, timeZone, [['Due at the studio', dollars(date.priceCents)]])}</div><form method="post" action="${PAGES.classClaim}" class="${CARD}" aria-labelledby="claim-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="claim-title" class="text-2xl font-semibold">Claim your place</h2><p class="mt-2 mb-5 text-muted">If you do not claim it by then, it is offered to the next person waiting.</p><button type="submit" class="${BUTTON}">Claim my place</button></form>`,
+        `<div class="${CARD}">${facts(date, timeZone, [[payOnline ? 'Price, paid online' : 'Due at the studio', dollars(date.priceCents)]])}</div><form method="post" action="${PAGES.classClaim}" class="${CARD}" aria-labelledby="claim-title"><input type="hidden" name="token" value="${e(token)}"><h2 id="claim-title" class="text-2xl font-semibold">Claim your place</h2><p class="mt-2 mb-5 text-muted">If you do not claim it by then, it is offered to the next person waiting.</p><button type="submit" class="${BUTTON}">${payOnline ? 'Claim and pay' : 'Claim my place'}</button></form>`,
       ),
   };
 }

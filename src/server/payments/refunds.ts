@@ -54,3 +54,18 @@ export async function sendRefunds(
   }
   return sent;
 }
+
+/**
+ * After a commit that decided refunds and queued mails: the refunds sent to Stripe first, so a
+ * mail that says "refunded" follows Stripe's yes, then the mails. Whatever fails stays owed: the
+ * refund pending (send-refunds asks again), the mail in the outbox.
+ */
+export async function refundThenMail(
+  account: StripeAccount | undefined,
+  refunds: readonly Refund[],
+  mails: readonly string[],
+  deliverNow: (ids: string[]) => Promise<unknown>,
+): Promise<void> {
+  if (refunds.length > 0 && account) await sendRefunds(account, refunds);
+  if (mails.length > 0) await deliverNow([...mails]);
+}

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sqlNow } from '../platform/clock';
-import type { Queryable } from '../platform/db';
+import { query, type Queryable } from '../platform/db';
 
 export type BookingKind = 'session' | 'class';
 export type RefundReason = 'policy' | 'taken' | 'class-cancelled' | 'studio';
@@ -228,4 +228,44 @@ export async function claimEvent(
 /** What the site did with the event, for the log and the desk. */
 export async function eventOutcome(tx: Queryable, id: string, outcome: string): Promise<void> {
   await tx.query('UPDATE stripe_events SET outcome = $2 WHERE id = $1', [id, outcome]);
+}
+
+/**
+ * A booking paid online and cancelled within the policy: its payment refunded in full, once
+ * (the decision's key is the payment's). None when it was not paid online.
+ */
+export async function refundInFull(
+  tx: Queryable,
+  kind: BookingKind,
+  bookingId: string,
+  requestedBy: string,
+): Promise<Refund[]> {
+  const paid = await paidPaymentOf(tx, kind, bookingId);
+  if (!paid) return [];
+  return [
+    await queueRefund(tx, paid, {
+      amountCents: paid.amountCents,
+      reason: 'policy',
+      requestedBy,
+      key: `policy:${paid.id}`,
+    }),
+  ];
+}
+
+/**
+ * The refund a `payment-refunded` mail tells of, from its ref `<booking id>:refund-<refund id>`:
+ * its booking and amount, when it is a refund of a `kind` booking.
+ */
+export async function refundToTell(
+  ref: string,
+  kind: BookingKind,
+): Promise<{ bookingId: string; amountCents: number } | undefined> {
+  const refundId = /^[0-9a-f-]{36}:refund-([0-9a-f-]{36})$/.exec(ref)?.[1];
+  if (!refundId) return undefined;
+  const [row] = await query<{ booking_id: string; amount_cents: number }>(
+    `SELECT p.booking_id, r.amount_cents FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
+      WHERE r.id = $1 AND p.booking_kind = $2`,
+    [refundId, kind],
+  );
+  return row && { bookingId: row.booking_id, amountCents: Number(row.amount_cents) };
 }

@@ -40,8 +40,11 @@ export interface PayableKind {
     tx: Queryable,
     bookingId: string,
   ): Promise<{ outcome: 'confirmed' | 'already' | 'taken'; mails: string[] }>;
-  /** Its checkout lapsed unpaid: the held place is released (nothing when it is not held). */
-  release(tx: Queryable, bookingId: string): Promise<void>;
+  /**
+   * Its checkout lapsed unpaid: the held place is released (nothing when it is not held); the
+   * mails that queued (a class's freed seat offered to its waitlist).
+   */
+  release(tx: Queryable, bookingId: string): Promise<string[]>;
   /** Queues the mail telling the visitor a payment came too late for its place, refunded. */
   tellRefunded(tx: Queryable, refund: Refund, bookingId: string): Promise<string[]>;
 }
@@ -133,8 +136,8 @@ async function applyTo(
     if (payment.state !== 'open')
       return { outcome: `ignored: already ${payment.state}`, refunds: [], mails: [] };
     await markExpired(tx, payment.id);
-    await kind.release(tx, payment.bookingId);
-    return { outcome: 'released', refunds: [], mails: [] };
+    const mails = await kind.release(tx, payment.bookingId);
+    return { outcome: 'released', refunds: [], mails };
   }
   return { outcome: `ignored: ${event.type}`, refunds: [], mails: [] };
 }
