@@ -12,6 +12,7 @@
 import { describe, expect, test } from 'vitest';
 import bookSession from '../../functions/book-session';
 import sendRefundsNow from '../../functions/send-refunds';
+import stripeWebhook from '../../functions/stripe-webhook';
 import {
   loadSession,
   releaseLapsedSessionHolds,
