@@ -84,7 +84,7 @@ export const siteSettings = z.object({
     'must be a Stripe secret or restricted key (sk_live_…, rk_live_…; sk_test_… in test mode)',
     {
       about:
-        "the studio's own Stripe account: with it, private and in-home sessions are paid online through Stripe Checkout ([payments](payments.md)); a secret",
+        "the studio's own Stripe account: with it, private and in-home sessions and class places are paid online through Stripe Checkout ([payments](payments.md)); a secret",
       fallback: 'unset: everything is paid at the studio',
       secret: true,
     },
