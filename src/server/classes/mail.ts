@@ -10,6 +10,7 @@
  */
 import { firstName } from '../booking/mail';
 import { mailBody, type Block } from '../mail/blocks';
+import { refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
 import { siteOrigin } from '../platform/hosting';
 import { query } from '../platform/db';
@@ -203,12 +204,15 @@ export async function visitorCancelMail(ref: string): Composed {
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
   const when = `${w.date}, ${w.time} (${w.zone})`;
+  // Paid online and cancelled by the studio: refunded (records/bookings.ts), and said so.
+  const money = seat.cancelledBy === 'visitor' ? undefined : await refundedOf('class', seat.id);
+  const nothingDue = money ? refundWords(money) || 'Nothing is due.' : 'Nothing is due.';
   const why =
     seat.cancelledBy === 'visitor'
       ? `Your place in ${date.title} on ${when} is cancelled, as you asked.`
       : seat.cancelledBy === 'minimum'
-        ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. Nothing is due.`
-        : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. Nothing is due.`;
+        ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. ${nothingDue}`
+        : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. ${nothingDue}`;
   return {
     to: seat.email,
     subject: `Cancelled: ${date.title} on ${w.short}`,
