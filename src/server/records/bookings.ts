@@ -196,7 +196,7 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
     ),
   ]);
   let next = 0;
-  const person = (): BookedPerson => rated[next++]!;
+  const person = (): BookedPerson => rated[next++];
 
   const policy = sessionPolicy();
   const live = (row: { cancelled_at: Date | null }) => row.cancelled_at === null;
@@ -590,12 +590,15 @@ export async function refundPayment(
       return { ok: false, why: (await lockBooking(tx, kind, id)) ? 'not-paid-online' : 'missing' };
     }
     const key = `studio:${paid.id}:${request}`;
-    const { rows } = await tx.query('SELECT 1 FROM payment_refunds WHERE idempotency_key = $1', [
-      `refund:${key}`,
-    ]);
-    const repeated = rows.length > 0;
+    // The same press again: its refund as it was asked, nothing more.
+    const { rows } = await tx.query(
+      'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
+      [`refund:${key}`],
+    );
+    const asked = rows[0] as { amount_cents: number } | undefined;
+    const repeated = asked !== undefined;
     const left = paid.amountCents - paid.refundedCents;
-    const amount = amountCents ?? left;
+    const amount = asked ? Number(asked.amount_cents) : (amountCents ?? left);
     if (!repeated && left <= 0) return { ok: false, why: 'refunded' };
     if (!repeated && amount > left) return { ok: false, why: 'too-much', most: left };
     const refund = await queueRefund(tx, paid, {
