@@ -269,6 +269,7 @@ export const ACTION_WORDS = {
   'download-pdf': 'Downloaded a signed waiver PDF',
   'export-waivers': 'Exported waivers',
   'export-messages': 'Exported messages',
+  'export-bookings': 'Exported bookings and payments',
   'not-spam': 'Marked a message as not spam',
   'send-again': 'Sent an e-mail again',
   erase: "Erased a participant's records",

@@ -473,3 +473,49 @@ describe('refunds of what was paid online', () => {
     expect((await overview(cookie)).bookings[0]!.payment).toMatchObject({ state: 'refunded' });
   });
 });
+
+describe('the CSV for her bookkeeping', () => {
+  test('each session and place with its price, payment, Stripe reference and fee, and refunds', async () => {
+    const paidOnline = await paidSession();
+    const seat = await place('Ann');
+    const cookie = await signIn(env.smtp);
+    await post(cookie, 'paid', { kind: 'place', id: seat });
+    const press = { kind: 'session', id: paidOnline, amount: '20', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', press)).status).toBe(200);
+    const { rows } = await env.db.query<{ payment_intent: string }>(
+      'SELECT payment_intent FROM payments',
+    );
+    const answer = await desk(
+      '/api/records/export/bookings?from=2027-03-02&to=2027-03-02&tz=America/Los_Angeles',
+      { cookie },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-disposition')).toMatch(/bookings-\d{4}-\d{2}-\d{2}\.csv/);
+    const lines = (await answer.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'Booking ID,Kind,What,Starts at (UTC),Name,Email,Status,Price,Payment,Paid at (UTC),Recorded paid by,Paid online,Stripe reference,Stripe fee,Refunded,Refunds',
+    );
+    expect(lines).toHaveLength(3);
+    const [session, mat] = lines.slice(1).map((line) => line.split(','));
+    expect(session!.slice(1, 9)).toEqual([
+      'Session',
+      'Private Sessions',
+      '2027-03-02 17:00:00',
+      'Grace Hopper',
+      'grace@example.test',
+      'Booked',
+      '120.00',
+      'Paid online',
+    ]);
+    expect(session!.slice(10, 13)).toEqual(['Stripe', '120.00', rows[0]!.payment_intent]);
+    expect(session![14]).toBe('20.00');
+    expect(session![15]).toMatch(/^20\.00 succeeded re_\w+$/);
+    expect(mat!.slice(1, 3)).toEqual(['Class', 'Mat Foundations']);
+    expect(mat!.slice(7, 9)).toEqual(['45.00', 'Paid at the studio']);
+    expect(mat![10]).toBe(STAFF);
+    expect((await log(cookie))[0]).toMatchObject({ action: 'export-bookings' });
+  });
+});

@@ -79,6 +79,7 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
   ['POST', '/api/records/list/remove', { email: 'ingrid@example.test' }],
   ['POST', '/api/records/list/announce', { eventId: 'spring-reformer-workshop' }],
   ['GET', '/api/records/bookings'],
+  ['GET', '/api/records/export/bookings'],
   ['POST', '/api/records/bookings/paid', { kind: 'session', id: WAIVER }],
   ['POST', '/api/records/bookings/no-show', { kind: 'session', id: WAIVER, noShow: true }],
   ['POST', '/api/records/bookings/cancel', { kind: 'session', id: WAIVER, note: '' }],

@@ -496,6 +496,54 @@ function ClassCard({
           : `${count(answer.told, 'person', 'people')} booked ${answer.told === 1 ? 'is' : 'are'} told, and everyone waiting.`
       }${answer.refunds > 0 ? ` ${count(answer.refunds, 'payment')} made online ${answer.refunds === 1 ? 'is' : 'are'} refunded.` : ''}`;
     });
+  const canCancel = !lesson.cancelledAt && !begun;
+  const form = canCancel && asking && (
+    <NoteForm
+      id={`cancel-${title}`}
+      who={live.length > 0 ? 'everyone booked' : 'anyone waiting'}
+      words={
+        live.length > 0
+          ? 'Everyone booked and everyone on the waitlist gets the cancellation, your calendar too, and whoever paid online is refunded in full. The class is no longer offered.'
+          : 'Nobody has booked it: it is simply no longer offered.'
+      }
+      submit="Cancel this class"
+      busy={busy && busyWith === id}
+      onSubmit={cancel}
+      onClose={() => setAsking(false)}
+    />
+  );
+  if (lesson.places.length === 0) {
+    // Nobody booked: one line, so the days with people in them stand out.
+    return (
+      <article
+        className="space-y-1 rounded-xl border border-sand-200 bg-white px-4 py-1"
+        aria-labelledby={title}
+      >
+        <div className="flex flex-wrap items-center justify-between gap-x-3">
+          <h4 id={title} className="py-2 font-sans text-sm">
+            {format.span(lesson.start, lesson.end)} · {lesson.title}{' '}
+            <span className="text-muted">
+              {lesson.cancelledAt
+                ? '(cancelled)'
+                : `(nobody booked yet, ${lesson.capacity} places)`}
+            </span>
+          </h4>
+          {canCancel && !asking && (
+            <button
+              type="button"
+              className={`min-h-11 text-sm ${LINK}`}
+              onClick={() => setAsking(true)}
+              aria-describedby={title}
+            >
+              Cancel this class…
+            </button>
+          )}
+        </div>
+        <Status>{outcomeOf(acted, id)}</Status>
+        {form}
+      </article>
+    );
+  }
   return (
     <article className={`${CARD} space-y-2`} aria-labelledby={title}>
       <header className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
@@ -513,9 +561,9 @@ function ClassCard({
           {lesson.outsideTimetable && <Badge tone="warn">Not in your timetable now</Badge>}
         </span>
       </header>
-      {!lesson.cancelledAt && lesson.booked < lesson.minimum && !begun && (
+      {!lesson.cancelledAt && lesson.booked > 0 && lesson.booked < lesson.minimum && !begun && (
         <p className="text-sm text-muted">
-          It needs {lesson.minimum} to go ahead. {dollars(lesson.priceCents)} a place.
+          It needs {lesson.minimum} booked to go ahead; below that it is cancelled at its cutoff.
         </p>
       )}
       {lesson.outsideTimetable && (
@@ -524,26 +572,22 @@ function ClassCard({
           stays booked; cancel it if you cannot teach it.
         </p>
       )}
-      {live.length === 0 && lesson.places.length === 0 ? (
-        <p className="text-sm text-muted">Nobody has booked yet.</p>
-      ) : (
-        <ul className="divide-y divide-sand-100" aria-label={`Who is booked for ${lesson.title}`}>
-          {lesson.places.map((place) => (
-            <PlaceRow
-              key={place.id}
-              place={place}
-              lesson={lesson}
-              format={format}
-              begun={begun}
-              busy={busy && busyWith === place.id}
-              act={act}
-              acted={acted}
-            />
-          ))}
-        </ul>
-      )}
+      <ul className="divide-y divide-sand-100" aria-label={`Who is booked for ${lesson.title}`}>
+        {lesson.places.map((place) => (
+          <PlaceRow
+            key={place.id}
+            place={place}
+            lesson={lesson}
+            format={format}
+            begun={begun}
+            busy={busy && busyWith === place.id}
+            act={act}
+            acted={acted}
+          />
+        ))}
+      </ul>
       <Status>{outcomeOf(acted, id)}</Status>
-      {!lesson.cancelledAt && !begun && !asking && (
+      {canCancel && !asking && (
         <button
           type="button"
           className={BUTTON_QUIET}
@@ -553,17 +597,7 @@ function ClassCard({
           Cancel this class…
         </button>
       )}
-      {!lesson.cancelledAt && !begun && asking && (
-        <NoteForm
-          id={`cancel-${title}`}
-          who={live.length > 0 ? 'everyone booked' : 'anyone waiting'}
-          words={`Everyone booked and everyone on the waitlist gets the cancellation, your calendar too, and whoever paid online is refunded in full. The class is no longer offered.`}
-          submit="Cancel this class"
-          busy={busy && busyWith === id}
-          onSubmit={cancel}
-          onClose={() => setAsking(false)}
-        />
-      )}
+      {form}
     </article>
   );
 }

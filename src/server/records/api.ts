@@ -41,6 +41,7 @@ import {
 } from './consultations';
 import {
   afterChange,
+  bookingsCsv,
   bookingsOverview,
   cancelOne,
   cancelWholeClass,
@@ -585,6 +586,10 @@ export const api = new Hono<DeskEnv>()
   .get('/export/messages', signedIn(), query(filtersQuery({})), async (c) => {
     const { filters } = c.req.valid('query');
     return exportDownload(c.var.staff, 'messages', filters, await messagesCsv(filters));
+  })
+  .get('/export/bookings', signedIn(), query(filtersQuery({})), async (c) => {
+    const { filters } = c.req.valid('query');
+    return exportDownload(c.var.staff, 'bookings', filters, await bookingsCsv(filters));
   })
 
   // ---- Erasure: what is held about an address; erasing all of it once the address is typed

@@ -42,6 +42,7 @@ import { stripeAccount } from '../payments/stripe';
 import { now, sqlNow } from '../platform/clock';
 import { query, transaction, type Queryable } from '../platform/db';
 import { logAccess } from './access-log';
+import { toCsv } from './csv';
 import { cancelFromDesk } from './consultations';
 import { withWaiverStatus } from './participants';
 
@@ -628,4 +629,130 @@ export async function refundPayment(
       ? await sendRefunds(account, [done.refund])
       : undefined;
   return { ...done, confirmed: done.refund.state === 'succeeded' || (sent?.succeeded ?? 0) > 0 };
+}
+
+// ---- The CSV for her bookkeeping
+
+const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+const utcText = (date: Date | string | null) =>
+  date ? new Date(date).toISOString().slice(0, 19).replace('T', ' ') : '';
+
+const PAYMENT_WORDS: Record<PaymentView['state'], string> = {
+  due: 'Due at the studio',
+  paying: 'Paying online',
+  'paid-studio': 'Paid at the studio',
+  'paid-online': 'Paid online',
+  refunded: 'Refunded',
+};
+
+interface CsvRow {
+  kind: 'session' | 'class';
+  id: string;
+  what: string;
+  starts_at: Date;
+  name: string;
+  email: string;
+  price_cents: number;
+  payment: 'due' | 'held' | 'paid';
+  paid_at: Date | null;
+  paid_by: string | null;
+  cancelled_at: Date | null;
+  no_show: boolean;
+  amount_cents: number | null;
+  payment_intent: string | null;
+  fee_cents: number | null;
+  online_paid_at: Date | null;
+  refunded: number;
+  refunds: string | null;
+}
+
+/**
+ * The sessions and class places whose time falls in the range (days in `filters.tz`), by time:
+ * each with its price, where its payment stands, the amount paid online with Stripe's reference
+ * and fee (when Stripe reported it), and its refunds. Consultations cost nothing: not listed.
+ */
+export async function bookingsCsv(filters: {
+  from?: string;
+  to?: string;
+  tz: string;
+}): Promise<{ csv: string; rows: number }> {
+  const params: unknown[] = [filters.from ?? null, filters.to ?? null, filters.tz];
+  const within = (column: string) =>
+    `($1::date IS NULL OR ${column} >= ($1::date::timestamp AT TIME ZONE $3))
+     AND ($2::date IS NULL OR ${column} < (($2::date + 1)::timestamp AT TIME ZONE $3))`;
+  const paid = (kind: string, id: string) => `LEFT JOIN LATERAL (
+       SELECT p.amount_cents, p.payment_intent, p.fee_cents, p.paid_at,
+              coalesce(sum(r.amount_cents) FILTER (WHERE r.state <> 'failed'), 0)::int AS refunded,
+              string_agg(to_char(r.amount_cents / 100.0, 'FM999990.00') || ' ' || r.state
+                         || coalesce(' ' || r.stripe_refund, ''), '; ' ORDER BY r.created_at) AS refunds
+         FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
+        WHERE p.booking_kind = '${kind}' AND p.booking_id = ${id} AND p.state = 'paid'
+        GROUP BY p.id) pay ON true`;
+  const rows = await query<CsvRow>(
+    `SELECT 'session' AS kind, b.id, b.session_title AS what, b.starts_at, b.name, b.email,
+            b.amount_cents AS price_cents, b.payment, b.paid_at, b.paid_by, b.cancelled_at,
+            b.no_show_at IS NOT NULL AS no_show, pay.amount_cents, pay.payment_intent,
+            pay.fee_cents, pay.paid_at AS online_paid_at, coalesce(pay.refunded, 0) AS refunded,
+            pay.refunds
+       FROM session_bookings b ${paid('session', 'b.id')}
+      WHERE b.spam_reason IS NULL AND b.cancelled_by IS DISTINCT FROM 'checkout'
+        AND ${within('b.starts_at')}
+     UNION ALL
+     SELECT 'class', s.id, d.title, d.starts_at, s.name, s.email, d.price_cents, s.payment,
+            s.paid_at, s.paid_by, s.cancelled_at, s.no_show, pay.amount_cents, pay.payment_intent,
+            pay.fee_cents, pay.paid_at, coalesce(pay.refunded, 0), pay.refunds
+       FROM class_seats s JOIN class_dates d ON d.id = s.class_date_id ${paid('class', 's.id')}
+      WHERE s.spam_reason IS NULL AND s.status IN ('booked', 'cancelled')
+        AND ${within('d.starts_at')}
+      ORDER BY 4, 2`,
+    params,
+  );
+  const header = [
+    'Booking ID',
+    'Kind',
+    'What',
+    'Starts at (UTC)',
+    'Name',
+    'Email',
+    'Status',
+    'Price',
+    'Payment',
+    'Paid at (UTC)',
+    'Recorded paid by',
+    'Paid online',
+    'Stripe reference',
+    'Stripe fee',
+    'Refunded',
+    'Refunds',
+  ];
+  const lines = rows.map((row) => {
+    const online =
+      row.amount_cents === null
+        ? undefined
+        : ({
+            amountCents: Number(row.amount_cents),
+            refundedCents: Number(row.refunded),
+            refundPendingCents: 0,
+          } as PaidPayment);
+    const view = paymentView(row.payment, Number(row.price_cents), online);
+    return [
+      row.id,
+      row.kind === 'session' ? 'Session' : 'Class',
+      row.what,
+      utcText(row.starts_at),
+      row.name,
+      row.email,
+      row.cancelled_at ? 'Cancelled' : row.no_show ? 'No-show' : 'Booked',
+      money(Number(row.price_cents)),
+      row.cancelled_at && view.state === 'due' ? 'Nothing due' : PAYMENT_WORDS[view.state],
+      utcText(row.online_paid_at ?? row.paid_at),
+      row.amount_cents === null ? (row.paid_by ?? '') : 'Stripe',
+      money(row.amount_cents === null ? null : Number(row.amount_cents)),
+      row.payment_intent ?? '',
+      money(row.fee_cents === null ? null : Number(row.fee_cents)),
+      money(Number(row.refunded)),
+      row.refunds ?? '',
+    ];
+  });
+  return { csv: toCsv(header, lines), rows: lines.length };
 }
