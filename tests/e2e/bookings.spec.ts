@@ -108,8 +108,10 @@ test('on a phone: who is booked, their waiver and payment; paid at the studio; a
   );
   expect(overflow).toBeLessThanOrEqual(0);
   await expectNoViolations(page);
-  await session.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-top.png` });
   await page.screenshot({ path: `${SHOTS}/bookings-375.png`, fullPage: true });
+  await session.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-session.png` });
 
   await session.getByRole('button', { name: 'Paid at the studio' }).click();
   await expect(session.getByRole('status')).toContainText('Marked paid at the studio');
@@ -128,8 +130,22 @@ test('on a phone: who is booked, their waiver and payment; paid at the studio; a
   expect(methodOf(told)).toBe('CANCEL');
   expect(told.text).toContain('Sorry!');
 
+  await place.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-place-cancelled.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/bookings-1280-top.png` });
   await page.screenshot({ path: `${SHOTS}/bookings-1280.png`, fullPage: true });
+  // Without scripts the desk says what it needs.
+  const plain = await browser.newContext({
+    baseURL: BASE,
+    viewport: PHONE,
+    javaScriptEnabled: false,
+  });
+  const noScript = await plain.newPage();
+  await noScript.goto('/records#/bookings');
+  await noScript.screenshot({ path: `${SHOTS}/bookings-375-no-script.png`, fullPage: true });
+  await plain.close();
 
   // The session is cancelled too, leaving the local database as it was.
   await page.setViewportSize(PHONE);

@@ -6,7 +6,9 @@
  * payment in full or in part, once per press. Real PostgreSQL, real SMTP, the real `stripe` SDK
  * against the stand-in that checks each request against Stripe's OpenAPI description.
  */
-import { resolve } from 'node:path';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookClass from '../../functions/book-class';
 import bookConsultation from '../../functions/book-consultation';
@@ -205,6 +207,24 @@ describe('the screen', () => {
     // The timetable's dates nobody booked yet are listed too, to be cancelled ahead.
     const thursday = seen.classes.find((c) => c.key === 'mat-foundations-th-1800');
     expect(thursday).toMatchObject({ id: null, booked: 0, places: [] });
+  });
+
+  test('a session booked before her hours changed is marked outside them, and stays booked', async () => {
+    const id = await session();
+    const content = await mkdtemp(join(tmpdir(), 'bookings-hours-'));
+    try {
+      await cp(resolve(import.meta.dirname, '../../content'), content, { recursive: true });
+      // Her mornings are now Mondays only: Tuesday 9:00 is outside her hours.
+      const file = join(content, 'booking.yaml');
+      const hours = await readFile(file, 'utf8');
+      await writeFile(file, hours.replace('days: [Mo, Tu, We, Th, Fr]', 'days: [Mo]'));
+      vi.stubEnv('CONTENT_DIR', content);
+      const cookie = await signIn(env.smtp);
+      const [booked] = (await overview(cookie)).bookings;
+      expect(booked).toMatchObject({ id, outsideHours: true, cancelledAt: null });
+    } finally {
+      await rm(content, { recursive: true, force: true });
+    }
   });
 
   test('signed out: 401, and nothing listed', async () => {

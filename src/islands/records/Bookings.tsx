@@ -215,9 +215,11 @@ function Actions({
   const cancel = async (note: string) =>
     act(id, async () => {
       const answer = await ask(desk.bookings.cancel.$post({ json: { kind, id, note } }));
-      return `Cancelled: ${who}, ${what}. They get the cancellation, and your calendar too.${
-        answer.refundedCents > 0 ? ` ${dollars(answer.refundedCents)} is refunded to them.` : ''
-      }`;
+      return `Cancelled: ${who}, ${what}. ${
+        kind === 'place'
+          ? 'They get the cancellation, and the place is offered to the first person waiting, if anyone is.'
+          : 'They get the cancellation, and your calendar too.'
+      }${answer.refundedCents > 0 ? ` ${dollars(answer.refundedCents)} is refunded to them.` : ''}`;
     });
   const refund = async (amount: string, request: string) => {
     let refused: DeskError | undefined;
@@ -294,7 +296,7 @@ function Actions({
         <NoteForm
           id={`cancel-${id}`}
           who={who}
-          words={`They get it with the cancellation, which also takes it out of their calendar and yours.${
+          words={`They get it with the cancellation, which also takes it out of their calendar${kind === 'place' ? '' : ' and yours'}.${
             payment && payment.refundableCents > 0
               ? ` What they paid online, ${dollars(payment.refundableCents)}, is refunded to them.`
               : ''
