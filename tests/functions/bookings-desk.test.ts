@@ -494,6 +494,45 @@ describe('refunds of what was paid online', () => {
   });
 });
 
+describe('a class whose places were paid online', () => {
+  test('cancelled on the desk: each payment refunded in full, once, and the mails say so', async () => {
+    const ann = await place('Ann');
+    await place('Ben');
+    // Ann paid online (as the checkout records a payment: a paid row with Stripe's reference).
+    await env.db.query(
+      `UPDATE class_seats SET payment = 'paid', paid_at = now(), paid_by = 'checkout' WHERE id = $1`,
+      [ann],
+    );
+    await env.db.query(
+      `INSERT INTO payments (id, booking_kind, booking_id, checkout_session, amount_cents, currency,
+                             state, payment_intent, expires_at, paid_at)
+       VALUES (gen_random_uuid(), 'class', $1, 'cs_test_ann', 4500, 'usd', 'paid', 'pi_test_ann',
+               now(), now())`,
+      [ann],
+    );
+    const cookie = await signIn(env.smtp);
+    const before = await overview(cookie);
+    const paid = before.classes.find((c) => c.start === MAT.start)!.places[0]!;
+    expect(paid.payment).toMatchObject({ state: 'paid-online', refundableCents: 4500 });
+    env.smtp.mails.length = 0;
+    const answer = await post(cookie, 'cancel-class', { ...classOf(MAT), note: '' });
+    expect(await answer.json()).toMatchObject({ told: 2, refunds: 1 });
+    const { rows } = await env.db.query<{ reason: string; amount_cents: number }>(
+      'SELECT reason, amount_cents FROM payment_refunds',
+    );
+    expect(rows).toEqual([{ reason: 'class-cancelled', amount_cents: 4500 }]);
+    await env.smtp.waitForMails(3);
+    const toAnn = env.smtp.mails.find((m) => m.envelope.to.includes('ann@example.test'))!;
+    expect(toAnn.text).toContain('Your payment of $45 is refunded in full');
+    expect(toAnn.text).not.toContain('Nothing is due');
+    const toBen = env.smtp.mails.find((m) => m.envelope.to.includes('ben@example.test'))!;
+    expect(toBen.text).toContain('Nothing is due');
+    const after = await overview(cookie);
+    const cancelled = after.classes.find((c) => c.start === MAT.start)!;
+    expect(cancelled.places.find((p) => p.id === ann)!.payment.state).toBe('refunded');
+  });
+});
+
 describe('the CSV for her bookkeeping', () => {
   test('each session and place with its price, payment, Stripe reference and fee, and refunds', async () => {
     const paidOnline = await paidSession();
