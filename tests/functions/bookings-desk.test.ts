@@ -168,6 +168,12 @@ async function snapshot() {
   return rows;
 }
 
+async function mailTo(to: string, subject: RegExp): Promise<ReceivedMail> {
+  const match = (m: ReceivedMail) => m.envelope.to.includes(to) && subject.test(m.subject ?? '');
+  await expect.poll(() => env.smtp.mails.some(match)).toBe(true);
+  return env.smtp.mails.find(match)!;
+}
+
 const calendarMethod = (mail: ReceivedMail) => {
   const part = mail.attachments.find((a) => a.contentType === 'text/calendar');
   return part && /^METHOD:(\w+)/m.exec(part.content.toString('utf8'))?.[1];
@@ -335,6 +341,10 @@ describe('cancelling', () => {
     expect(calendarMethod(ann)).toBe('CANCEL');
     const ada = env.smtp.mails.find((m) => m.envelope.to.includes('ada@example.test'))!;
     expect(calendarMethod(ada)).toBe('CANCEL');
+    // Her own notice says who cancelled the place: not Ann.
+    const notice = await mailTo(STUDIO, /^Class place cancelled/);
+    expect(notice.text).toContain(`was cancelled on the records desk by ${STAFF}`);
+    expect(notice.text).not.toContain('cancelled their place');
     const seen = await overview(cookie);
     expect(seen.bookings[0]!.cancelledAt).not.toBeNull();
     expect(seen.classes.find((c) => c.start === MAT.start)!.booked).toBe(0);

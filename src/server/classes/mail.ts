@@ -259,11 +259,16 @@ export async function studioMail(ref: string): Composed {
       [
         booked
           ? `${seat.name} booked a place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
-          : `${seat.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`,
+          : seat.cancelledBy === 'visitor'
+            ? `${seat.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
+            : `${seat.name}'s place in ${date.title} on ${w.date}, ${w.time} (${w.zone}) was cancelled on the records desk by ${seat.cancelledBy ?? 'the studio'}.`,
         {
           fields: [
             ['Booked now', `${n} of ${date.capacity} places (it runs with ${date.minimum})`],
-            ['Due at the studio', dollars(date.priceCents)],
+            [
+              seat.payment === 'paid' ? 'Paid' : booked ? 'Due at the studio' : 'Price',
+              dollars(date.priceCents),
+            ],
           ],
         },
         'The roster is on the records desk.',
