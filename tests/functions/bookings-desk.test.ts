@@ -434,10 +434,13 @@ describe('refunds of what was paid online', () => {
       422,
     );
     expect(tooMuch.error).toContain('At most $100 is left to refund.');
-    await refusal(
-      post(cookie, 'refund', { ...part, amount: 'forty', request: crypto.randomUUID() }),
-      422,
-    );
+    for (const wrong of ['forty', 20, '20.505']) {
+      const words = await refusal(
+        post(cookie, 'refund', { ...part, amount: wrong, request: crypto.randomUUID() }),
+        422,
+      );
+      expect(words.error).toContain('Please write the amount in dollars, like 45 or 22.50.');
+    }
     await refusal(
       post(cookie, 'refund', { ...part, amount: '0', request: crypto.randomUUID() }),
       422,

@@ -114,14 +114,17 @@ const booking = z.object({
   kind: z.enum(['consultation', 'session', 'place'], 'Please choose a booking from the list.'),
   id: bookingId,
 });
+const AMOUNT = 'Please write the amount in dollars, like 45 or 22.50.';
+/** Dollars as she types them ("45", "$22.50"), in cents; empty: all that is left. */
 const amount = z
-  .union([z.literal(''), z.string().trim()])
+  .string(AMOUNT)
+  .trim()
   .optional()
   .transform((text) => text || undefined)
   .pipe(
     z
       .string()
-      .regex(/^\$?\d{1,6}(\.\d{1,2})?$/, 'Please write the amount in dollars, like 45 or 22.50.')
+      .regex(/^\$?\d{1,6}(\.\d{1,2})?$/, AMOUNT)
       .transform((text) => Math.round(Number(text.replace('$', '')) * 100))
       .refine(
         (cents) => cents > 0,
