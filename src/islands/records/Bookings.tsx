@@ -44,7 +44,10 @@ function paymentWords(payment: PaymentView, cancelled: boolean): [string, 'good'
         'good',
       ];
     case 'refunded':
-      return [`Refunded: ${amount}`, 'warn'];
+      return [
+        `Refunded: ${amount}${payment.refundPendingCents > 0 ? ' (Stripe is confirming it)' : ''}`,
+        'warn',
+      ];
   }
 }
 
