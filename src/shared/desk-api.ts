@@ -269,6 +269,7 @@ export const ACTION_WORDS = {
   'download-pdf': 'Downloaded a signed waiver PDF',
   'export-waivers': 'Exported waivers',
   'export-messages': 'Exported messages',
+  'export-bookings': 'Exported bookings and payments',
   'not-spam': 'Marked a message as not spam',
   'send-again': 'Sent an e-mail again',
   erase: "Erased a participant's records",
@@ -276,6 +277,13 @@ export const ACTION_WORDS = {
   retention: 'Removed records past their keeping time',
   restore: 'Restored the records from a backup',
   'cancel-booking': 'Cancelled a consultation',
+  'cancel-session': 'Cancelled a session',
+  'cancel-place': "Cancelled a person's place in a class",
+  'cancel-class': 'Cancelled a class date',
+  'mark-paid': 'Marked a booking paid at the studio',
+  'mark-no-show': 'Marked a no-show',
+  'unmark-no-show': 'Took back a no-show',
+  refund: 'Refunded a payment',
   'block-time': 'Blocked time for consultations',
   'unblock-time': 'Removed a block of time',
   'new-feed-address': 'Made a new address for the consultations calendar',
@@ -447,3 +455,84 @@ export interface ListOverview {
   counts: ListCounts;
   events: ListEvent[];
 }
+
+// ---- Bookings: consultations, sessions and classes, today and to come, on one screen.
+
+/**
+ * Where a booking's money stands: due at the studio, being paid online now (the place held),
+ * paid at the studio, paid online, or refunded (in full). Amounts in cents, from content.
+ */
+export type PaymentState = 'due' | 'paying' | 'paid-studio' | 'paid-online' | 'refunded';
+
+export interface PaymentView {
+  state: PaymentState;
+  amountCents: number;
+  /** Refunded or being refunded (every refund not refused by Stripe). */
+  refundedCents: number;
+  /** Of which Stripe has not confirmed yet. */
+  refundPendingCents: number;
+  /** What may still be refunded: paid online, less every refund. */
+  refundableCents: number;
+}
+
+export interface BookedPerson {
+  name: string;
+  email: string;
+  phone: string;
+  waiverStatus: WaiverStatus;
+}
+
+/** A consultation or a private or in-home session. */
+export interface DeskBooking {
+  kind: 'consultation' | 'session';
+  id: string;
+  title: string;
+  /** At the visitor's address: the street and ZIP code; else null (the studio). */
+  address: string | null;
+  start: string;
+  end: string;
+  person: BookedPerson;
+  /** null for a consultation (nothing to pay). */
+  payment: PaymentView | null;
+  noShow: boolean;
+  cancelledAt: string | null;
+  cancelledBy: string | null;
+  /** Still to come, booked before her weekly hours changed, and outside them now. */
+  outsideHours: boolean;
+}
+
+/** One place in a class, as only the studio sees it. */
+export interface DeskPlace {
+  id: string;
+  /** 'offered': held for the first person waiting, until they claim it. */
+  status: 'booked' | 'offered' | 'cancelled';
+  person: BookedPerson;
+  payment: PaymentView;
+  noShow: boolean;
+}
+
+/** One date of a class: of the timetable (nobody booked yet: `id` null) or added on the desk. */
+export interface DeskClass {
+  id: string | null;
+  key: string;
+  title: string;
+  start: string;
+  end: string;
+  capacity: number;
+  minimum: number;
+  priceCents: number;
+  booked: number;
+  cancelledAt: string | null;
+  /** Booked, and no longer a time of her timetable (it changed since). */
+  outsideTimetable: boolean;
+  places: DeskPlace[];
+}
+
+export interface BookingsOverview {
+  timeZone: string;
+  bookings: DeskBooking[];
+  classes: DeskClass[];
+}
+
+/** What the desk's actions on one booking name: a consultation, a session or a class place. */
+export type BookingKind = 'consultation' | 'session' | 'place';

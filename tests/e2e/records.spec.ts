@@ -429,7 +429,7 @@ test('on a phone the screen comes first: one row of navigation, the rest under M
   // One row of tabs (44 px targets), then the screen's own heading.
   expect(navBox.height).toBeLessThanOrEqual(52);
   expect((await top(heading('Overview'))) - navBox.y).toBeLessThanOrEqual(80);
-  for (const name of ['Overview', 'Waivers', 'Consultations']) {
+  for (const name of ['Overview', 'Bookings', 'Waivers']) {
     await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
   }
   await expect(nav.getByRole('link', { name: 'Access log' })).toBeHidden();

@@ -78,6 +78,21 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
   ['GET', '/api/records/list/export'],
   ['POST', '/api/records/list/remove', { email: 'ingrid@example.test' }],
   ['POST', '/api/records/list/announce', { eventId: 'spring-reformer-workshop' }],
+  ['GET', '/api/records/bookings'],
+  ['GET', '/api/records/export/bookings'],
+  ['POST', '/api/records/bookings/paid', { kind: 'session', id: WAIVER }],
+  ['POST', '/api/records/bookings/no-show', { kind: 'session', id: WAIVER, noShow: true }],
+  ['POST', '/api/records/bookings/cancel', { kind: 'session', id: WAIVER, note: '' }],
+  [
+    'POST',
+    '/api/records/bookings/cancel-class',
+    { key: 'mat-foundations-tu-1800', start: '2027-03-03T02:00:00.000Z', note: '' },
+  ],
+  [
+    'POST',
+    '/api/records/bookings/refund',
+    { kind: 'session', id: WAIVER, amount: '', request: WAIVER },
+  ],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>

@@ -1,3 +1,4 @@
+import { dollars } from '../../shared/money';
 import {
   ACTION_WORDS,
   ACTOR_WORDS,
@@ -47,7 +48,12 @@ function detail(row: LogRow): string | undefined {
         count(Number(d.cancelled ?? 0), 'cancellation'),
       ].join(', ')}`;
     case 'cancel-booking':
+    case 'cancel-session':
+    case 'cancel-place':
+    case 'cancel-class':
       return d.note ? 'with a note' : 'without a note';
+    case 'refund':
+      return typeof d.amountCents === 'number' ? dollars(d.amountCents) : undefined;
     default:
       return undefined;
   }
@@ -64,7 +70,7 @@ function record(row: LogRow) {
   }
   const kinds: Record<string, string> = {
     message: 'Message',
-    booking: 'Consultation',
+    booking: 'Booking',
     block: 'Blocked time',
   };
   const id = row.recordKind === 'booking' ? row.recordId.slice(0, 8) : row.recordId;
@@ -79,7 +85,7 @@ export default function AccessLog() {
       <p className="text-muted">
         Every sign-in, every opening of a waiver with health information, every download, export and
         erasure, every change of the encryption key, every retention run that removed records and
-        every restore from a backup, newest first.
+        every restore from a backup, every change to a booking or payment, newest first.
       </p>
       {list.loading && <Loading what="the access log" />}
       {list.error && <Failed error={list.error} retry={list.reload} />}

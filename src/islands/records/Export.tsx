@@ -16,7 +16,7 @@ function ExportForm({
   staffEmail,
   children,
 }: {
-  what: 'waivers' | 'messages';
+  what: 'waivers' | 'messages' | 'bookings';
   title: string;
   staffEmail: string;
   children?: ReactNode;
@@ -50,7 +50,11 @@ function ExportForm({
     <form
       method="get"
       action={address(
-        what === 'waivers' ? desk.export.waivers.$path() : desk.export.messages.$path(),
+        what === 'waivers'
+          ? desk.export.waivers.$path()
+          : what === 'messages'
+            ? desk.export.messages.$path()
+            : desk.export.bookings.$path(),
       )}
       onSubmit={submit}
       className={`${CARD} space-y-4`}
@@ -84,8 +88,9 @@ export default function Export({ staffEmail }: { staffEmail: string }) {
     <div className="space-y-6">
       <ScreenTitle>Export</ScreenTitle>
       <p className="text-muted">
-        Download a spreadsheet (CSV) of the waivers or the messages of a date range, or of
-        everything when you leave the dates empty. Every export is recorded in the access log.
+        Download a spreadsheet (CSV) of the waivers, the messages or the bookings and payments of a
+        date range, or of everything when you leave the dates empty. Every export is recorded in the
+        access log.
       </p>
 
       <ExportForm what="waivers" title="Waivers" staffEmail={staffEmail}>
@@ -107,6 +112,14 @@ export default function Export({ staffEmail }: { staffEmail: string }) {
       </ExportForm>
 
       <ExportForm what="messages" title="Messages" staffEmail={staffEmail} />
+
+      <ExportForm what="bookings" title="Bookings and payments" staffEmail={staffEmail}>
+        <p className="text-sm text-muted">
+          The sessions and class places whose time falls in the dates: each with its price, whether
+          it was paid at the studio or online, what Stripe took as its fee and its reference, and
+          every refund.
+        </p>
+      </ExportForm>
     </div>
   );
 }

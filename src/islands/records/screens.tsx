@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { SessionInfo } from '../../shared/desk-api';
 import AccessLog from './AccessLog';
+import Bookings from './Bookings';
 import Consultations from './Consultations';
 import Delivery from './Delivery';
 import Erasure from './Erasure';
@@ -45,6 +46,13 @@ export const SCREENS = [
     show: ({ session }) => <Overview session={session} />,
   },
   {
+    screen: 'bookings',
+    label: 'Bookings',
+    path: 'bookings',
+    place: 'daily',
+    show: () => <Bookings />,
+  },
+  {
     screen: 'waivers',
     label: 'Waivers',
     path: 'waivers',
@@ -55,7 +63,7 @@ export const SCREENS = [
     screen: 'consultations',
     label: 'Consultations',
     path: 'consultations',
-    place: 'daily',
+    place: 'wide',
     show: ({ route }) => <Consultations route={route} />,
   },
   {

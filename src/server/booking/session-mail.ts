@@ -21,6 +21,7 @@ import {
   zoneName,
 } from '../../shared/time-format';
 import { mailBody, type Block } from '../mail/blocks';
+import { refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
 import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
@@ -234,6 +235,8 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
   const studio = siteFacts();
   const w = when(booking);
   const byStudio = booking.cancelledBy !== 'visitor';
+  // Cancelled by the studio after paying online: refunded (records/bookings.ts), and said so.
+  const money = byStudio ? await refundedOf('session', booking.id) : undefined;
   return {
     to: booking.email,
     subject: `Cancelled: your session on ${w.short}`,
@@ -241,7 +244,7 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
       [
         `Hello ${firstName(booking.name)},`,
         byStudio
-          ? `${studio.instructor} has had to cancel your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
+          ? `${studio.instructor} has had to cancel your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.${money ? ` ${refundWords(money)}` : ''}`
           : booking.payment === 'paid'
             ? `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Your payment of ${dollars(booking.amountCents)} is refunded in full: it reaches your card in 5 to 10 days.`
             : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,

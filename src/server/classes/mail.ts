@@ -11,6 +11,7 @@
 import { firstName } from '../booking/mail';
 import { refundToTell } from '../payments/store';
 import { mailBody, type Block } from '../mail/blocks';
+import { refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
 import { siteOrigin } from '../platform/hosting';
 import { query } from '../platform/db';
@@ -204,14 +205,17 @@ export async function visitorCancelMail(ref: string): Composed {
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
   const when = `${w.date}, ${w.time} (${w.zone})`;
+  // Paid online and cancelled by the studio: refunded (records/bookings.ts), and said so.
+  const money = seat.cancelledBy === 'visitor' ? undefined : await refundedOf('class', seat.id);
+  const nothingDue = money ? refundWords(money) || 'Nothing is due.' : 'Nothing is due.';
   const why =
     seat.cancelledBy === 'visitor'
       ? seat.payment === 'paid'
         ? `Your place in ${date.title} on ${when} is cancelled, as you asked. Your payment of ${dollars(date.priceCents)} is refunded in full: it reaches your card in 5 to 10 days.`
         : `Your place in ${date.title} on ${when} is cancelled, as you asked.`
       : seat.cancelledBy === 'minimum'
-        ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. Nothing is due.`
-        : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. Nothing is due.`;
+        ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. ${nothingDue}`
+        : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. ${nothingDue}`;
   return {
     to: seat.email,
     subject: `Cancelled: ${date.title} on ${w.short}`,
@@ -258,11 +262,16 @@ export async function studioMail(ref: string): Composed {
       [
         booked
           ? `${seat.name} booked a place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
-          : `${seat.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`,
+          : seat.cancelledBy === 'visitor'
+            ? `${seat.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
+            : `${seat.name}'s place in ${date.title} on ${w.date}, ${w.time} (${w.zone}) was cancelled on the records desk by ${seat.cancelledBy ?? 'the studio'}.`,
         {
           fields: [
             ['Booked now', `${n} of ${date.capacity} places (it runs with ${date.minimum})`],
-            ['Due at the studio', dollars(date.priceCents)],
+            [
+              seat.payment === 'paid' ? 'Paid' : booked ? 'Due at the studio' : 'Price',
+              dollars(date.priceCents),
+            ],
           ],
         },
         'The roster is on the records desk.',

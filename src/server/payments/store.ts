@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sqlNow } from '../platform/clock';
+import { dollars as dollarsOf } from '../../shared/money';
 import { query, type Queryable } from '../platform/db';
 
 export type BookingKind = 'session' | 'class';
@@ -268,4 +269,82 @@ export async function refundToTell(
     [refundId, kind],
   );
   return row && { bookingId: row.booking_id, amountCents: Number(row.amount_cents) };
+}
+
+/** A paid payment with what was refunded of it (refunds not refused), and what is pending. */
+export interface PaidPayment extends Payment {
+  feeCents: number | null;
+  paidAt: Date | null;
+  refundedCents: number;
+  refundPendingCents: number;
+}
+
+/** The paid payments of these bookings, by booking id. */
+export async function paidPaymentsOf(
+  tx: Queryable,
+  kind: BookingKind,
+  bookingIds: readonly string[],
+): Promise<Map<string, PaidPayment>> {
+  const found = new Map<string, PaidPayment>();
+  if (bookingIds.length === 0) return found;
+  const { rows } = await tx.query(
+    `SELECT p.*,
+            coalesce(sum(r.amount_cents) FILTER (WHERE r.state <> 'failed'), 0)::int AS refunded,
+            coalesce(sum(r.amount_cents) FILTER (WHERE r.state = 'pending'), 0)::int AS pending
+       FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
+      WHERE p.booking_kind = $1 AND p.booking_id = ANY($2::uuid[]) AND p.state = 'paid'
+      GROUP BY p.id`,
+    [kind, bookingIds],
+  );
+  for (const row of rows as (PaymentRow & {
+    fee_cents: number | null;
+    paid_at: Date | null;
+    refunded: number;
+    pending: number;
+  })[]) {
+    found.set(row.booking_id, {
+      ...paymentOf(row),
+      feeCents: row.fee_cents === null ? null : Number(row.fee_cents),
+      paidAt: row.paid_at && new Date(row.paid_at),
+      refundedCents: Number(row.refunded),
+      refundPendingCents: Number(row.pending),
+    });
+  }
+  return found;
+}
+
+/** A booking's paid payment locked for the rest of the transaction, with its refunds. */
+export async function lockPaidPayment(
+  tx: Queryable,
+  kind: BookingKind,
+  bookingId: string,
+): Promise<PaidPayment | undefined> {
+  await tx.query(
+    `SELECT id FROM payments WHERE booking_kind = $1 AND booking_id = $2 AND state = 'paid'
+        FOR UPDATE`,
+    [kind, bookingId],
+  );
+  return (await paidPaymentsOf(tx, kind, [bookingId])).get(bookingId);
+}
+
+/**
+ * What a mail may say of a booking's money: paid online (cents) and refunded or being refunded
+ * of it; `undefined` when it was not paid online.
+ */
+export async function refundedOf(
+  kind: BookingKind,
+  bookingId: string,
+): Promise<{ paidCents: number; refundedCents: number } | undefined> {
+  const tx: Queryable = { query: async (sql, params) => ({ rows: await query(sql, params) }) };
+  const paid = (await paidPaymentsOf(tx, kind, [bookingId])).get(bookingId);
+  return paid && { paidCents: paid.amountCents, refundedCents: paid.refundedCents };
+}
+
+/** "Your payment of $45 is refunded in full" (or the part refunded), for a cancellation's mail. */
+export function refundWords(money: { paidCents: number; refundedCents: number }): string {
+  const { paidCents, refundedCents } = money;
+  if (refundedCents <= 0) return '';
+  return refundedCents >= paidCents
+    ? `Your payment of ${dollarsOf(paidCents)} is refunded in full: it reaches your card in 5 to 10 days.`
+    : `${dollarsOf(refundedCents)} of your payment of ${dollarsOf(paidCents)} is refunded: it reaches your card in 5 to 10 days.`;
 }

@@ -13,6 +13,7 @@ import { useSignInLink } from '../auth/links';
 import { endEverySession, endSession, setSessionCookie, startSession } from '../auth/sessions';
 import { sendSignInLink, signInAllowed, steady } from '../auth/sign-in';
 import { normalEmail } from '../../shared/email';
+import { dollars } from '../../shared/money';
 import { isStaff } from '../auth/staff';
 import { transaction } from '../platform/db';
 import { outbox } from '../mail-kinds';
@@ -38,6 +39,17 @@ import {
   newFeedToken,
   unblockTime,
 } from './consultations';
+import {
+  afterChange,
+  bookingsCsv,
+  bookingsOverview,
+  cancelOne,
+  cancelWholeClass,
+  markNoShow,
+  markPaidAtStudio,
+  refundPayment,
+  type Refusal,
+} from './bookings';
 import { LIST_LIMIT, retryFailedMail, undeliveredCount, undeliveredMail } from './delivery';
 import { eraseParticipant, previewErasure } from './erasure';
 import { exportDownload, messagesCsv, waiversCsv } from './exports';
@@ -95,6 +107,50 @@ const block = z
     path: ['to'],
     message: 'The last day must not be before the first day.',
   });
+
+const bookingId = z.uuid('Please choose a booking from the list.');
+const payable = z.enum(['session', 'place'], 'Please choose a session or a place in a class.');
+const booking = z.object({
+  kind: z.enum(['consultation', 'session', 'place'], 'Please choose a booking from the list.'),
+  id: bookingId,
+});
+const AMOUNT = 'Please write the amount in dollars, like 45 or 22.50.';
+/** Dollars as she types them ("45", "$22.50"), in cents; empty: all that is left. */
+const amount = z
+  .string(AMOUNT)
+  .trim()
+  .optional()
+  .transform((text) => text || undefined)
+  .pipe(
+    z
+      .string()
+      .regex(/^\$?\d{1,6}(\.\d{1,2})?$/, AMOUNT)
+      .transform((text) => Math.round(Number(text.replace('$', '')) * 100))
+      .refine(
+        (cents) => cents > 0,
+        'Please write an amount above $0, or leave it empty for all of it.',
+      )
+      .optional(),
+  );
+
+/** What the desk says when an action on one booking changes nothing. */
+const BOOKING_REFUSALS: Record<Refusal, [404 | 409, string]> = {
+  missing: [404, 'There is no such booking (it may have been erased).'],
+  'already-paid': [409, 'That booking is marked paid already.'],
+  paying: [
+    409,
+    'That person is paying online right now: the booking shows as paid once the payment comes through.',
+  ],
+  cancelled: [409, 'That booking is cancelled already.'],
+  'not-begun': [409, 'A booking can be marked a no-show once its time has begun.'],
+  over: [409, 'That booking is over, so it can no longer be cancelled.'],
+  'not-paid-online': [
+    409,
+    'That booking was not paid online, so there is nothing to refund here. Give back money paid at the studio as it was paid.',
+  ],
+  refunded: [409, 'That payment has been refunded in full already.'],
+  'too-much': [409, 'That is more than is left to refund.'],
+};
 
 const FIND_PARTICIPANT = 'Please type at least two letters of a name, e-mail or phone.';
 const kiosk = z.object({
@@ -362,6 +418,104 @@ export const api = new Hono<DeskEnv>()
     return answer(c, { url: `${siteOrigin()}/api/consultation/feed/${token}.ics` });
   })
 
+  // ---- Bookings: consultations, sessions and classes of today and to come, and what she does
+  // with them (each change in the access log: bookings.ts).
+  .get('/bookings', signedIn(), async (c) => answer(c, await bookingsOverview()))
+  .post(
+    '/bookings/paid',
+    signedIn(),
+    body(z.object({ kind: payable, id: bookingId })),
+    async (c) => {
+      const { kind, id } = c.req.valid('json');
+      const outcome = await markPaidAtStudio(c.var.staff, kind, id);
+      if (!outcome.ok) return refuse(c, ...BOOKING_REFUSALS[outcome.why]);
+      return answer(c, { id, paid: true });
+    },
+  )
+  .post(
+    '/bookings/no-show',
+    signedIn(),
+    body(
+      z.object({
+        kind: payable,
+        id: bookingId,
+        noShow: z.boolean('Please say whether they came.'),
+      }),
+    ),
+    async (c) => {
+      const { kind, id, noShow } = c.req.valid('json');
+      const outcome = await markNoShow(c.var.staff, kind, id, noShow);
+      if (!outcome.ok) return refuse(c, ...BOOKING_REFUSALS[outcome.why]);
+      return answer(c, { id, noShow });
+    },
+  )
+  .post('/bookings/cancel', signedIn(), body(booking.extend({ note })), async (c) => {
+    const { kind, id, note } = c.req.valid('json');
+    const outcome = await cancelOne(c.var.staff, kind, id, note);
+    if (!outcome.ok) return refuse(c, ...BOOKING_REFUSALS[outcome.why]);
+    await afterAnswer(c.env?.context, afterChange(outcome));
+    return answer(c, {
+      id,
+      cancelled: true,
+      refundedCents: outcome.refunds.reduce((sum, r) => sum + r.amountCents, 0),
+    });
+  })
+  .post(
+    '/bookings/cancel-class',
+    signedIn(),
+    body(
+      z.object({
+        key: z.string('Please choose a class from the list.').regex(/^[a-z0-9-]{1,120}$/, {
+          error: 'Please choose a class from the list.',
+        }),
+        start: z.iso.datetime({ error: 'Please choose a class from the list.' }),
+        note,
+      }),
+    ),
+    async (c) => {
+      const { key, start, note } = c.req.valid('json');
+      const outcome = await cancelWholeClass(c.var.staff, key, new Date(start), note);
+      if (!outcome.ok) {
+        return outcome.why === 'missing'
+          ? refuse(c, 404, 'There is no such class date in the timetable.')
+          : outcome.why === 'over'
+            ? refuse(c, 409, 'That class has begun, so it can no longer be cancelled.')
+            : refuse(c, ...BOOKING_REFUSALS[outcome.why]);
+      }
+      await afterAnswer(c.env?.context, afterChange(outcome));
+      return answer(c, { cancelled: true, told: outcome.told, refunds: outcome.refunds.length });
+    },
+  )
+  .post(
+    '/bookings/refund',
+    signedIn(),
+    body(
+      z.object({
+        kind: payable,
+        id: bookingId,
+        amount,
+        request: z.uuid('Please reload the page and press Refund again.'),
+      }),
+    ),
+    async (c) => {
+      const { kind, id, amount: cents, request } = c.req.valid('json');
+      const outcome = await refundPayment(c.var.staff, kind, id, cents, request);
+      if (!outcome.ok) {
+        if (outcome.why === 'too-much' && outcome.most !== undefined) {
+          return refuseFields(c, {
+            amount: `At most ${dollars(outcome.most)} is left to refund.`,
+          });
+        }
+        return refuse(c, ...BOOKING_REFUSALS[outcome.why]);
+      }
+      return answer(c, {
+        id,
+        refundedCents: outcome.refund.amountCents,
+        confirmed: outcome.confirmed,
+      });
+    },
+  )
+
   // ---- List: the Get Notified list's counts, its CSV, removing an address, and announcing an
   // event to it (once per event).
   .get('/list', signedIn(), async (c) => answer(c, await listOverview()))
@@ -435,6 +589,10 @@ export const api = new Hono<DeskEnv>()
   .get('/export/messages', signedIn(), query(filtersQuery({})), async (c) => {
     const { filters } = c.req.valid('query');
     return exportDownload(c.var.staff, 'messages', filters, await messagesCsv(filters));
+  })
+  .get('/export/bookings', signedIn(), query(filtersQuery({})), async (c) => {
+    const { filters } = c.req.valid('query');
+    return exportDownload(c.var.staff, 'bookings', filters, await bookingsCsv(filters));
   })
 
   // ---- Erasure: what is held about an address; erasing all of it once the address is typed

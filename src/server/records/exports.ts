@@ -94,7 +94,11 @@ export async function messagesCsv(filters: Filters): Promise<{ csv: string; rows
 }
 
 /** `waivers-2026-11-22.csv`: the day of the export, in the instructor's time zone. */
-export function exportName(what: 'waivers' | 'messages', tz: string, now = new Date()): string {
+export function exportName(
+  what: 'waivers' | 'messages' | 'bookings',
+  tz: string,
+  now = new Date(),
+): string {
   return `${what}-${isoDay(now, tz)}.csv`;
 }
 
@@ -106,7 +110,7 @@ const CSV = 'text/csv; charset=utf-8';
  */
 export async function exportDownload(
   staff: Pick<Staff, 'email'>,
-  what: 'waivers' | 'messages',
+  what: 'waivers' | 'messages' | 'bookings',
   filters: Filters,
   { csv, rows }: { csv: string; rows: number },
   detail: Record<string, unknown> = {},

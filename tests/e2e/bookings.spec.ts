@@ -1,0 +1,159 @@
+import { mkdir } from 'node:fs/promises';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { E2E_SMTP_PORT } from '../../playwright.config';
+import type { ReceivedMail } from '../fixtures/smtp';
+import { PERSON_SPAM_CHECKS, sessionBody } from '../fixtures/submissions';
+import { startSmtp, type TestSmtp } from '../functions/harness';
+import { expectNoViolations } from './axe';
+import { signInToDesk } from './desk';
+
+/**
+ * The desk's Bookings screen in Chromium against `npm start` (with a real SMTP server), on a
+ * phone: a private session and a class place booked on the site appear with the person's waiver
+ * and what is due; she marks the session paid at the studio and cancels the place, whose person
+ * gets the calendar's CANCEL. The local database outlives a run: every visitor here is new, and
+ * what is booked is cancelled.
+ */
+const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 8899}`;
+const RUN = Date.now().toString(36);
+const STAFF = 'maya@example.test';
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results/bookings';
+const PHONE = { width: 375, height: 812 };
+
+let smtp: TestSmtp;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  smtp = await startSmtp(E2E_SMTP_PORT);
+  await mkdir(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await smtp?.stop();
+});
+
+async function phone(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: BASE, viewport: PHONE });
+  return context.newPage();
+}
+
+/** A JSON post from a page of the site, as its forms' scripts send them. */
+async function post(page: Page, path: string, body: unknown): Promise<number> {
+  return page.evaluate(
+    async ([to, json]) =>
+      (
+        await fetch(to, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        })
+      ).status,
+    [path, body] as const,
+  );
+}
+
+async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
+  await expect.poll(() => smtp.mails.some(match), { timeout: 20_000 }).toBe(true);
+  return smtp.mails.filter(match).at(-1)!;
+}
+
+const methodOf = (mail: ReceivedMail) => {
+  const part = mail.attachments.find((a) => a.contentType === 'text/calendar');
+  return part && /^METHOD:(\w+)/m.exec(part.content.toString('utf8'))?.[1];
+};
+
+test('on a phone: who is booked, their waiver and payment; paid at the studio; a place cancelled', async ({
+  browser,
+}) => {
+  const visitor = await phone(browser);
+  // A private session at a free time, from its page.
+  await visitor.goto('/book/private');
+  const slot = await visitor.locator('input[name="slot"]').last().getAttribute('value');
+  const grace = { name: `Grace ${RUN}`, email: `grace-${RUN}@example.test` };
+  expect(await post(visitor, '/api/book-session', sessionBody('private', slot!, grace))).toBe(200);
+  // A place in the first class still taking bookings.
+  await visitor.goto('/classes');
+  const lesson = visitor
+    .locator('li[data-class]')
+    .filter({ has: visitor.getByText('Book a place') })
+    .first();
+  const which = {
+    class: (await lesson.getAttribute('data-class'))!,
+    start: (await lesson.getAttribute('data-start'))!,
+  };
+  const ann = { name: `Ann ${RUN}`, email: `ann-${RUN}@example.test` };
+  expect(
+    await post(visitor, '/api/classes/book', { ...which, ...ann, ...PERSON_SPAM_CHECKS }),
+  ).toBe(200);
+
+  const page = await phone(browser);
+  await signInToDesk(page, smtp, STAFF);
+  const nav = page.getByRole('navigation', { name: 'Records desk' });
+  await nav.getByRole('link', { name: 'Bookings', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Bookings', level: 2 })).toBeVisible();
+
+  const session = page.getByRole('article').filter({ hasText: grace.email });
+  await expect(session).toContainText('Private Sessions');
+  await expect(session).toContainText('Nothing on file');
+  await expect(session).toContainText('Due at the studio: $120');
+  const roster = page.getByRole('article').filter({ hasText: ann.email });
+  await expect(roster).toContainText(/\d of \d places booked/);
+  await expect(roster).toContainText('Due at the studio:');
+  // Content first: the screen's heading just under one row of navigation.
+  const heading = page.getByRole('heading', { name: 'Bookings', level: 2 });
+  expect((await heading.boundingBox())!.y).toBeLessThan(200);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoViolations(page);
+  await page.screenshot({ path: `${SHOTS}/bookings-375-top.png` });
+  await page.screenshot({ path: `${SHOTS}/bookings-375.png`, fullPage: true });
+  await session.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-session.png` });
+
+  await session.getByRole('button', { name: 'Paid at the studio' }).click();
+  await expect(session.getByRole('status')).toContainText('Marked paid at the studio');
+  await expect(session).toContainText('Paid at the studio: $120');
+  await expect(session.getByRole('button', { name: 'Paid at the studio' })).toHaveCount(0);
+
+  // Cancelling Ann's place: she gets the cancellation with the calendar's CANCEL.
+  const place = roster.getByRole('listitem').filter({ hasText: ann.email });
+  await place.getByRole('button', { name: 'Cancel…' }).click();
+  await place.getByRole('textbox', { name: `A note to ${ann.name} (optional)` }).fill('Sorry!');
+  await place.getByRole('button', { name: 'Cancel their place' }).click();
+  await expect(roster.getByRole('status').first()).toContainText(`Cancelled: ${ann.name}`);
+  const told = await mailWhere(
+    (m) => m.envelope.to.includes(ann.email) && /^Cancelled/.test(m.subject ?? ''),
+  );
+  expect(methodOf(told)).toBe('CANCEL');
+  expect(told.text).toContain('Sorry!');
+
+  await place.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-place-cancelled.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/bookings-1280-top.png` });
+  await page.screenshot({ path: `${SHOTS}/bookings-1280.png`, fullPage: true });
+  // Without scripts the desk says what it needs.
+  const plain = await browser.newContext({
+    baseURL: BASE,
+    viewport: PHONE,
+    javaScriptEnabled: false,
+  });
+  const noScript = await plain.newPage();
+  await noScript.goto('/records#/bookings');
+  await noScript.screenshot({ path: `${SHOTS}/bookings-375-no-script.png`, fullPage: true });
+  await plain.close();
+
+  // The session is cancelled too, leaving the local database as it was.
+  await page.setViewportSize(PHONE);
+  await session.getByRole('button', { name: 'Cancel…' }).click();
+  await session.getByRole('button', { name: 'Cancel this session' }).click();
+  await expect(session).toContainText('Cancelled');
+  const cancelled = await mailWhere(
+    (m) => m.envelope.to.includes(grace.email) && /^Cancelled/.test(m.subject ?? ''),
+  );
+  expect(methodOf(cancelled)).toBe('CANCEL');
+});
