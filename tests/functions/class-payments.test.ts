@@ -227,6 +227,26 @@ describe('no place without money, no money without a place', () => {
     expect(stripe.standIn.refunds()).toHaveLength(1);
   });
 
+  test('a class cancelled below its minimum at its cutoff: a place paid online is refunded in full, once, and the mail says so', async () => {
+    const { checkout } = await held('Ann');
+    await deliver(stripe.standIn.complete(checkout));
+    await env.smtp.waitForMails(3);
+    env.smtp.mails.length = 0;
+    setClock(MAT_CUTOFF);
+    expect(await (await classesSteps()).json()).toMatchObject({ cancelled: 1, refunds: 1 });
+    expect(stripe.standIn.refunds()).toHaveLength(1);
+    const { rows } = await env.db.query<{ state: string; reason: string; amount_cents: number }>(
+      'SELECT state, reason, amount_cents FROM payment_refunds',
+    );
+    expect(rows).toEqual([{ state: 'succeeded', reason: 'class-cancelled', amount_cents: 4500 }]);
+    await env.smtp.waitForMails(2);
+    const [mail] = mailsTo('ann@example.test');
+    expect(mail!.text).toContain('Your payment of $45 is refunded in full');
+    // The next run changes nothing more.
+    expect(await (await classesSteps()).json()).toMatchObject({ cancelled: 0, refunds: 0 });
+    expect(stripe.standIn.refunds()).toHaveLength(1);
+  });
+
   test('Stripe down when a checkout would open: told in words, nothing held', async () => {
     stripe.standIn.failNext('/v1/checkout/sessions');
     const answer = await book('Ann');

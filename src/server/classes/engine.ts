@@ -14,6 +14,7 @@ import { query, transaction, type Queryable } from '../platform/db';
 import type { Outbox } from '../platform/outbox';
 import type { Problem } from '../request/responses';
 import { queue } from '../request/steps';
+import { refundRest, type Refund } from '../payments/store';
 import {
   cutoffOf,
   holdMsOf,
@@ -463,6 +464,8 @@ export interface StepsSummary {
   cutOff: number;
   cancelled: number;
   mails: string[];
+  /** Refunds of places paid online in classes cancelled below their minimum, to send to Stripe. */
+  refunds: Refund[];
 }
 
 /**
@@ -483,6 +486,7 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
     cutOff: 0,
     cancelled: 0,
     mails: [],
+    refunds: [],
   };
   const cutoffMs = Math.round(settings.timetable.cutoffHours * 3_600_000);
 
@@ -561,6 +565,13 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
       summary.cutOff++;
       if ((await bookedCount(tx, id)) < date.minimum) {
         summary.cancelled++;
+        // Each place paid online is refunded in full, once (the desk's cancel of a class uses
+        // the same key), before the mails that say so are queued.
+        for (const seat of await liveSeats(tx, id)) {
+          if (seat.status !== 'booked' || seat.payment !== 'paid') continue;
+          const refund = await refundRest(tx, 'class', seat.id, 'site', 'class-cancelled');
+          if (refund) summary.refunds.push(refund);
+        }
         summary.mails.push(...(await cancelClass(tx, id, 'minimum', 'minimum', outbox)));
         return;
       }

@@ -348,3 +348,25 @@ export function refundWords(money: { paidCents: number; refundedCents: number })
     ? `Your payment of ${dollarsOf(paidCents)} is refunded in full: it reaches your card in 5 to 10 days.`
     : `${dollarsOf(refundedCents)} of your payment of ${dollarsOf(paidCents)} is refunded: it reaches your card in 5 to 10 days.`;
 }
+
+/**
+ * What is left of a booking's online payment, refunded because the studio cancelled it (on the
+ * desk, or a class below its minimum at its cutoff): once, whoever asks, for the key is the
+ * payment's. None when it was not paid online, or is refunded already.
+ */
+export async function refundRest(
+  tx: Queryable,
+  kind: BookingKind,
+  bookingId: string,
+  requestedBy: string,
+  reason: 'studio' | 'class-cancelled',
+): Promise<Refund | undefined> {
+  const paid = await lockPaidPayment(tx, kind, bookingId);
+  if (!paid || paid.refundedCents >= paid.amountCents) return undefined;
+  return queueRefund(tx, paid, {
+    amountCents: paid.amountCents - paid.refundedCents,
+    reason,
+    requestedBy,
+    key: `${reason === 'studio' ? 'studio-cancel' : 'class-cancelled'}:${paid.id}`,
+  });
+}

@@ -35,6 +35,7 @@ import {
   lockPaidPayment,
   paidPaymentsOf,
   queueRefund,
+  refundRest,
   type PaidPayment,
   type Refund,
 } from '../payments/store';
@@ -421,24 +422,6 @@ export async function markNoShow(
   });
 }
 
-/** What is left of a payment made online, refunded because the studio cancelled (once: its key). */
-async function refundRest(
-  tx: Queryable,
-  kind: 'session' | 'class',
-  bookingId: string,
-  staff: Staff,
-  reason: 'studio' | 'class-cancelled',
-): Promise<Refund | undefined> {
-  const paid = await lockPaidPayment(tx, kind, bookingId);
-  if (!paid || paid.refundedCents >= paid.amountCents) return undefined;
-  return queueRefund(tx, paid, {
-    amountCents: paid.amountCents - paid.refundedCents,
-    reason,
-    requestedBy: staff.email,
-    key: `${reason === 'studio' ? 'studio-cancel' : 'class-cancelled'}:${paid.id}`,
-  });
-}
-
 export interface Done {
   /** Outbox ids, to send after the answer. */
   mails: string[];
@@ -481,7 +464,7 @@ export async function cancelOne(
       tx,
       kind === 'session' ? 'session' : 'class',
       id,
-      staff,
+      staff.email,
       'studio',
     );
     let mails: string[] | undefined;
@@ -548,7 +531,7 @@ export async function cancelWholeClass(
       : [];
     const refunds: Refund[] = [];
     for (const place of booked) {
-      const refund = await refundRest(tx, 'class', place.id, staff, 'class-cancelled');
+      const refund = await refundRest(tx, 'class', place.id, staff.email, 'class-cancelled');
       if (refund) refunds.push(refund);
     }
     const mails = await cancelClassDate(tx, key, start, staff.email, outbox, note || null);
