@@ -22,6 +22,16 @@ export function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { ...PAGE_HEADERS, location } });
 }
 
+/**
+ * `307 Temporary Redirect` to a page rendered on demand: the browser posts the same form again
+ * there. A function's answer that must show back what was typed is so an Astro page like the
+ * others, with the site's layout, while what was typed travels in the body and never in an
+ * address (a function cannot render an Astro page itself: Netlify bundles it without Astro).
+ */
+export function sendFormTo(location: string): Response {
+  return new Response(null, { status: 307, headers: { ...PAGE_HEADERS, location } });
+}
+
 /** What a refusal page says, in the product's words where it has them. */
 export interface ProblemWords {
   title: string;
