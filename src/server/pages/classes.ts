@@ -22,7 +22,7 @@ import {
   type PlaceAnswer,
 } from '../classes/pages';
 import { outbox } from '../mail-kinds';
-import { PERSONAL } from '../platform/page-parts';
+import { PERSONAL } from '../platform/on-demand';
 import { PAGES } from '../../shared/site-paths';
 
 export { methodNotAllowed, PERSONAL };

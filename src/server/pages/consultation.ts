@@ -10,7 +10,7 @@ import { changeBooking, showManagePage, type ManageAnswer } from '../booking/man
 import { offeredSlots } from '../booking/offer';
 import { takenAnswer, type TakenAnswer } from '../booking/taken';
 import { outbox } from '../mail-kinds';
-import { PERSONAL } from '../platform/page-parts';
+import { PERSONAL } from '../platform/on-demand';
 import { siteFacts } from '../platform/site-facts';
 import { afterAnswer } from '../request/guard';
 import { linkFault } from '../request/link-function';

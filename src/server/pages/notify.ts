@@ -13,7 +13,7 @@ import {
   unsubscribeFromLink,
   type NotifyAnswer,
 } from '../notify/pages';
-import { PERSONAL } from '../platform/page-parts';
+import { PERSONAL } from '../platform/on-demand';
 import { methodNotAllowed } from '../request/responses';
 import { PAGES } from '../../shared/site-paths';
 

@@ -15,7 +15,7 @@ import { changeSession, sessionManageData } from '../booking/session-manage';
 import { sessionPageData } from '../booking/session-page';
 import { sessionManagePath } from '../booking/session-store';
 import { outbox } from '../mail-kinds';
-import { PERSONAL } from '../platform/page-parts';
+import { PERSONAL } from '../platform/on-demand';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { afterAnswer, guardPost } from '../request/guard';
