@@ -331,6 +331,31 @@ test('with scripts off, a slot taken meanwhile: the page offers the nearest free
   await page.context().close();
 });
 
+test('a post a booking’s page refuses (here one it cannot read) answers the site’s refusal page, with scripts off and on', async ({
+  browser,
+}) => {
+  for (const javaScriptEnabled of [false, true]) {
+    const page = await phone(browser, javaScriptEnabled);
+    await page.goto('/consultation');
+    // A form the page cannot read (text/plain), posted from the site's own page.
+    await page.setContent(
+      `<form method="post" action="${BASE}/consultation/manage" enctype="text/plain"><input type="hidden" name="token" value="x"><button>Send</button></form>`,
+    );
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/consultation/manage')),
+      page.getByRole('button', { name: 'Send' }).click(),
+    ]);
+    expect([403, 415]).toContain(answer.status());
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'The consultation could not be booked',
+    );
+    await expect(page.getByRole('link', { name: 'Return to the free times' })).toBeVisible();
+    await look(page, `refused-${javaScriptEnabled ? 'script' : 'noscript'}`);
+    await page.context().close();
+  }
+});
+
 test('the manage link: a GET (a mail scanner) changes nothing; the page moves the booking (a new REQUEST) and cancels it (METHOD:CANCEL), the same UID and a higher SEQUENCE each time', async ({
   browser,
   request,

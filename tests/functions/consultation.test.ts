@@ -353,6 +353,35 @@ describe('consultations to come, per person and per network', () => {
   });
 });
 
+describe('a refused post to a booking’s page', () => {
+  test('is answered with the refusal page in the site’s layout, never cached, and changes nothing', async () => {
+    const { token } = await booked();
+    const answer = await renderPage(
+      formPost(
+        `${SITE}/consultation/manage`,
+        { token, action: 'cancel' },
+        { origin: 'https://evil.example' },
+      ),
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.headers.get('x-robots-tag')).toMatch(/noindex/);
+    const html = await answer.text();
+    expect(html).toContain('>The consultation could not be booked</h1>');
+    expect(html).toContain('Skip to content');
+    expect(html).toContain('href="/consultation"');
+    expect(html).toContain('Return to the free times');
+    expect(html).toContain("browser's Back button");
+    expect(html).toContain('href="mailto:hello@stillpointpilates.studio"');
+    const [row] = (
+      await env.db.query<{ cancelled_at: Date | null }>(
+        'SELECT cancelled_at FROM consultation_bookings',
+      )
+    ).rows;
+    expect(row!.cancelled_at).toBeNull();
+  });
+});
+
 describe('with the database down', () => {
   test('the page says so (503, never cached), and a booking gets 503 and stores nothing', async () => {
     await env.whileDown(async () => {

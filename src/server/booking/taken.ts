@@ -8,14 +8,16 @@
 import { BOOKING_FIELDS, slotSchema, type OfferedSlot } from '../../shared/booking/form';
 import { PAGES } from '../../shared/site-paths';
 import { acceptedOrigins } from '../platform/hosting';
-import { seeOther } from '../request/pages';
+import { seeOther, type Refused } from '../request/pages';
 import { methodNotAllowed } from '../request/responses';
 import { nearestTo } from './offer';
 
 export type TypedBooking = Record<keyof typeof BOOKING_FIELDS, string>;
 
 export type TakenAnswer =
-  { page: { nearest: OfferedSlot[]; typed: TypedBooking }; status: 409 } | { response: Response };
+  | { page: { nearest: OfferedSlot[]; typed: TypedBooking }; status: 409 }
+  | { response: Response }
+  | Refused;
 
 /** The most a re-sent booking form can hold (the booking function's own cap). */
 const MAX_BYTES = 16 * 1024;

@@ -12,7 +12,7 @@ import { acceptedOrigins } from '../platform/hosting';
 import { transaction } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';
 import type { LinkFault } from '../request/link-function';
-import { seeOther, type ProblemPage } from '../request/pages';
+import { seeOther, type ProblemPage, type Refused } from '../request/pages';
 import { CLASS_LABELS, classProblemNotice } from '../../shared/classes/form';
 import { PAGES } from '../../shared/site-paths';
 import { refused } from '../request/responses';
@@ -31,7 +31,8 @@ import type { PlacePageModel } from '../../shared/classes/place-page';
 import { offerModel, placeModel, unknownModel } from './views';
 
 /** A page about one place or offer to show, with its status; or an answer of its own. */
-export type PlaceAnswer = { page: PlacePageModel; status: number } | { response: Response };
+export type PlaceAnswer =
+  { page: PlacePageModel; status: number } | { response: Response } | Refused;
 
 const show = (page: PlacePageModel, status = 200): PlaceAnswer => ({ page, status });
 

@@ -67,7 +67,7 @@ async function linkAnswer(
     if (request.method === 'GET' || request.method === 'HEAD') return await handlers.GET();
     return { response: methodNotAllowed('GET, HEAD, POST') };
   } catch (error) {
-    return { response: linkFault(path, error, classLinkFault(what)) };
+    return linkFault(path, error, classLinkFault(what));
   }
 }
 

@@ -56,7 +56,7 @@ export async function takenPage(request: Request): Promise<TakenAnswer> {
   try {
     return await takenAnswer(request);
   } catch (error) {
-    return { response: consultationFault(error, '/consultation/taken') };
+    return consultationFault(error, '/consultation/taken');
   }
 }
 
@@ -76,6 +76,6 @@ export async function manageAnswer(
     }
     return { response: methodNotAllowed('GET, HEAD, POST') };
   } catch (error) {
-    return { response: consultationFault(error, MANAGE) };
+    return consultationFault(error, MANAGE);
   }
 }

@@ -30,7 +30,7 @@ async function answer(
     if (request.method === 'GET' || request.method === 'HEAD') return await handlers.GET();
     return { response: methodNotAllowed('GET, HEAD, POST') };
   } catch (error) {
-    return { response: notifyLinkFault(path, error) };
+    return notifyLinkFault(path, error);
   }
 }
 
