@@ -37,14 +37,14 @@ export default async function bookClass(req: Request, context?: FunctionContext)
     if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
     const { body } = posted.value;
     const request = parse(classBookingSchema, body);
-    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT);
     const received = receive('class', posted.value, body, request.value, context);
     const chosen = await checkClassBooking(request.value);
-    if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT, body);
+    if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT);
     const pay = payOnline(chosen.value.occurrence.priceCents);
     const hold = pay && !received.spam ? holdUntil() : undefined;
     const stored = await storePlace(outbox, request.value, received, chosen.value, hold);
-    if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
+    if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT);
     await deliver(context, outbox, stored.value.queued);
     const seat = pay
       ? await (stored.value.id
@@ -55,7 +55,7 @@ export default async function bookClass(req: Request, context?: FunctionContext)
     // Paid online: the seat is held, and the visitor goes to Stripe's page to pay for it.
     const date = (await loadClassDate(seat.classDateId))!;
     const checkout = await openPlaceCheckout(pay, seat, date, outbox);
-    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT, body);
+    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT);
     return answerCheckout(received, checkout.value);
   } catch (error) {
     return refuse(req, fault('class', error), NO_SCRIPT);

@@ -50,17 +50,17 @@ export default async function bookSession(req: Request, context?: FunctionContex
     if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
     const { body } = posted.value;
     const request = parse(sessionBookingSchema, body);
-    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT);
     const received = receive('session', posted.value, body, request.value, context);
     const type = checkSessionType(request.value);
-    if (!type.ok) return await refuse(req, type.problem, NO_SCRIPT, body);
+    if (!type.ok) return await refuse(req, type.problem, NO_SCRIPT);
     const pay = payOnline(type.value.price);
     const repeat = await findSessionRepeat(received);
-    if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT, body);
+    if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT);
     let booked = repeat.value;
     if (!booked) {
       const slot = await checkSession(request.value, received, type.value);
-      if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT, body);
+      if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT);
       const hold = pay && !received.spam ? holdUntil() : undefined;
       const stored = await storeSession(
         outbox,
@@ -70,14 +70,14 @@ export default async function bookSession(req: Request, context?: FunctionContex
         slot.value,
         hold,
       );
-      if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
+      if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT);
       booked = stored.value;
       if (!booked.repeat) await deliver(context, outbox, booked.queued);
     }
     if (!pay || !awaitsPayment(booked.booking)) return answerSession(booked, received);
     // Paid online: the time is held, and the visitor goes to Stripe's page to pay for it.
     const checkout = await openSessionCheckout(pay, booked.booking);
-    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT, body);
+    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT);
     return answerCheckout(received, checkout.value);
   } catch (error) {
     return refuse(req, fault('session', error), NO_SCRIPT);

@@ -31,12 +31,12 @@ export default async function classWaitlist(req: Request, context?: FunctionCont
     if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
     const { body } = posted.value;
     const request = parse(waitlistSchema, body);
-    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT, body);
+    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT);
     const received = receive('class', posted.value, body, request.value, context);
     const chosen = await checkWaitlist(request.value);
-    if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT, body);
+    if (!chosen.ok) return await refuse(req, chosen.problem, NO_SCRIPT);
     const stored = await storeWaitlist(outbox, request.value, received, chosen.value);
-    if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT, body);
+    if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT);
     await deliver(context, outbox, stored.value.queued);
     return answerWaitlist(received);
   } catch (error) {

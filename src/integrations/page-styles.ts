@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postcss, { type AtRule, type Rule } from 'postcss';
@@ -16,13 +16,11 @@ import { decodeEntities, htmlFiles } from './security-headers';
  * What a page can carry is found as Tailwind finds what to generate, by the words that occur:
  * - the page's own text (its markup and inline scripts);
  * - the scripts its islands load, followed through their imports: what React draws later (an
- *   error, a notice, the sent state) is in them;
- * - for a page a function fills in (`data-fill`, e.g. /consultation's free slots), the source
- *   of the functions' renderers too (src/server, src/shared), which write its markup at run time.
+ *   error, a notice, the sent state) is in them.
  * A rule is kept unless a class it requires is missing; classes inside `:is()`, `:where()`,
  * `:not()` and `:has()` are not required, so the doubt always keeps a rule. Rules without a
  * class (the base styles, the theme) are all kept. The full sheet is still served on its own as
- * /styles/site.css for the pages the functions write from scratch.
+ * /styles/site.css for the refusal page a form's function writes from scratch.
  *
  * It runs before security-headers, which hashes the pages' inline styles as they end up.
  */
@@ -32,9 +30,7 @@ export default function pageStyles(): AstroIntegration {
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
-        const project = fileURLToPath(new URL('../../', import.meta.url));
         const addScriptWords = scriptWords(root);
-        let renderers: Set<string> | undefined;
         let before = 0;
         let after = 0;
         const pages = await htmlFiles(root);
@@ -43,13 +39,6 @@ export default function pageStyles(): AstroIntegration {
           // As the browser reads the classes: `[&amp;_a]:underline` is the class `[&_a]:underline`.
           const words = wordsOf(decodeEntities(html));
           await addScriptWords(scriptUrls(html), words);
-          if (/\sdata-fill=/.test(html)) {
-            renderers ??= await sourceWords([
-              join(project, 'src/server'),
-              join(project, 'src/shared'),
-            ]);
-            for (const w of renderers) words.add(w);
-          }
           const pruned = pruneStyles(html, words);
           before += html.length;
           after += pruned.length;
@@ -113,18 +102,6 @@ export function scriptWords(root: string) {
       queue.push(...imports);
     }
   };
-}
-
-async function sourceWords(dirs: string[]): Promise<Set<string>> {
-  const words = new Set<string>();
-  for (const dir of dirs) {
-    for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !/\.(ts|tsx)$/.test(entry.name)) continue;
-      const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
-      for (const w of wordsOf(text)) words.add(w);
-    }
-  }
-  return words;
 }
 
 /** The page with each `<style>` reduced to the rules whose required classes are all in `words`. */

@@ -13,6 +13,8 @@ export const PAGES = {
   waiverSigned: '/waiver/signed',
   /** The free consultation times, and the booking form. */
   consultation: '/consultation',
+  /** Where a booking sent without script is sent again (307) when its slot was taken meanwhile. */
+  consultationTaken: '/consultation/taken',
   /** The page that manages one booking (its token in `?token=`), and the confirmation after booking. */
   manage: '/consultation/manage',
   /** The services, among them the sessions booked on the site. */

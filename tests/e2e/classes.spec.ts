@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
 import { E2E_SMTP_PORT } from '../../playwright.config';
@@ -31,6 +32,22 @@ test.afterAll(async () => {
 async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE, viewport: PHONE, javaScriptEnabled });
   return context.newPage();
+}
+
+const SHOTS = 'test-results/classes';
+
+/** The page at both widths, for looking at: nothing wider than the screen. */
+async function look(page: Page, name: string) {
+  await mkdir(SHOTS, { recursive: true });
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(PHONE);
 }
 
 async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
@@ -108,9 +125,31 @@ test('a place booked with scripts off and on: the places left fall, the invite c
     )!;
     expect(new Date(event.start).toISOString()).toBe(which.start);
     const link = /https?:\/\/\S+\/classes\/manage\?token=[\w-]+/.exec(mail.text ?? '')![0];
-    await off.goto(new URL(link).pathname + new URL(link).search);
+    const path = new URL(link).pathname + new URL(link).search;
+    await off.goto(path);
+    if (who === 'ada') {
+      await look(off, 'manage-noscript');
+      await expectNoViolationsWithoutScript(browser, off);
+      await on.goto(path);
+      await expect(on.getByRole('heading', { level: 1 })).toHaveText('Your place');
+      await look(on, 'manage-script');
+    }
     await off.getByRole('button', { name: 'Cancel my place' }).click();
     await expect(off.getByRole('heading', { level: 1 })).toHaveText('Your place is cancelled');
+    if (who === 'ada') await look(off, 'cancelled-noscript');
+  }
+  // A claim link that opens nothing (mistyped, cut short): a 404 page saying so.
+  for (const [page, mode] of [
+    [off, 'noscript'],
+    [on, 'script'],
+  ] as const) {
+    const answer = await page.goto(`/classes/claim?token=${'x'.repeat(43)}`);
+    expect(answer!.status()).toBe(404);
+    expect(answer!.headers()['cache-control']).toBe('no-store');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This link does not open an offer',
+    );
+    await look(page, `claim-unknown-${mode}`);
   }
   await off.goto('/classes');
   expect(await seatsLeft(itemOf(off, which))).toBe(before);

@@ -7,7 +7,7 @@ import { fullDateLabel, timeRangeLabel } from '../../src/shared/time-format';
 import { busyThursdays, STUDIO_ZONE, studioToday } from '../fixtures/busy-calendar';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { startSmtp, type TestSmtp } from '../functions/harness';
-import { expectNoViolations, smallTargets } from './axe';
+import { expectNoViolations, expectNoViolationsWithoutScript, smallTargets } from './axe';
 import { hydrate, island } from './islands';
 
 /**
@@ -256,6 +256,104 @@ test('a slot taken between loading and sending: the nearest free ones are offere
   const manage = await request.get(otherManage);
   expect(manage.status()).toBe(200);
   bookedVisitors.push(`${BASE}${otherManage}`);
+});
+
+test('with scripts off, a slot taken meanwhile: the page offers the nearest free ones, keeps what was typed, and books one', async ({
+  browser,
+  request,
+}) => {
+  test.slow();
+  const page = await phone(browser, false);
+  await page.goto('/consultation');
+  const slot = await freeSlot(page, 3);
+  const email = `ida.${RUN}@example.test`;
+  await choose(page, slot);
+  await page.getByRole('textbox', { name: 'Name' }).fill('Ida <b>Rhodes</b>');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+
+  const other = await request.post('/api/consultation/book', {
+    headers: { origin: BASE },
+    data: {
+      slot,
+      name: 'Quick Visitor',
+      email: `quick2.${RUN}@example.test`,
+      website: '',
+      fillTimeMs: 9_000,
+    },
+  });
+  expect(other.status()).toBe(200);
+  bookedVisitors.push(
+    `${BASE}${((await other.json()) as { booking: { manage: string } }).booking.manage}`,
+  );
+
+  await page.getByRole('button', { name: 'Book Consultation' }).click();
+  await expect(page).toHaveURL(/\/consultation\/taken$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('That time has just been taken');
+  const nearest = page.locator('input[name="slot"]');
+  expect(await nearest.count()).toBeGreaterThan(0);
+  expect(await page.locator('input[name="name"]').getAttribute('value')).toBe('Ida <b>Rhodes</b>');
+  await look(page, 'taken-noscript');
+  await expectNoViolationsWithoutScript(browser, page);
+
+  // The same page with scripts on (a form sent again to it by the browser).
+  const scripted = await phone(browser, true);
+  await scripted.goto('/consultation');
+  await scripted.evaluate(
+    ({ slot, email }) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = '/consultation/taken';
+      for (const [name, value] of Object.entries({ slot, name: 'Ida Rhodes', email })) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    },
+    { slot, email },
+  );
+  await expect(scripted.getByRole('heading', { level: 1 })).toHaveText(
+    'That time has just been taken',
+  );
+  await look(scripted, 'taken-script');
+  await scripted.context().close();
+
+  const chosen = (await nearest.first().getAttribute('value'))!;
+  await nearest.first().check();
+  await page.getByRole('button', { name: 'Book this time' }).click();
+  await expect(page).toHaveURL(/\/consultation\/manage\?token=[\w-]+&booked=1$/);
+  const mail = await mailWhere((m) => m.envelope.to.includes(email));
+  expect(invite(mail).event.start.toISOString()).toBe(new Date(chosen).toISOString());
+  bookedVisitors.push(manageLink(mail));
+  await page.context().close();
+});
+
+test('a post a booking’s page refuses (here one it cannot read) answers the site’s refusal page, with scripts off and on', async ({
+  browser,
+}) => {
+  for (const javaScriptEnabled of [false, true]) {
+    const page = await phone(browser, javaScriptEnabled);
+    await page.goto('/consultation');
+    // A form the page cannot read (text/plain), posted from the site's own page.
+    await page.setContent(
+      `<form method="post" action="${BASE}/consultation/manage" enctype="text/plain"><input type="hidden" name="token" value="x"><button>Send</button></form>`,
+    );
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/consultation/manage')),
+      page.getByRole('button', { name: 'Send' }).click(),
+    ]);
+    expect([403, 415]).toContain(answer.status());
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'The consultation could not be booked',
+    );
+    await expect(page.getByRole('link', { name: 'Return to the free times' })).toBeVisible();
+    await look(page, `refused-${javaScriptEnabled ? 'script' : 'noscript'}`);
+    await page.context().close();
+  }
 });
 
 test('the manage link: a GET (a mail scanner) changes nothing; the page moves the booking (a new REQUEST) and cancels it (METHOD:CANCEL), the same UID and a higher SEQUENCE each time', async ({

@@ -16,8 +16,6 @@ import { join, resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import bookClass from '../../functions/book-class';
-import classClaim from '../../functions/class-claim';
-import classManage from '../../functions/class-manage';
 import classWaitlist from '../../functions/class-waitlist';
 import classesSteps from '../../functions/classes-steps';
 import retryMail from '../../functions/retry-mail';
@@ -43,6 +41,10 @@ import type { ReceivedMail } from '../fixtures/smtp';
 import { PERSON_SPAM_CHECKS, waiverBody } from '../fixtures/submissions';
 import { OTHER_REQUEST } from '../../src/shared/form-answer';
 import { formPost, jsonPost } from './harness';
+
+// A place's page and a waitlist offer's, rendered on demand as the site gives them.
+const classManage = (request: Request) => renderPage(request);
+const classClaim = (request: Request) => renderPage(request);
 
 const env = useFunctionEnv();
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -401,7 +403,26 @@ describe('the manage link', () => {
     setClock(new Date(MAT_CUTOFF.getTime() + 60_000));
     const answer = await classManage(formPost(`${SITE}/classes/manage`, { token }));
     expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain(
+      'Your place cannot be cancelled from this page any more.',
+    );
     expect((await loadSeat(await seatIdOf('grace@example.test')))!.status).toBe('booked');
+  });
+
+  test('a link that opens nothing is a 404 page saying so, personal and never cached', async () => {
+    const unknown = 'x'.repeat(43);
+    for (const [path, words] of [
+      ['/classes/manage', 'This link does not open a place'],
+      ['/classes/claim', 'This link does not open an offer'],
+    ]) {
+      const page = await renderPage(new Request(`${SITE}${path}?token=${unknown}`));
+      expect(page.status).toBe(404);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('x-robots-tag')).toContain('noindex');
+      expect(await page.text()).toContain(words);
+    }
+    const put = await renderPage(new Request(`${SITE}/classes/manage`, { method: 'PUT' }));
+    expect(put.status).toBe(405);
   });
 });
 

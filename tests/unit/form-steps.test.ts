@@ -192,23 +192,17 @@ describe('refuse', () => {
     expect(page.status).toBe(429);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(await page.text()).toContain('Too many.');
-    const own = new Response('own page', { status: 409 });
-    const typed = { name: 'Ada' };
+    const own = new Response(null, { status: 307, headers: { location: '/own' } });
     const seen: unknown[] = [];
-    const answered = await refuse(
-      request('application/x-www-form-urlencoded'),
-      problem,
-      {
-        ...noScript,
-        page: (_problem, fields) => {
-          seen.push(fields);
-          return Promise.resolve(own);
-        },
+    const answered = await refuse(request('application/x-www-form-urlencoded'), problem, {
+      ...noScript,
+      page: (refusal) => {
+        seen.push(refusal);
+        return own;
       },
-      typed,
-    );
+    });
     expect(answered).toBe(own);
-    expect(seen).toEqual([typed]);
+    expect(seen).toEqual([problem]);
   });
 });
 

@@ -15,7 +15,7 @@ import { now } from '../platform/clock';
 import { transaction } from '../platform/db';
 import { queue } from '../request/steps';
 import { afterAnswer, guardPost, type FunctionContext } from '../request/guard';
-import { problemPage, seeOther } from '../request/pages';
+import { refusalOf, seeOther, type Refused } from '../request/pages';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { bookingMails, type BookingMailKind } from './book';
@@ -42,7 +42,7 @@ import { PAGES, managePath } from '../../shared/site-paths';
 const DONE = new Set<ManageDone>(['booked', 'moved', 'cancelled']);
 
 /** What the manage page answers: the page with what it shows, or an answer of its own. */
-export type ManageAnswer = { page: ManageModel; status: number } | { response: Response };
+export type ManageAnswer = { page: ManageModel; status: number } | { response: Response } | Refused;
 
 const page = (model: ManageModel, status = 200): ManageAnswer => ({ page: model, status });
 
@@ -125,14 +125,12 @@ export async function changeBooking(
     rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
   });
   if (!guarded.ok) {
-    return {
-      response: problemPage({
-        problem: guarded.problem,
-        words: bookingProblemNotice(guarded.problem, siteFacts().email),
-        labels: BOOKING_LABELS,
-        formPage: { href: PAGES.consultation, label: 'Return to the free times' },
-      }),
-    };
+    return refusalOf({
+      problem: guarded.problem,
+      words: bookingProblemNotice(guarded.problem, siteFacts().email),
+      labels: BOOKING_LABELS,
+      formPage: { href: PAGES.consultation, label: 'Return to the free times' },
+    });
   }
   const { body } = guarded.value;
   const token = body.token;

@@ -1,50 +1,17 @@
 /**
- * What the booking's pages say: the manage page's model (the booking, "choose another time",
- * "cancel"), which src/pages/consultation/manage.astro draws, and the answer to a booking sent
- * without script whose slot was taken meanwhile (the nearest free ones, with everything typed
- * kept in the form), still HTML filled into a built page (pages.ts) by the booking function.
- *
- * Every value in that HTML is escaped; none is put in an attribute that could run or style
- * anything.
+ * What the manage page of a booking says (the booking, "choose another time", "cancel"): its
+ * model, which src/pages/consultation/manage.astro draws.
  */
-import {
-  SLOT_CHIP,
-  SLOT_FIELD,
-  BOOKING_ACTION,
-  BOOKING_FIELDS,
-  BOOKING_NOTICES,
-  type OfferedSlot,
-} from '../../shared/booking/form';
-import { HONEYPOT_FIELD } from '../../shared/anti-spam';
+import { BOOKING_NOTICES, type OfferedSlot } from '../../shared/booking/form';
 import type { ConsultationPlace } from '../../shared/booking/place';
 import type { SlotDay } from '../../shared/booking/slots';
 import * as zoned from '../../shared/booking/zoned';
 import { fullDateLabel, timeRangeLabel, zoneName } from '../../shared/time-format';
-import { escapeHtml } from '../../shared/html';
-import { BUTTON, hero, LINK } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
 import type { Booking } from './store';
 
-const e = escapeHtml;
-
-const CARD = 'min-w-0 rounded-2xl border border-sand-200 bg-white p-6 shadow-sm sm:p-8';
-
-/** A free slot to choose in the taken page's form (components/booking/SlotRadio.astro's look). */
-function slotRadio(slot: { start: string }, label: string): string {
-  return `<label class="${SLOT_CHIP}"><input type="radio" name="${SLOT_FIELD}" value="${e(slot.start)}" required>${e(label)}</label>`;
-}
-
-function body(content: string): string {
-  return `<section class="py-12 sm:py-16"><div class="mx-auto max-w-3xl space-y-6 px-5 sm:px-8">${content}</div></section>`;
-}
-
 export type ManageDone = 'booked' | 'moved' | 'cancelled';
-
-export interface ManageView {
-  title: string;
-  html: string;
-}
 
 /** What the manage page shows (src/pages/consultation/manage.astro draws it). */
 export interface ManageModel {
@@ -159,34 +126,5 @@ export function repeatModel(): ManageModel {
     title: 'This form was already sent',
     text: 'If it booked a consultation, that booking stands, and the confirmation e-mail has the link to change or cancel it.',
     next: 'free-times',
-  };
-}
-
-/**
- * The answer to a booking sent without script whose slot was taken between loading and sending:
- * the nearest free slots in a form that holds everything the visitor typed (escaped, as hidden
- * fields), so choosing one and pressing the button books it.
- */
-export function takenView(nearest: OfferedSlot[], typed: Record<string, unknown>): ManageView {
-  const title = BOOKING_NOTICES.taken.title;
-  const value = (name: string) => {
-    const typedValue = typed[name];
-    return typeof typedValue === 'string' ? typedValue : '';
-  };
-  const kept = (Object.keys(BOOKING_FIELDS) as (keyof typeof BOOKING_FIELDS)[])
-    .map((name) => `<input type="hidden" name="${name}" value="${e(value(name))}">`)
-    .join('');
-  const form =
-    nearest.length > 0
-      ? `<form method="post" action="${BOOKING_ACTION}" class="${CARD}" aria-labelledby="nearest-title">${kept}<input type="hidden" name="${HONEYPOT_FIELD}" value=""><fieldset><legend id="nearest-title" class="text-2xl font-semibold">The nearest free times</legend><div class="mt-5 flex flex-wrap gap-2">${nearest.map((slot) => slotRadio(slot, `${slot.day}, ${slot.time}`)).join('')}</div></fieldset><button type="submit" class="${BUTTON} mt-6">Book this time</button></form>`
-      : '';
-  return {
-    title,
-    html:
-      hero(
-        'Free consultation',
-        title,
-        nearest.length > 0 ? BOOKING_NOTICES.taken.text : BOOKING_NOTICES.taken.none,
-      ) + body(`${form}<p><a class="${LINK}" href="/consultation">See all the free times</a></p>`),
   };
 }

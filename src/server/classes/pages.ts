@@ -1,21 +1,18 @@
 /**
- * The pages about one place or one offer (the manage link, the claim link), each the built
- * shell classes/manage.html with the function's part filled in (platform/built-pages.ts),
- * personal and never cached. (/classes itself is an Astro page rendered on demand.)
+ * What the pages about one place or one offer (the manage link, the claim link), rendered on
+ * demand (src/pages/classes/manage.astro and claim.astro, through src/server/pages/classes.ts),
+ * show: a page's model and its status, or an answer of its own (a 303, a refusal).
  *
  * The links' GET shows and changes nothing (mail scanners open links); only their POST acts, and
  * repeating it changes nothing more.
  */
 import { isToken } from '../platform/tokens';
-import { builtPage, fillPage, pageAnswer } from '../platform/built-pages';
 import { now } from '../platform/clock';
 import { acceptedOrigins } from '../platform/hosting';
 import { transaction } from '../platform/db';
-import { escapeHtml } from '../../shared/html';
-import { PERSONAL } from '../platform/page-parts';
 import { siteFacts } from '../platform/site-facts';
 import type { LinkFault } from '../request/link-function';
-import { problemPage, seeOther, type ProblemPage } from '../request/pages';
+import { refusalOf, seeOther, type ProblemPage, type Refused } from '../request/pages';
 import { holdUntil, payOnline } from '../payments/checkout';
 import { refundThenMail } from '../payments/refunds';
 import { refundInFull } from '../payments/store';
@@ -35,19 +32,14 @@ import {
   waitEntryByClaim,
   type Seat,
 } from './store';
-import { offerView, placeView, unknownView, type PageView } from './views';
+import type { PlacePageModel } from '../../shared/classes/place-page';
+import { offerModel, placeModel, unknownModel } from './views';
 
-/** A page about one place or offer, in the site's layout; personal, never cached. */
-export function personalPage(
-  req: Request,
-  path: string,
-  view: PageView,
-  status = 200,
-): Promise<Response> {
-  const title = `${escapeHtml(view.title)} | ${escapeHtml(siteFacts().name)}`;
-  const html = fillPage(builtPage('classes/manage.html'), { page: view.html }, title);
-  return pageAnswer(req, path, html, { status, headers: PERSONAL });
-}
+/** A page about one place or offer to show, with its status; or an answer of its own. */
+export type PlaceAnswer =
+  { page: PlacePageModel; status: number } | { response: Response } | Refused;
+
+const show = (page: PlacePageModel, status = 200): PlaceAnswer => ({ page, status });
 
 /** The token of a link: `?token=` on a GET, the form's `token` field on a POST. */
 async function tokenOf(req: Request): Promise<string | undefined> {
@@ -80,40 +72,40 @@ async function placePage(
   req: Request,
   seat: Seat,
   options: { done?: 'booked' | 'cancelled' | 'claimed'; problem?: string; status?: number } = {},
-): Promise<Response> {
+): Promise<PlaceAnswer> {
   const date = await loadClassDate(seat.classDateId);
-  if (!date) return personalPage(req, '/classes/manage', unknownView('place'), 404);
+  if (!date) return show(unknownModel('place'), 404);
   const settings = classSettings();
   const policy = placePolicy();
   const at = now();
-  const view = placeView(seat, date, seatToken(seat), {
+  const view = placeModel(seat, date, seatToken(seat), {
     timeZone: settings.timeZone,
     now: at,
     policy: policy.words,
     canCancel: seat.status === 'booked' && policy.canCancel(date.start, at),
     ...options,
   });
-  return personalPage(req, '/classes/manage', view, options.status);
+  return show(view, options.status);
 }
 
 /** GET /classes/manage?token=: the place, and the form that cancels it. Changes nothing. */
-export async function showPlace(req: Request): Promise<Response> {
+export async function showPlace(req: Request): Promise<PlaceAnswer> {
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
   if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
-    return personalPage(req, '/classes/manage', unknownView('place'), 404);
+    return show(unknownModel('place'), 404);
   }
   const done = new URL(req.url).searchParams.get('done');
   return placePage(req, seat, done === 'booked' || done === 'claimed' ? { done } : {});
 }
 
 /** POST /classes/manage: cancels the place within the policy; a repeat changes nothing more. */
-export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
-  if (!sameOrigin(req)) return crossSite();
+export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise<PlaceAnswer> {
+  if (!sameOrigin(req)) return { response: crossSite() };
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
   if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
-    return personalPage(req, '/classes/manage', unknownView('place'), 404);
+    return show(unknownModel('place'), 404);
   }
   if (seat.status === 'cancelled') return placePage(req, seat, { done: 'cancelled' });
   const date = await loadClassDate(seat.classDateId);
@@ -134,12 +126,12 @@ export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise
 }
 
 /** GET /classes/claim?token=: the offer and the button that claims it. Changes nothing. */
-export async function showOffer(req: Request): Promise<Response> {
+export async function showOffer(req: Request): Promise<PlaceAnswer> {
   const token = await tokenOf(req);
   const entry = token && (await waitEntryByClaim(token));
   const date = entry && (await loadClassDate(entry.classDateId));
   if (!token || !entry || !date) {
-    return personalPage(req, '/classes/claim', unknownView('offer'), 404);
+    return show(unknownModel('offer'), 404);
   }
   if (entry.status === 'claimed' && entry.seatId) {
     const seat = await loadSeat(entry.seatId);
@@ -153,11 +145,7 @@ export async function showOffer(req: Request): Promise<Response> {
       ? 'lapsed'
       : 'closed';
   const pay = payOnline(date.priceCents) !== undefined;
-  return personalPage(
-    req,
-    '/classes/claim',
-    offerView(entry, date, token, classSettings().timeZone, state, pay),
-  );
+  return show(offerModel(entry, date, token, classSettings().timeZone, state, pay));
 }
 
 /**
@@ -166,10 +154,10 @@ export async function showOffer(req: Request): Promise<Response> {
  * open and the answer is a 303 to Stripe's page (a repeat, to the same checkout); Stripe down,
  * the offer holds as it was and the page says so.
  */
-export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<Response> {
-  if (!sameOrigin(req)) return crossSite();
+export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<PlaceAnswer> {
+  if (!sameOrigin(req)) return { response: crossSite() };
   const token = await tokenOf(req);
-  if (!token) return personalPage(req, '/classes/claim', unknownView('offer'), 404);
+  if (!token) return show(unknownModel('offer'), 404);
   const offer = await waitEntryByClaim(token);
   const offered = offer && (await loadClassDate(offer.classDateId));
   const pay = offered ? payOnline(offered.priceCents) : undefined;
@@ -181,24 +169,19 @@ export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<
     const seat = (await loadSeat(outcome.seatId))!;
     if (pay && offered && awaitsPayment(seat)) {
       const checkout = await openPlaceCheckout(pay, seat, offered, outbox, { claimed: true });
-      if (checkout.ok) return seeOther(checkout.value);
+      if (checkout.ok) return { response: seeOther(checkout.value) };
       const page = classLinkFault('The offer')({ outage: true, status: 503 });
       const words = { ...page.words, text: checkout.problem.error };
-      return problemPage({ ...page, problem: checkout.problem, words });
+      return refusalOf({ ...page, problem: checkout.problem, words });
     }
-    return seeOther(`/classes/manage?token=${seatToken(seat)}&done=claimed`);
+    return { response: seeOther(`${PAGES.classManage}?token=${seatToken(seat)}&done=claimed`) };
   }
   if (outcome.kind === 'unknown') {
-    return personalPage(req, '/classes/claim', unknownView('offer'), 404);
+    return show(unknownModel('offer'), 404);
   }
   const entry = (await waitEntryByClaim(token))!;
   const date = (await loadClassDate(entry.classDateId))!;
-  return personalPage(
-    req,
-    '/classes/claim',
-    offerView(entry, date, token, classSettings().timeZone, outcome.kind),
-    409,
-  );
+  return show(offerModel(entry, date, token, classSettings().timeZone, outcome.kind), 409);
 }
 
 /**

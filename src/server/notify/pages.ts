@@ -18,7 +18,7 @@ import { isToken } from '../platform/tokens';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { guardPost, readBody, type FunctionContext } from '../request/guard';
-import { problemPage, seeOther } from '../request/pages';
+import { refusalOf, seeOther, type Refused } from '../request/pages';
 import {
   confirmSubscription,
   confirmationByToken,
@@ -40,7 +40,7 @@ export interface NotifyView {
 }
 
 /** What a link page answers: the page with what it shows, or an answer of its own. */
-export type NotifyAnswer = { view: NotifyView; status: number } | { response: Response };
+export type NotifyAnswer = { view: NotifyView; status: number } | { response: Response } | Refused;
 
 const page = (view: NotifyView, status = 200): NotifyAnswer => ({ view, status });
 
@@ -90,18 +90,16 @@ export async function confirmFromPage(
     rateLimit: readSetting('NOTIFY_RATE_LIMIT'),
   });
   if (!guarded.ok) {
-    return {
-      response: problemPage({
-        problem: guarded.problem,
-        words: {
-          title: 'Your address could not be confirmed',
-          text: guarded.problem.error,
-          fallback: `Please try again or write to ${siteFacts().email}`,
-        },
-        labels: {},
-        formPage: { href: '/events', label: 'Return to Events' },
-      }),
-    };
+    return refusalOf({
+      problem: guarded.problem,
+      words: {
+        title: 'Your address could not be confirmed',
+        text: guarded.problem.error,
+        fallback: `Please try again or write to ${siteFacts().email}`,
+      },
+      labels: {},
+      formPage: { href: '/events', label: 'Return to Events' },
+    });
   }
   const { body, client } = guarded.value;
   const token = body.token;

@@ -1,7 +1,9 @@
 /**
- * What /classes, rendered on demand (src/pages/classes.astro), asks of the server: the classes
- * of the coming weeks with their places left now, as the page lists them, and the studio's
- * cancellation policy. The one door from src/pages into src/server (eslint.config.js).
+ * What the classes' pages rendered on demand ask of the server: /classes (src/pages/classes.astro)
+ * the classes of the coming weeks with their places left now and the studio's cancellation
+ * policy; a place's page and a waitlist offer's (classes/manage.astro, classes/claim.astro) what
+ * to show, or an answer of their own. The one door from src/pages into src/server
+ * (eslint.config.js).
  */
 import type { ClassListing } from '../../shared/classes/form';
 import { upcomingClasses } from '../classes/engine';
@@ -10,8 +12,20 @@ import { classSettings } from '../classes/settings';
 import { dollars } from '../../shared/money';
 import { whenOf } from '../classes/words';
 import { methodNotAllowed } from '../request/responses';
+import { linkFault } from '../request/link-function';
+import {
+  cancelFromLink,
+  claimFromLink,
+  classLinkFault,
+  showOffer,
+  showPlace,
+  type PlaceAnswer,
+} from '../classes/pages';
+import { outbox } from '../mail-kinds';
+import { PERSONAL } from '../platform/on-demand';
+import { PAGES } from '../../shared/site-paths';
 
-export { methodNotAllowed };
+export { methodNotAllowed, PERSONAL };
 
 /** The timetable of the coming weeks, with the places left right now. */
 export async function classesNow(): Promise<{ classes: ClassListing[]; policy: string }> {
@@ -36,4 +50,43 @@ export async function classesNow(): Promise<{ classes: ClassListing[]; policy: s
       };
     }),
   };
+}
+
+/**
+ * GET shows and changes nothing (mail scanners open links), POST acts, anything else is 405; a
+ * fault is logged by name only and answered with a page saying so.
+ */
+async function linkAnswer(
+  path: string,
+  request: Request,
+  handlers: { GET: () => Promise<PlaceAnswer>; POST: () => Promise<PlaceAnswer> },
+  what: 'Your place' | 'The offer',
+): Promise<PlaceAnswer> {
+  try {
+    if (request.method === 'POST') return await handlers.POST();
+    if (request.method === 'GET' || request.method === 'HEAD') return await handlers.GET();
+    return { response: methodNotAllowed('GET, HEAD, POST') };
+  } catch (error) {
+    return linkFault(path, error, classLinkFault(what));
+  }
+}
+
+/** The page of one place, opened from the link in its mails: GET shows it; POST cancels it. */
+export function placeAnswer(request: Request): Promise<PlaceAnswer> {
+  return linkAnswer(
+    PAGES.classManage,
+    request,
+    { GET: () => showPlace(request), POST: () => cancelFromLink(request, outbox) },
+    'Your place',
+  );
+}
+
+/** A waitlist offer, opened from the link in its mail: GET shows it; POST claims the place. */
+export function offerAnswer(request: Request): Promise<PlaceAnswer> {
+  return linkAnswer(
+    PAGES.classClaim,
+    request,
+    { GET: () => showOffer(request), POST: () => claimFromLink(request, outbox) },
+    'The offer',
+  );
 }

@@ -13,7 +13,7 @@ import {
   unsubscribeFromLink,
   type NotifyAnswer,
 } from '../notify/pages';
-import { PERSONAL } from '../platform/page-parts';
+import { PERSONAL } from '../platform/on-demand';
 import { methodNotAllowed } from '../request/responses';
 import { PAGES } from '../../shared/site-paths';
 
@@ -30,7 +30,7 @@ async function answer(
     if (request.method === 'GET' || request.method === 'HEAD') return await handlers.GET();
     return { response: methodNotAllowed('GET, HEAD, POST') };
   } catch (error) {
-    return { response: notifyLinkFault(path, error) };
+    return notifyLinkFault(path, error);
   }
 }
 

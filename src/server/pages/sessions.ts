@@ -15,12 +15,12 @@ import { changeSession, sessionManageData } from '../booking/session-manage';
 import { sessionPageData } from '../booking/session-page';
 import { sessionManagePath } from '../booking/session-store';
 import { outbox } from '../mail-kinds';
-import { PERSONAL } from '../platform/page-parts';
+import { PERSONAL } from '../platform/on-demand';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { afterAnswer, guardPost } from '../request/guard';
 import { linkFault } from '../request/link-function';
-import { problemPage, seeOther } from '../request/pages';
+import { refusalOf, seeOther, type Refused } from '../request/pages';
 import type { Problem } from '../request/responses';
 import { methodNotAllowed } from '../request/responses';
 
@@ -38,7 +38,8 @@ export function sessionBookingPage(
 
 export type SessionManageAnswer =
   | { page: SessionManageData; done?: 'booked' | 'moved' | 'cancelled'; status: number }
-  | { response: Response };
+  | { response: Response }
+  | Refused;
 
 const FORM_PAGE = { href: PAGES.services, label: 'Return to the sessions' };
 
@@ -83,7 +84,7 @@ export async function sessionManageAnswer(
       rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
     });
     if (!guarded.ok) {
-      return { response: problemPage(fault('Your session was not changed', guarded.problem)) };
+      return refusalOf(fault('Your session was not changed', guarded.problem));
     }
     const { body } = guarded.value;
     const result = await changeSession(body, outbox, siteFacts().email, (work) =>
@@ -99,16 +100,14 @@ export async function sessionManageAnswer(
       status: result.status,
     };
   } catch (error) {
-    return {
-      response: linkFault(PAGES.sessionManage, error, ({ outage, status, headers }) =>
-        fault('Your session cannot be opened just now', {
-          status,
-          error: outage
-            ? 'Your session cannot be opened just now, so nothing was changed. Please try again in a minute.'
-            : 'Something went wrong on our side, so nothing was changed. Please try again.',
-          headers,
-        }),
-      ),
-    };
+    return linkFault(PAGES.sessionManage, error, ({ outage, status, headers }) =>
+      fault('Your session cannot be opened just now', {
+        status,
+        error: outage
+          ? 'Your session cannot be opened just now, so nothing was changed. Please try again in a minute.'
+          : 'Something went wrong on our side, so nothing was changed. Please try again.',
+        headers,
+      }),
+    );
   }
 }

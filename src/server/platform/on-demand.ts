@@ -29,6 +29,18 @@ import {
 import { decodeEntities, inlineCode } from '../../integrations/security-headers';
 import { pageHeaders, pagesDir } from './built-pages';
 
+/**
+ * The headers of a page about one person (a booking, a place, a subscription): never stored by
+ * any cache, never indexed, and no Referer leaves the site from it (its address holds a token).
+ * `same-origin` rather than `no-referrer`: with no referrer at all, browsers send `Origin: null`
+ * with the page's own form posts, which the same-origin check must refuse.
+ */
+export const PERSONAL: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+  'referrer-policy': 'same-origin',
+};
+
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 

@@ -6,6 +6,7 @@
  * search engines and out of every cache.
  */
 import { escapeHtml } from '../../shared/html';
+import type { RefusalPage } from '../../shared/refusal';
 import { siteFacts } from '../platform/site-facts';
 import { API_SECURITY_HEADERS, type Problem } from './responses';
 
@@ -20,6 +21,16 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = {
 /** `303 See Other` to a page of the site: the browser shows it with a GET, so Back is safe. */
 export function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { ...PAGE_HEADERS, location } });
+}
+
+/**
+ * `307 Temporary Redirect` to a page rendered on demand: the browser posts the same form again
+ * there. A function's answer that must show back what was typed is so an Astro page like the
+ * others, with the site's layout, while what was typed travels in the body and never in an
+ * address (a function cannot render an Astro page itself: Netlify bundles it without Astro).
+ */
+export function sendFormTo(location: string): Response {
+  return new Response(null, { status: 307, headers: { ...PAGE_HEADERS, location } });
 }
 
 /** What a refusal page says, in the product's words where it has them. */
@@ -39,7 +50,40 @@ export interface ProblemPage {
   formPage: { href: string; label: string };
 }
 
-/** The page that tells a visitor without script why their form was not accepted. */
+/**
+ * A refusal as a page rendered on demand shows it (components/RefusalPage.astro): its model,
+ * status and headers (`Retry-After`).
+ */
+export interface Refused {
+  refusal: RefusalPage;
+  status: number;
+  headers?: Record<string, string>;
+}
+
+/** The model of the page that says why a post was not accepted (see `problemPage`). */
+export function refusalOf({ problem, words, labels, formPage }: ProblemPage): Refused {
+  return {
+    refusal: {
+      title: words.title,
+      text: words.text,
+      fields: Object.entries(problem.fieldErrors ?? {}).map(([field, message]) => ({
+        label: labels[field] ?? field,
+        message,
+      })),
+      fallback: words.fallback,
+      email: siteFacts().email,
+      formPage,
+    },
+    status: problem.status,
+    ...(problem.headers && { headers: problem.headers }),
+  };
+}
+
+/**
+ * The page that tells a visitor without script why their form was not accepted, written by a
+ * form's function (which Netlify bundles without Astro; the pages rendered on demand draw
+ * `refusalOf` with components/RefusalPage.astro instead).
+ */
 export function problemPage({ problem, words, labels, formPage }: ProblemPage): Response {
   const studio = siteFacts();
   const fields = Object.entries(problem.fieldErrors ?? {}).map(

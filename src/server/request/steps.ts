@@ -176,31 +176,21 @@ export interface NoScript {
   labels: Record<string, string>;
   /** What the page says for a refusal. */
   words: (problem: Problem) => ProblemWords;
-  /** A page of the form's own for some refusals (with what was typed); else the problem page. */
-  page?: (
-    problem: Problem,
-    typed: Record<string, unknown>,
-    req: Request,
-  ) => Promise<Response | undefined> | undefined;
+  /** A page of the form's own for some refusals, else the problem page. */
+  page?: (problem: Problem) => Response | undefined;
 }
 
 /** A refusal as JSON for the form's script, or as a page for a browser without one. */
-export async function refuse(
-  req: Request,
-  problem: Problem,
-  noScript: NoScript,
-  typed: Record<string, unknown> = {},
-): Promise<Response> {
-  if ((postFormat(req) ?? 'json') === 'json') return refused(problem);
-  const own = await noScript.page?.(problem, typed, req);
-  return (
-    own ??
-    problemPage({
-      problem,
-      words: noScript.words(problem),
-      labels: noScript.labels,
-      formPage: noScript.formPage,
-    })
+export function refuse(req: Request, problem: Problem, noScript: NoScript): Promise<Response> {
+  if ((postFormat(req) ?? 'json') === 'json') return Promise.resolve(refused(problem));
+  return Promise.resolve(
+    noScript.page?.(problem) ??
+      problemPage({
+        problem,
+        words: noScript.words(problem),
+        labels: noScript.labels,
+        formPage: noScript.formPage,
+      }),
   );
 }
 
