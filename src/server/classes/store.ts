@@ -40,7 +40,8 @@ export interface ClassDate {
   origin?: string;
 }
 
-interface DateRow {
+/** A row of class_dates as the database gives it. */
+export interface DateRow {
   id: string;
   class_key: string;
   title: string;

@@ -29,6 +29,7 @@ import { cancelClassDate, markNoShow as markPlaceNoShow } from '../classes/desk'
 import { cancelPlace } from '../classes/engine';
 import { occurrenceAt, timetableOccurrences } from '../classes/occurrences';
 import { classSettings } from '../classes/settings';
+import type { DateRow as ClassDateRow } from '../classes/store';
 import { outbox } from '../mail-kinds';
 import { sendRefunds } from '../payments/refunds';
 import {
@@ -120,18 +121,19 @@ interface PlaceRow {
   no_show: boolean;
 }
 
-interface DateRow {
-  id: string;
-  class_key: string;
-  title: string;
-  starts_at: Date;
-  ends_at: Date;
-  capacity: number;
-  minimum: number;
-  price_cents: number;
-  added_by: string | null;
-  cancelled_at: Date | null;
-}
+type DateRow = Pick<
+  ClassDateRow,
+  | 'id'
+  | 'class_key'
+  | 'title'
+  | 'starts_at'
+  | 'ends_at'
+  | 'capacity'
+  | 'minimum'
+  | 'price_cents'
+  | 'added_by'
+  | 'cancelled_at'
+>;
 
 /** Everything the Bookings screen lists, from the start of today in the studio's zone. */
 export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
