@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
 import { E2E_SMTP_PORT } from '../../playwright.config';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { expectNoViolationsWithoutScript } from './axe';
+import { looker } from './look';
 
 /**
  * Booking a place in a small group class in Chromium against `npm start` (with a real SMTP
@@ -36,19 +36,7 @@ async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<Page
 
 const SHOTS = 'test-results/classes';
 
-/** The page at both widths, for looking at: nothing wider than the screen. */
-async function look(page: Page, name: string) {
-  await mkdir(SHOTS, { recursive: true });
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(PHONE);
-}
+const look = looker(SHOTS);
 
 async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
   await expect.poll(() => smtp.mails.some(match), { timeout: 20_000 }).toBe(true);

@@ -9,6 +9,7 @@ import type { ReceivedMail } from '../fixtures/smtp';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { expectNoViolations, expectNoViolationsWithoutScript, smallTargets } from './axe';
 import { hydrate, island } from './islands';
+import { looker } from './look';
 
 /**
  * Booking the free consultation in Chromium against `npm start` (with a real SMTP server, and the
@@ -100,17 +101,7 @@ async function pastTimeTrap(page: Page) {
   await page.waitForFunction(() => performance.now() > 3_500);
 }
 
-async function look(page: Page, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(PHONE);
-}
+const look = looker(SHOTS);
 
 /** A mail as a reader sees it, at both widths, for looking at. */
 async function lookAtMail(browser: Browser, mail: ReceivedMail, name: string) {

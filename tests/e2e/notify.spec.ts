@@ -16,6 +16,7 @@ import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
 import { startStudio, type Studio } from '../server/harness';
 import { expectNoViolations } from './axe';
 import { outboxDrained, signInToDesk } from './desk';
+import { looker } from './look';
 
 const SHOTS = 'test-results/notify';
 const STAFF = 'maya@example.test';
@@ -96,16 +97,7 @@ const linkIn = (mail: ReceivedMail, path: string) =>
 const header = (mail: ReceivedMail, key: string) =>
   mail.headerLines.find((line) => line.key === key)?.line;
 
-async function look(page: Page, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-}
+const look = looker(SHOTS);
 
 async function lookAtMail(browser: Browser, mail: ReceivedMail, name: string) {
   const page = await open(browser, { javaScriptEnabled: false });

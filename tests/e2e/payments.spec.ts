@@ -9,6 +9,7 @@ import type { ReceivedMail } from '../fixtures/smtp';
 import { startStripeStandIn, type SignedEvent, type StripeStandIn } from '../fixtures/stripe';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { choose, freeTime } from './slots';
+import { looker } from './look';
 
 /**
  * Paying online in Chromium, at a phone's width with scripts off and on, against the second
@@ -154,18 +155,7 @@ for (const [scripts, skip] of [
   });
 }
 
-/** The page at a phone's width and a desktop's, nothing wider than the screen, in test-results. */
-async function look(page: Page, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/payments/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(PHONE);
-}
+const look = looker('test-results/payments');
 
 const itemOf = (page: Page, which: { key: string; start: string }) =>
   page.locator(`li[data-class="${which.key}"][data-start="${which.start}"]`);

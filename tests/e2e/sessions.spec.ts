@@ -6,6 +6,7 @@ import type { ReceivedMail } from '../fixtures/smtp';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { expectNoViolations } from './axe';
 import { choose, freeTime, offered } from './slots';
+import { looker } from './look';
 
 /**
  * Booking a private session in Chromium against `npm start` (with a real SMTP server), from the
@@ -52,17 +53,7 @@ function invite(mail: ReceivedMail) {
   return { method: /^METHOD:(\w+)/m.exec(text)?.[1], event };
 }
 
-async function look(page: Page, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow, `${name} is wider than ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(PHONE);
-}
+const look = looker(SHOTS);
 
 for (const [scripts, skip] of [
   [false, 0],
