@@ -84,6 +84,12 @@ async function seatOf(first: string) {
 const mailsTo = (email: string) => env.smtp.mails.filter((m) => m.envelope.to.includes(email));
 
 describe('a seat held while its checkout is open', () => {
+  test('the timetable says a place is paid online when booked, not at the studio', async () => {
+    const html = await (await renderPage(new Request(`${SITE}/classes`))).text();
+    expect(html).toContain('$45 per person, paid online when you book');
+    expect(html).not.toContain('due at the studio');
+  });
+
   test('booked with the keys set: the seat held, nothing mailed, Stripe asked for the price in content, once', async () => {
     const { id, checkout } = await held('Ann');
     const seat = await seatOf('Ann');

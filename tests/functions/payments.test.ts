@@ -71,6 +71,12 @@ async function paymentState(checkout: string) {
 }
 
 describe('a place held while its checkout is open', () => {
+  test("the session's page says it is paid online when booked, not at the studio", async () => {
+    const html = await (await renderPage(new Request(`${SITE}/book/private`))).text();
+    expect(html).toContain('$120, paid online when you book, on Stripe&#39;s secure page');
+    expect(html).not.toContain('paid at the studio');
+  });
+
   test('booked with the keys set: the time held, nothing mailed, Stripe asked for the price in content, once', async () => {
     const { id, checkout, url } = await heldSession();
     const { rows } = await env.db.query<{

@@ -9,6 +9,7 @@ import { zoneName } from '../../shared/time-format';
 import { siteFacts } from '../platform/site-facts';
 import { sessionPolicy, sessionType } from './policy';
 import { dollars } from '../../shared/money';
+import { payOnline } from '../payments/checkout';
 import { sessionSlots, type SessionOfferOptions } from './session-offer';
 
 export async function sessionPageData(
@@ -35,8 +36,11 @@ export async function sessionPageData(
       type.where === 'home'
         ? `At your address, in the ZIP codes ${type.areas.join(', ')}`
         : `At the studio: ${policy.studioAddress}`,
-    due:
-      type.where === 'home' ? `${amount}, paid at your session` : `${amount}, paid at the studio`,
+    due: payOnline(type.price)
+      ? `${amount}, paid online when you book, on Stripe's secure page`
+      : type.where === 'home'
+        ? `${amount}, paid at your session`
+        : `${amount}, paid at the studio`,
     policy: policy.hours.cancellationPolicy,
     zoneNote: `Times are ${zoneName(policy.timeZone)}, the studio's time zone.`,
     studioEmail: studio.email,

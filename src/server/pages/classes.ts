@@ -24,6 +24,7 @@ import {
 import { outbox } from '../mail-kinds';
 import { PERSONAL } from '../platform/on-demand';
 import { PAGES } from '../../shared/site-paths';
+import { payOnline } from '../payments/checkout';
 
 export { methodNotAllowed, PERSONAL };
 
@@ -46,6 +47,7 @@ export async function classesNow(): Promise<{ classes: ClassListing[]; policy: s
         seatsLeft: view.seatsLeft,
         price: view.priceCents / 100,
         priceLabel: dollars(view.priceCents),
+        payOnline: payOnline(view.priceCents) !== undefined,
         state: view.state,
       };
     }),

@@ -125,6 +125,8 @@ export interface ClassListing {
   price: number;
   /** "$45" */
   priceLabel: string;
+  /** Paid online when booked (the studio's Stripe keys are set), else at the studio. */
+  payOnline: boolean;
   /** open: places to book; full: the waitlist is open; closed: past its cutoff, or begun. */
   state: 'open' | 'full' | 'closed' | 'cancelled';
 }
