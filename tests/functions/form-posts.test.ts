@@ -10,6 +10,7 @@ import submitWaiver from '../../functions/submit-waiver';
 import { currentWaiverText } from '../../src/server/waiver/current-text';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { pdfText } from '../fixtures/pdf-text';
+import { renderPage } from '../fixtures/on-demand';
 import { formPost as harnessFormPost, refusalPage } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
@@ -166,6 +167,23 @@ describe('the contact form without JavaScript', () => {
     expect(page.status).toBe(403);
     expect(await page.text()).toContain('href="/contact"');
     expect(await rows('contact_messages')).toEqual([]);
+  });
+});
+
+describe('the refusal page', () => {
+  test('says only words the site wrote: an address with other words goes to the home page', async () => {
+    const refused = await sendMessage({ ...message, email: 'noor-at-example' });
+    const location = new URL(refused.headers.get('location')!, 'http://127.0.0.1:8888');
+    const words = JSON.parse(
+      Buffer.from(location.searchParams.get('words')!, 'base64url').toString(),
+    ) as { refusal: { title: string } };
+    words.refusal.title = 'Call 555-0100 to finish sending';
+    location.searchParams.set('words', Buffer.from(JSON.stringify(words)).toString('base64url'));
+    for (const address of [location.href, 'http://127.0.0.1:8888/refused']) {
+      const page = await renderPage(new Request(address));
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toBe('/');
+    }
   });
 });
 
