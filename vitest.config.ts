@@ -34,8 +34,9 @@ export default defineConfig({
           env: { NETLIFY_DB_DRIVER: 'server' },
         },
       }),
-      {
-        // As on Netlify: `@neondatabase/serverless` over a WebSocket to the same server.
+      // As on Netlify: `@neondatabase/serverless` over a WebSocket to the same server; with Astro's
+      // Vite setup too, for the refusal pages the form posts without script land on.
+      getViteConfig({
         test: {
           ...functionTests,
           name: 'functions:serverless',
@@ -54,7 +55,7 @@ export default defineConfig({
           setupFiles: 'tests/fixtures/serverless-driver.ts',
           env: { NETLIFY_DB_DRIVER: 'serverless' },
         },
-      },
+      }),
       {
         // What `npm start` uses by default: the embedded Postgres (PGlite) of Netlify's tooling.
         test: {

@@ -5,6 +5,9 @@
  * checks those against this list.
  */
 export const PAGES = {
+  home: '/',
+  /** Why a form sent without script was not accepted (its words in the address, vouched for). */
+  refused: '/refused',
   contact: '/contact',
   /** Where a message sent without script lands once it is stored. */
   contactSent: '/contact/sent',

@@ -8,9 +8,30 @@ import { E2E_SMTP_PORT } from '../../playwright.config';
 import { pdfText } from '../fixtures/pdf-text';
 import { startSmtp, type TestSmtp } from '../functions/harness';
 import { expectNoViolationsWithoutScript } from './axe';
+import { looker } from './look';
 
 const STUDIO_INBOX = 'studio-inbox@example.test';
 const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
+
+const look = looker('test-results/no-script');
+
+/**
+ * The refusal page a post lands on: /refused, rendered on demand with the site's layout, its
+ * status the refusal's, never cached, and nothing typed in its address (`typed`).
+ */
+async function expectRefused(page: Page, status: number, typed: string[]) {
+  const answer = await page.waitForResponse((response) => response.url().includes('/refused?'));
+  expect(answer.status()).toBe(status);
+  expect(answer.headers()['cache-control']).toBe('no-store');
+  expect(answer.headers()['x-robots-tag']).toMatch(/noindex/);
+  const address = new URL(answer.url());
+  expect(address.pathname).toBe('/refused');
+  const words = Buffer.from(address.searchParams.get('words') ?? '', 'base64url').toString();
+  for (const value of typed) {
+    expect(decodeURIComponent(answer.url())).not.toContain(value);
+    expect(words).not.toContain(value);
+  }
+}
 
 let smtp: TestSmtp;
 
@@ -78,16 +99,27 @@ test.describe('the contact form', () => {
     browser,
   }) => {
     const form = await fillContact(page, 'Typo Visitor', 'typo@example');
+    const refused = expectRefused(page, 422, [
+      'Typo Visitor',
+      'typo@example',
+      'scripts turned off',
+    ]);
     await form.getByRole('button', { name: 'Send Message' }).click();
+    await refused;
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error sending message');
     await expect(page.getByText('Please fix the fields below.')).toBeVisible();
-    await expect(page.getByRole('listitem')).toHaveText(
+    await expect(page.getByRole('alert').getByRole('listitem')).toHaveText(
       'Email: Please enter a valid e-mail address, like name@example.com.',
     );
     await expect(
       page.getByText(`Please try again or contact me directly at ${STUDIO_EMAIL}`),
     ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Return to the contact page' })).toHaveAttribute(
+      'href',
+      '/contact',
+    );
     await expectNoViolationsWithoutScript(browser, page);
+    await look(page, 'contact-refused');
 
     await page.goBack();
     await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Typo Visitor');
@@ -130,7 +162,9 @@ test.describe('the contact form', () => {
       }
     });
     const form = await fillContact(page, 'Patient Visitor');
+    const refused = expectRefused(page, 503, ['Patient Visitor']);
     await form.getByRole('button', { name: 'Send Message' }).click();
+    await refused;
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error sending message');
     await expect(
       page.getByText('Your message could not be saved just now. Please try again shortly.'),
@@ -198,13 +232,16 @@ test.describe('the waiver', () => {
   }) => {
     await fillWaiver(page, `typo-${Date.now()}@example.test`, '12');
     await terms(page).check();
+    const refused = expectRefused(page, 422, ['Old ankle sprain', 'Noor', 'Sami Haddad']);
     await page.getByRole('button', { name: 'Submit Waiver' }).click();
+    await refused;
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error submitting waiver');
-    await expect(page.getByRole('listitem')).toHaveText(
+    await expect(page.getByRole('alert').getByRole('listitem')).toHaveText(
       'Phone: Please enter a phone number with at least 7 digits.',
     );
     await expect(page.getByText('Please try again or contact us directly.')).toBeVisible();
     await expectNoViolationsWithoutScript(browser, page);
+    await look(page, 'waiver-refused');
 
     await page.goBack();
     await expect(page.getByLabel('First Name')).toHaveValue('Noor');

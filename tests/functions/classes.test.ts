@@ -40,7 +40,7 @@ import { startInstances, type Answer, type Call, type Instance } from '../fixtur
 import type { ReceivedMail } from '../fixtures/smtp';
 import { PERSON_SPAM_CHECKS, waiverBody } from '../fixtures/submissions';
 import { OTHER_REQUEST } from '../../src/shared/form-answer';
-import { formPost, jsonPost } from './harness';
+import { formPost, jsonPost, refusalPage } from './harness';
 
 // A place's page and a waitlist offer's, rendered on demand as the site gives them.
 const classManage = (request: Request) => renderPage(request);
@@ -293,8 +293,11 @@ describe('the timetable and booking a place', () => {
         email: 'n@example.test',
       }),
     );
-    expect(refused.status).toBe(422);
-    expect(refused.headers.get('content-type')).toContain('text/html');
+    const refusal = await refusalPage(refused);
+    expect(refusal.status).toBe(422);
+    expect(refusal.headers.get('content-type')).toContain('text/html');
+    expect(refusal.headers.get('cache-control')).toBe('no-store');
+    expect(await refusal.text()).toContain('href="/classes"');
   });
 
   test('one place per person in a class: the same mailbox again is refused', async () => {

@@ -10,7 +10,8 @@ import submitWaiver from '../../functions/submit-waiver';
 import { currentWaiverText } from '../../src/server/waiver/current-text';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { pdfText } from '../fixtures/pdf-text';
-import { formPost as harnessFormPost } from './harness';
+import { renderPage } from '../fixtures/on-demand';
+import { formPost as harnessFormPost, refusalPage } from './harness';
 
 const STUDIO = 'studio-inbox@example.test';
 const RECORDS = 'waiver-records@example.test';
@@ -50,12 +51,25 @@ async function rows(table: string) {
   return rows;
 }
 
-function expectPage(response: Response) {
-  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+/**
+ * The refusal page a browser without script is sent to (a 303 from the function, followed with
+ * a GET): its words come in the address, never a typed value; personal, so never cached or indexed.
+ */
+async function refusalOf(response: Response, typed: string[] = []): Promise<Response> {
+  expect(response.status).toBe(303);
   expect(response.headers.get('cache-control')).toBe('no-store');
-  expect(response.headers.get('x-robots-tag')).toBe('noindex');
-  expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-  expect(response.headers.get('content-security-policy')).not.toMatch(/script-src/);
+  const location = response.headers.get('location')!;
+  for (const value of typed) {
+    expect(decodeURIComponent(location)).not.toContain(value);
+    expect(
+      Buffer.from(new URL(location, 'http://x').searchParams.get('words')!, 'base64url').toString(),
+    ).not.toContain(value);
+  }
+  const page = await refusalPage(response);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(page.headers.get('cache-control')).toBe('no-store');
+  expect(page.headers.get('x-robots-tag')).toMatch(/noindex/);
+  return page;
 }
 
 describe('the contact form without JavaScript', () => {
@@ -97,40 +111,37 @@ describe('the contact form without JavaScript', () => {
 
   test("missing and wrong fields get a page in the product's words naming each field, and nothing is stored", async () => {
     const response = await sendMessage({ ...message, name: ' ', email: 'noor-at-example' });
-    expect(response.status).toBe(422);
-    expectPage(response);
-    const html = await response.text();
-    expect(html).toContain(
-      '<h1 id="problem-title" class="text-3xl font-semibold tracking-tight">Error sending message</h1>',
-    );
-    expect(html).toContain('<strong class="font-semibold">Name:</strong> Please enter your name.');
-    expect(html).toContain(
-      '<strong class="font-semibold">Email:</strong> Please enter a valid e-mail address, like name@example.com.',
+    const page = await refusalOf(response, ['noor-at-example', 'Hello!']);
+    expect(page.status).toBe(422);
+    const html = await page.text();
+    expect(html).toMatch(/<h1 id="problem-title"[^>]*>\s*Error sending message\s*<\/h1>/);
+    expect(html).toMatch(/<strong[^>]*>Name:<\/strong> Please enter your name\./);
+    expect(html).toMatch(
+      /<strong[^>]*>Email:<\/strong> Please enter a valid e-mail address, like name@example\.com\./,
     );
     expect(html).toContain('Please try again or contact me directly at');
     expect(html).toContain(`href="mailto:${STUDIO_EMAIL}"`);
-    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toMatch(/<meta name="robots" content="noindex/);
     expect(html).toContain("browser's Back button");
+    expect(html).toContain('href="/contact"');
     expect(await rows('contact_messages')).toEqual([]);
   });
 
   test('a NUL character in the message gets the page naming the message, and nothing is stored', async () => {
     const response = await sendMessage({ ...message, message: 'Hi\u0000there' });
-    expect(response.status).toBe(422);
-    expect(await response.text()).toContain(
-      'Message:</strong> Please remove the control characters',
-    );
+    const page = await refusalOf(response, ['Hi\u0000there']);
+    expect(page.status).toBe(422);
+    expect(await page.text()).toContain('Message:</strong> Please remove the control characters');
     expect(await rows('contact_messages')).toEqual([]);
   });
 
   test("when the database is down the page says so in the product's words, with Retry-After", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await env.whileDown(async () => {
-      const response = await sendMessage(message);
-      expect(response.status).toBe(503);
-      expectPage(response);
-      expect(response.headers.get('retry-after')).toBe('30');
-      const html = await response.text();
+      const page = await refusalOf(await sendMessage(message), [message.name]);
+      expect(page.status).toBe(503);
+      expect(page.headers.get('retry-after')).toBe('30');
+      const html = await page.text();
       expect(html).toContain('Error sending message');
       expect(html).toContain('Your message could not be saved just now. Please try again shortly.');
       expect(html).toContain(`Please try again or contact me directly at`);
@@ -141,9 +152,10 @@ describe('the contact form without JavaScript', () => {
     vi.stubEnv('CONTACT_RATE_LIMIT', '1/1h');
     await sendMessage(message, '203.0.113.77');
     const response = await sendMessage({ ...message, name: 'Again' }, '203.0.113.77');
-    expect(response.status).toBe(429);
-    expectPage(response);
-    expect(await response.text()).toMatch(
+    const page = await refusalOf(response);
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await page.text()).toMatch(
       /Too many messages have been sent from your connection\. Please try again in \d+ (minute|hour)s?\./,
     );
   });
@@ -151,10 +163,27 @@ describe('the contact form without JavaScript', () => {
   test('a post from another site gets the refusal page and nothing is stored', async () => {
     const request = formPost('http://127.0.0.1:8888/api/send-email', message);
     request.headers.set('origin', 'https://evil.example');
-    const response = await sendEmail(request);
-    expect(response.status).toBe(403);
-    expectPage(response);
+    const page = await refusalOf(await sendEmail(request));
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain('href="/contact"');
     expect(await rows('contact_messages')).toEqual([]);
+  });
+});
+
+describe('the refusal page', () => {
+  test('says only words the site wrote: an address with other words goes to the home page', async () => {
+    const refused = await sendMessage({ ...message, email: 'noor-at-example' });
+    const location = new URL(refused.headers.get('location')!, 'http://127.0.0.1:8888');
+    const words = JSON.parse(
+      Buffer.from(location.searchParams.get('words')!, 'base64url').toString(),
+    ) as { refusal: { title: string } };
+    words.refusal.title = 'Call 555-0100 to finish sending';
+    location.searchParams.set('words', Buffer.from(JSON.stringify(words)).toString('base64url'));
+    for (const address of [location.href, 'http://127.0.0.1:8888/refused']) {
+      const page = await renderPage(new Request(address));
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toBe('/');
+    }
   });
 });
 
@@ -245,10 +274,9 @@ describe('the waiver without JavaScript', () => {
 
   test('the terms not ticked: the Agreement Required page, nothing stored', async () => {
     const { agreedToTerms: _terms, ...unticked } = waiver;
-    const response = await sign(unticked);
-    expect(response.status).toBe(422);
-    expectPage(response);
-    const html = await response.text();
+    const page = await refusalOf(await sign(unticked), ['Old ankle sprain', 'Noor']);
+    expect(page.status).toBe(422);
+    const html = await page.text();
     expect(html).toContain('Agreement Required');
     expect(html).toContain('Please read and agree to the liability waiver terms.');
     expect(html).toContain('Please try again or contact us directly.');
@@ -256,18 +284,22 @@ describe('the waiver without JavaScript', () => {
   });
 
   test('no signature: the Signature Required page, nothing stored', async () => {
-    const response = await sign({ ...waiver, signatureName: '' });
-    expect(response.status).toBe(422);
-    const html = await response.text();
+    const page = await refusalOf(await sign({ ...waiver, signatureName: '' }), [
+      'Old ankle sprain',
+    ]);
+    expect(page.status).toBe(422);
+    const html = await page.text();
     expect(html).toContain('Signature Required');
     expect(html).toContain('Please provide your electronic signature.');
     expect(await rows('waivers')).toEqual([]);
   });
 
   test('a wrong field: the Error submitting waiver page naming it', async () => {
-    const response = await sign({ ...waiver, phone: '12', emergencyName: '' });
-    expect(response.status).toBe(422);
-    const html = await response.text();
+    const page = await refusalOf(await sign({ ...waiver, phone: '12', emergencyName: '' }), [
+      'Old ankle sprain',
+    ]);
+    expect(page.status).toBe(422);
+    const html = await page.text();
     expect(html).toContain('Error submitting waiver');
     expect(html).toContain('Please fix the fields below.');
     expect(html).toContain('Phone:</strong> Please enter a phone number with at least 7 digits.');

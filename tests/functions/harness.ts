@@ -46,3 +46,17 @@ export function streamOf(next: () => Uint8Array): ReadableStream<Uint8Array> {
     },
   });
 }
+
+/**
+ * The page a browser without script lands on when a form's function refuses its post: the
+ * function's `303` to /refused (the site's words in the address, never a typed value), followed
+ * as the browser follows it, with a GET, and rendered as the site renders it.
+ */
+export async function refusalPage(response: Response): Promise<Response> {
+  const { renderPage } = await import('../fixtures/on-demand');
+  const location = response.headers.get('location') ?? '';
+  if (response.status !== 303 || !location.startsWith('/refused?')) {
+    throw new Error(`Expected a 303 to /refused, got ${response.status} ${location}`);
+  }
+  return renderPage(new Request(new URL(location, 'http://127.0.0.1:8888')));
+}

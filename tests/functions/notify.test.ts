@@ -20,7 +20,7 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import { renderPage } from '../fixtures/on-demand';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
 import { desk, ORIGIN, signIn, STAFF } from './desk';
-import { formPost } from './harness';
+import { formPost, refusalPage } from './harness';
 
 const env = useFunctionEnv();
 const NOW = new Date('2027-03-01T12:00:00Z');
@@ -210,8 +210,12 @@ describe('signing up', () => {
 
   test('an address that is not one is refused with a page naming the field, and nothing is stored', async () => {
     const answer = await signUp('not an address');
-    expect(answer.status).toBe(422);
-    expect(await answer.text()).toContain('Email');
+    expect(decodeURIComponent(answer.headers.get('location') ?? '')).not.toContain(
+      'not an address',
+    );
+    const page = await refusalPage(answer);
+    expect(page.status).toBe(422);
+    expect(await page.text()).toMatch(/Email:<\/strong> /);
     expect(await env.count('list_subscribers')).toBe(0);
   });
 

@@ -251,6 +251,19 @@ export function requestFingerprint(canonical: string): string {
     .digest('base64url');
 }
 
+/**
+ * A keyed hash that vouches for words the site wrote into an address (a refusal page's link,
+ * request/refusal-link.ts), so no one else can make the site's page say other words. Keyed by
+ * the data key alone: `undefined` where none is configured (a host without the key).
+ */
+export function vouchFor(purpose: string, text: string): string | undefined {
+  const key = configuredKey();
+  if (!key) return undefined;
+  return createHmac('sha256', Buffer.from(hkdfSync('sha256', key, '', `vouch:${purpose}`, 32)))
+    .update(text)
+    .digest('base64url');
+}
+
 let warned = false;
 
 function fingerprintKey(purpose: string, unkeyed: string): Buffer {

@@ -8,7 +8,7 @@
  *
  * The form may come as JSON from its script or as a plain HTML form post from a browser without
  * one: the same guards, caps, checks, spam verdict, idempotency and storage; only the answer
- * differs (a `303` to a page with the product's words, or a page saying what to fix). Stored
+ * differs (a `303` to a page with the product's words, or to the page saying what to fix). Stored
  * means it reaches the studio: the answer goes out as soon as the transaction commits, and the
  * mails are sent after it (Netlify's `context.waitUntil`), or later by the outbox's retry if
  * this instance stops first. Spam is stored, marked, answered like anything else and never
@@ -35,7 +35,8 @@ import {
   type PostFormat,
   type Posted,
 } from './guard';
-import { problemPage, seeOther, type ProblemWords } from './pages';
+import { refusalOf, seeOther, type ProblemWords } from './pages';
+import { refusalLink } from './refusal-link';
 
 /** What the site knows about a submission beyond its fields. */
 export interface Received {
@@ -180,18 +181,25 @@ export interface NoScript {
   page?: (problem: Problem) => Response | undefined;
 }
 
-/** A refusal as JSON for the form's script, or as a page for a browser without one. */
+/**
+ * A refusal as JSON for the form's script; for a browser without one, a `303` to the page saying
+ * what went wrong and which fields to fix (src/pages/refused.astro, its words in the address:
+ * request/refusal-link.ts), or to a page of the form's own.
+ */
 export function refuse(req: Request, problem: Problem, noScript: NoScript): Promise<Response> {
   if ((postFormat(req) ?? 'json') === 'json') return Promise.resolve(refused(problem));
-  return Promise.resolve(
-    noScript.page?.(problem) ??
-      problemPage({
-        problem,
-        words: noScript.words(problem),
-        labels: noScript.labels,
-        formPage: noScript.formPage,
-      }),
+  const own = noScript.page?.(problem);
+  if (own) return Promise.resolve(own);
+  const link = refusalLink(
+    refusalOf({
+      problem,
+      words: noScript.words(problem),
+      labels: noScript.labels,
+      formPage: noScript.formPage,
+    }),
   );
+  // No key to vouch for the page's words (a host without WAIVER_ENCRYPTION_KEY): the refusal as it is.
+  return Promise.resolve(link ? seeOther(link) : refused(problem));
 }
 
 /**
