@@ -8,6 +8,7 @@ import {
   type PaymentView,
 } from '../../shared/desk-api';
 import { dollars } from '../../shared/money';
+import { AddClassDate } from './AddClassDate';
 import { ask, desk, DeskError } from './api';
 import { count, studioFormats, type StudioFormats } from './format';
 import { useLoad, type Outcome } from './useLoad';
@@ -671,6 +672,7 @@ export default function Bookings() {
           booked. Each is marked below: cancel any you cannot take.
         </Notice>
       )}
+      {data && <AddClassDate overview={data} format={format} onAdded={overview.reload} />}
       {data && items.length === 0 && <p className="text-muted">Nothing is booked from today on.</p>}
       {[...days.entries()].map(([day, list]) => (
         <section key={day} className="space-y-3" aria-labelledby={`day-${day}`}>

@@ -28,7 +28,7 @@ import { mailRef } from '../booking/store';
 import { cancelClassDate, markNoShow as markPlaceNoShow } from '../classes/desk';
 import { cancelPlace } from '../classes/engine';
 import { occurrenceAt, timetableOccurrences } from '../classes/occurrences';
-import { classSettings } from '../classes/settings';
+import { centsOf, classSettings } from '../classes/settings';
 import type { DateRow as ClassDateRow } from '../classes/store';
 import { outbox } from '../mail-kinds';
 import { sendRefunds } from '../payments/refunds';
@@ -133,6 +133,7 @@ type DateRow = Pick<
   | 'price_cents'
   | 'added_by'
   | 'cancelled_at'
+  | 'cancel_reason'
 >;
 
 /** Everything the Bookings screen lists, from the start of today in the studio's zone. */
@@ -162,7 +163,7 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
     ),
     query<DateRow>(
       `SELECT id, class_key, title, starts_at, ends_at, capacity, minimum, price_cents, added_by,
-              cancelled_at
+              cancelled_at, cancel_reason
          FROM class_dates WHERE ends_at > $1 ORDER BY starts_at`,
       [from.toISOString()],
     ),
@@ -276,6 +277,8 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
       priceCents: Number(row.price_cents),
       booked,
       cancelledAt: iso(row.cancelled_at),
+      cancelReason: row.cancel_reason,
+      single: row.added_by !== null,
       outsideTimetable:
         row.added_by === null &&
         live(row) &&
@@ -301,12 +304,31 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
       priceCents: occurrence.priceCents,
       booked: 0,
       cancelledAt: null,
+      cancelReason: null,
+      single: false,
       outsideTimetable: false,
       places: [],
     });
   }
   classes.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
-  return { timeZone, bookings, classes };
+  const { timetable } = settings;
+  return {
+    timeZone,
+    bookings,
+    classes,
+    timetable: timetable.classes.map((entry) => ({
+      name: entry.name,
+      time: entry.time,
+      lengthMinutes: entry.lengthMinutes,
+      capacity: entry.capacity ?? timetable.capacity,
+      priceCents: entry.price === undefined ? settings.defaultPriceCents : centsOf(entry.price),
+    })),
+    defaults: {
+      capacity: timetable.capacity,
+      minimum: timetable.minimum,
+      priceCents: settings.defaultPriceCents,
+    },
+  };
 }
 
 // ---- What she does on the screen
