@@ -606,6 +606,66 @@ describe('refunds of what was paid online', () => {
     ).toEqual([10000, 2000]);
   });
 
+  test('the person is told by mail how much was refunded, once per press, naming nobody else', async () => {
+    const id = await paidSession();
+    await session('ada@example.test').catch(() => undefined);
+    const cookie = await signIn(env.smtp);
+    env.smtp.mails.length = 0;
+    const press = { kind: 'session', id, amount: '20', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', press)).status).toBe(200);
+    const part = await mailTo('grace@example.test', /^Refunded: \$20 of your payment for /);
+    expect(part.text).toContain('has refunded $20 of your payment of $120 for the private session');
+    expect(part.text).toContain('It reaches your card in 5 to 10 days.');
+    expect(part.text).toContain('Your booking is unchanged.');
+    // The same press again refunds nothing more and tells nothing more.
+    expect((await post(cookie, 'refund', press)).status).toBe(200);
+    const rest = { ...press, amount: '', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', rest)).status).toBe(200);
+    const full = await mailTo('grace@example.test', /^Refunded: \$100 of your payment for /);
+    expect(full.text).toContain('has refunded $100 of your payment of $120');
+    const told = env.smtp.mails.filter((m) => m.envelope.to.includes('grace@example.test'));
+    expect(told).toHaveLength(2);
+    for (const mail of env.smtp.mails) {
+      expect(mail.envelope.to).toEqual(['grace@example.test']);
+      expect(`${mail.subject} ${mail.text} ${mail.html}`).not.toContain('ada@example.test');
+    }
+  });
+
+  test('a class place refunded in full: the mail says so, and that the place is still booked', async () => {
+    await place('Ben');
+    withStripe();
+    const ann = await place('Ann');
+    const { rows } = await env.db.query<{ checkout_session: string }>(
+      'SELECT checkout_session FROM payments WHERE booking_id = $1',
+      [ann],
+    );
+    const event = standIn.complete(rows[0]!.checkout_session);
+    const paid = await stripeWebhook(
+      new Request(`${ORIGIN}/api/stripe-webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+        body: event.payload,
+      }),
+    );
+    expect(paid.status).toBe(200);
+    await mailTo('ann@example.test', /./);
+    const cookie = await signIn(env.smtp);
+    env.smtp.mails.length = 0;
+    const answer = await post(cookie, 'refund', {
+      kind: 'place',
+      id: ann,
+      amount: '',
+      request: crypto.randomUUID(),
+    });
+    expect(await answer.json()).toMatchObject({ refundedCents: 4500, confirmed: true });
+    const told = await mailTo('ann@example.test', /^Refunded: your payment for Mat Foundations/);
+    expect(told.text).toContain('has refunded your payment of $45 for Mat Foundations');
+    expect(told.text).toContain('in full');
+    expect(told.text).toContain('Your place is still booked.');
+    expect(`${told.text} ${told.html}`).not.toContain('ben@example.test');
+    expect(`${told.text} ${told.html}`).not.toContain('Ben Tester');
+  });
+
   test('two presses at once of the same request: one refund', async () => {
     const id = await paidSession();
     const cookie = await signIn(env.smtp);

@@ -160,7 +160,8 @@ function RefundForm({
         />
         <p id={`${id}-amount-hint`} className="mt-1 text-sm text-muted">
           {error ?? `Empty: all that is left, ${dollars(payment.refundableCents)}.`} The money goes
-          back to the card it was paid with; Stripe keeps its fee.
+          back to the card it was paid with; Stripe keeps its fee. They get an e-mail saying how
+          much.
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -234,8 +235,8 @@ function Actions({
           desk.bookings.refund.$post({ json: { kind, id, amount, request } }),
         );
         return answer.confirmed
-          ? `Refunded ${dollars(answer.refundedCents)} to ${who}.`
-          : `Refund of ${dollars(answer.refundedCents)} to ${who} asked of Stripe: it shows as refunded now, and Stripe confirms it within minutes.`;
+          ? `Refunded ${dollars(answer.refundedCents)} to ${who}. They get an e-mail saying so.`
+          : `Refund of ${dollars(answer.refundedCents)} to ${who} asked of Stripe: it shows as refunded now, and Stripe confirms it within minutes. They get an e-mail saying so.`;
       } catch (error) {
         if (error instanceof DeskError) refused = error;
         throw error;

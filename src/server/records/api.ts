@@ -578,6 +578,9 @@ export const api = new Hono<DeskEnv>()
         }
         return refuse(c, ...BOOKING_REFUSALS[outcome.why]);
       }
+      if (outcome.mails.length > 0) {
+        await afterAnswer(c.env?.context, outbox.deliverNow(outcome.mails));
+      }
       return answer(c, {
         id,
         refundedCents: outcome.refund.amountCents,

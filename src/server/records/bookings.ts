@@ -583,7 +583,9 @@ export async function cancelWholeClass(
  * Refunds a payment made online for a session or a class place: `amountCents`, or all that is
  * left when none is given. `request` names the press (the desk makes one each time the refund is
  * asked for), so the same press sent again refunds once; and the database refuses more than was
- * paid, whoever asks.
+ * paid, whoever asks. The person is told by mail how much was refunded (queued with the refund,
+ * once per press): sent after the answer once Stripe said yes (`mails`); else the outbox sends
+ * it later, and not at all if Stripe refuses the refund.
  */
 export async function refundPayment(
   staff: Staff,
@@ -591,51 +593,64 @@ export async function refundPayment(
   id: string,
   amountCents: number | undefined,
   request: string,
-): Promise<Outcome<{ refund: Refund; confirmed: boolean }>> {
-  const done = await transaction(async (tx): Promise<Outcome<{ refund: Refund }>> => {
-    const paid = await lockPaidPayment(tx, kind === 'session' ? 'session' : 'class', id);
-    if (!paid) {
-      return { ok: false, why: (await lockBooking(tx, kind, id)) ? 'not-paid-online' : 'missing' };
-    }
-    const key = `studio:${paid.id}:${request}`;
-    // The same press again: its refund as it was asked, nothing more.
-    const { rows } = await tx.query(
-      'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
-      [`refund:${key}`],
-    );
-    const asked = rows[0] as { amount_cents: number } | undefined;
-    const repeated = asked !== undefined;
-    const left = paid.amountCents - paid.refundedCents;
-    const amount = asked ? Number(asked.amount_cents) : (amountCents ?? left);
-    if (!repeated && left <= 0) return { ok: false, why: 'refunded' };
-    if (!repeated && amount > left) return { ok: false, why: 'too-much', most: left };
-    const refund = await queueRefund(tx, paid, {
-      amountCents: amount,
-      reason: 'studio',
-      requestedBy: staff.email,
-      key,
-    });
-    if (!repeated) {
-      await logAccess(
-        staff,
-        {
-          action: 'refund',
-          recordKind: 'booking',
-          recordId: id,
-          detail: { kind, amountCents: amount, full: amount === paid.amountCents },
-        },
-        tx,
+): Promise<Outcome<{ refund: Refund; confirmed: boolean; mails: string[] }>> {
+  const done = await transaction(
+    async (tx): Promise<Outcome<{ refund: Refund; mail?: string }>> => {
+      const paid = await lockPaidPayment(tx, kind === 'session' ? 'session' : 'class', id);
+      if (!paid) {
+        return {
+          ok: false,
+          why: (await lockBooking(tx, kind, id)) ? 'not-paid-online' : 'missing',
+        };
+      }
+      const key = `studio:${paid.id}:${request}`;
+      // The same press again: its refund as it was asked, nothing more.
+      const { rows } = await tx.query(
+        'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
+        [`refund:${key}`],
       );
-    }
-    return { ok: true, refund };
-  });
+      const asked = rows[0] as { amount_cents: number } | undefined;
+      const repeated = asked !== undefined;
+      const left = paid.amountCents - paid.refundedCents;
+      const amount = asked ? Number(asked.amount_cents) : (amountCents ?? left);
+      if (!repeated && left <= 0) return { ok: false, why: 'refunded' };
+      if (!repeated && amount > left) return { ok: false, why: 'too-much', most: left };
+      const refund = await queueRefund(tx, paid, {
+        amountCents: amount,
+        reason: 'studio',
+        requestedBy: staff.email,
+        key,
+      });
+      let mail: string | undefined;
+      if (!repeated) {
+        mail = await outbox.enqueue(tx, 'payment-refunded', `${id}:refund-${refund.id}`);
+        await logAccess(
+          staff,
+          {
+            action: 'refund',
+            recordKind: 'booking',
+            recordId: id,
+            detail: { kind, amountCents: amount, full: amount === paid.amountCents },
+          },
+          tx,
+        );
+      }
+      return { ok: true, refund, mail };
+    },
+  );
   if (!done.ok) return done;
   const account = stripeAccount();
   const sent =
     done.refund.state === 'pending' && account
       ? await sendRefunds(account, [done.refund])
       : undefined;
-  return { ...done, confirmed: done.refund.state === 'succeeded' || (sent?.succeeded ?? 0) > 0 };
+  const confirmed = done.refund.state === 'succeeded' || (sent?.succeeded ?? 0) > 0;
+  return {
+    ok: true,
+    refund: done.refund,
+    confirmed,
+    mails: confirmed && done.mail ? [done.mail] : [],
+  };
 }
 
 // ---- The CSV for her bookkeeping
