@@ -389,7 +389,11 @@ describe('cancelling', () => {
     expect(ann.text).not.toContain('ben@example.test');
     await refusal(post(cookie, 'cancel-class', { ...classOf(MAT), note: '' }), 409);
     const seen = await overview(cookie);
-    expect(seen.classes.find((c) => c.start === MAT.start)!.cancelledAt).not.toBeNull();
+    const cancelled = seen.classes.find((c) => c.start === MAT.start)!;
+    // Shown as cancelled by her, nobody booked: the places listed are the cancelled ones.
+    expect(cancelled).toMatchObject({ cancelReason: 'studio', booked: 0 });
+    expect(cancelled.cancelledAt).not.toBeNull();
+    expect(cancelled.places.map((p) => p.status)).toEqual(['cancelled', 'cancelled']);
     expect((await log(cookie))[0]).toMatchObject({ action: 'cancel-class' });
   });
 
