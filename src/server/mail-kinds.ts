@@ -108,15 +108,15 @@ export const MAIL_KINDS = {
     label: 'Session reminder',
   },
   /**
-   * A payment that came after its place went, refunded: the visitor told
-   * (`<session or class place id>:refund-<refund id>`).
+   * A payment refunded, the visitor told: one that came after its place went, or one she refunded
+   * on the desk (`<session or class place id>:refund-<refund id>`).
    */
   'payment-refunded': {
     compose: async (ref) =>
       (await (await import('./booking/session-refund-mail')).sessionRefundedMail(ref)) ??
       (await import('./classes/mail')).classRefundedMail(ref),
     about: 'booking',
-    label: 'Payment refunded: the place had gone',
+    label: 'Payment refunded',
   },
   // The classes' mails (src/server/classes/mail.ts): a place's ref is `<place id>:<sequence>`, a
   // class date's `<date id>:<sequence>`, a waitlist entry's `<entry id>:<step>`.

@@ -280,6 +280,7 @@ export const ACTION_WORDS = {
   'cancel-session': 'Cancelled a session',
   'cancel-place': "Cancelled a person's place in a class",
   'cancel-class': 'Cancelled a class date',
+  'add-class': 'Added a single class date',
   'mark-paid': 'Marked a booking paid at the studio',
   'mark-no-show': 'Marked a no-show',
   'unmark-no-show': 'Took back a no-show',
@@ -523,15 +524,32 @@ export interface DeskClass {
   priceCents: number;
   booked: number;
   cancelledAt: string | null;
+  /** Why it was cancelled: too few booked at its cutoff, or on the desk. */
+  cancelReason: 'minimum' | 'studio' | null;
+  /** Added on the desk as a single date (not a date of the timetable). */
+  single: boolean;
   /** Booked, and no longer a time of her timetable (it changed since). */
   outsideTimetable: boolean;
   places: DeskPlace[];
+}
+
+/** A class of her timetable, as the form adding a single date offers it. */
+export interface TimetableClass {
+  name: string;
+  /** Its weekly start, HH:MM. */
+  time: string;
+  lengthMinutes: number;
+  capacity: number;
+  priceCents: number;
 }
 
 export interface BookingsOverview {
   timeZone: string;
   bookings: DeskBooking[];
   classes: DeskClass[];
+  /** Her timetable's classes, and the places and price of a class with none of its own. */
+  timetable: TimetableClass[];
+  defaults: { capacity: number; minimum: number; priceCents: number };
 }
 
 /** What the desk's actions on one booking name: a consultation, a session or a class place. */

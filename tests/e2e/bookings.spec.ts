@@ -157,3 +157,81 @@ test('on a phone: who is booked, their waiver and payment; paid at the studio; a
   );
   expect(methodOf(cancelled)).toBe('CANCEL');
 });
+
+test('a single class date added on the desk, booked on /classes, then cancelled: shown cancelled, nobody listed as booked', async ({
+  browser,
+}) => {
+  // A day of the coming weeks at an early hour no timetable class takes, in the studio's zone.
+  const seed = Number.parseInt(RUN.slice(-4), 36);
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(
+    new Date(Date.now() + (2 + (seed % 18)) * 86_400_000),
+  );
+  const time = `05:${String(seed % 45).padStart(2, '0')}`;
+  const name = `Workshop ${RUN}`;
+
+  const page = await phone(browser);
+  await signInToDesk(page, smtp, STAFF);
+  await page
+    .getByRole('navigation', { name: 'Records desk' })
+    .getByRole('link', { name: 'Bookings', exact: true })
+    .click();
+  await page.getByRole('button', { name: 'Add a single class date…' }).click();
+  const form = page.getByRole('form', { name: 'Add a single class date' });
+  await form
+    .getByLabel('Class', { exact: true })
+    .selectOption({ label: 'Another class (give it a name)' });
+  await form.getByLabel('Name visitors read').fill(name);
+  await form.getByLabel('Date').fill('2020-01-07');
+  await form.getByLabel('Starts at').fill(time);
+  await form.getByLabel('Length in minutes').fill('15');
+  await form.getByLabel('Places').fill('2');
+  await form.getByLabel('Price in dollars').fill('30');
+  await form.getByRole('button', { name: 'Add this date' }).click();
+  await expect(form).toContainText('That time has passed: please choose a date and time to come.');
+  await form.getByLabel('Date').fill(day);
+  await form.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-add-class.png` });
+  await form.getByRole('button', { name: 'Add this date' }).click();
+  await expect(page.getByRole('status').first()).toContainText(`Added ${name}`);
+
+  // Bookable on /classes at its price.
+  const visitor = await phone(browser);
+  await visitor.goto('/classes');
+  const lesson = visitor.locator('li[data-class]').filter({ hasText: name });
+  await expect(lesson).toContainText('$30');
+  const bea = { name: `Bea ${RUN}`, email: `bea-${RUN}@example.test` };
+  expect(
+    await post(visitor, '/api/classes/book', {
+      class: (await lesson.getAttribute('data-class'))!,
+      start: (await lesson.getAttribute('data-start'))!,
+      ...bea,
+      ...PERSON_SPAM_CHECKS,
+    }),
+  ).toBe(200);
+
+  await page.reload();
+  const card = page.getByRole('article').filter({ hasText: name });
+  await expect(card).toContainText('1 of 2 places booked');
+  await expect(card).toContainText('Single date');
+  await expect(card.getByRole('list', { name: `Who is booked for ${name}` })).toContainText(
+    bea.email,
+  );
+
+  // Cancelled: shown so, and Bea no longer listed among who is booked.
+  await card.getByRole('button', { name: 'Cancel this class…' }).click();
+  await card.getByRole('button', { name: 'Cancel this class' }).click();
+  await expect(card).toContainText(`Cancelled ${name}`);
+  await expect(card).toContainText('Nobody is booked for it now');
+  await expect(card.getByRole('list', { name: `Who is booked for ${name}` })).toHaveCount(0);
+  await expect(card.getByRole('region', { name: 'Who had booked' })).toContainText(bea.email);
+  await expect(card).not.toContainText('places booked');
+  await mailWhere((m) => m.envelope.to.includes(bea.email) && /^Cancelled/.test(m.subject ?? ''));
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-375-class-cancelled.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/bookings-1280-class-cancelled.png` });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('button', { name: 'Add a single class date…' }).click();
+  await page.screenshot({ path: `${SHOTS}/bookings-1280-add-class.png` });
+});

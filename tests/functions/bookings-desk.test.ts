@@ -14,6 +14,7 @@ import bookClass from '../../functions/book-class';
 import bookConsultation from '../../functions/book-consultation';
 import bookSession from '../../functions/book-session';
 import stripeWebhook from '../../functions/stripe-webhook';
+import { upcomingClasses } from '../../src/server/classes/engine';
 import { now, setClock } from '../../src/server/platform/clock';
 import type { BookingsOverview, LogRow } from '../../src/shared/desk-api';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -388,7 +389,11 @@ describe('cancelling', () => {
     expect(ann.text).not.toContain('ben@example.test');
     await refusal(post(cookie, 'cancel-class', { ...classOf(MAT), note: '' }), 409);
     const seen = await overview(cookie);
-    expect(seen.classes.find((c) => c.start === MAT.start)!.cancelledAt).not.toBeNull();
+    const cancelled = seen.classes.find((c) => c.start === MAT.start)!;
+    // Shown as cancelled by her, nobody booked: the places listed are the cancelled ones.
+    expect(cancelled).toMatchObject({ cancelReason: 'studio', booked: 0 });
+    expect(cancelled.cancelledAt).not.toBeNull();
+    expect(cancelled.places.map((p) => p.status)).toEqual(['cancelled', 'cancelled']);
     expect((await log(cookie))[0]).toMatchObject({ action: 'cancel-class' });
   });
 
@@ -402,6 +407,138 @@ describe('cancelling', () => {
 });
 
 const classOf = (which: typeof MAT) => ({ key: which.class, start: which.start });
+
+describe('adding a single class date', () => {
+  // Wednesday 3 March 2027, 10:00 in Portland.
+  const WORKSHOP = {
+    class: '',
+    name: 'Reformer Workshop',
+    date: '2027-03-03',
+    time: '10:00',
+    lengthMinutes: '90',
+    capacity: '3',
+    price: '60',
+  };
+
+  test('a class of her own: listed on the screen, bookable on /classes at its price, in the log', async () => {
+    const cookie = await signIn(env.smtp);
+    const answer = await post(cookie, 'add-class', WORKSHOP);
+    expect(answer.status).toBe(200);
+    const added = (await answer.json()) as { key: string; start: string; listedFrom: null };
+    expect(added).toMatchObject({
+      title: 'Reformer Workshop',
+      start: '2027-03-03T18:00:00.000Z',
+      listedFrom: null,
+    });
+    const seen = (await overview(cookie)).classes.find((c) => c.start === added.start)!;
+    expect(seen).toMatchObject({
+      title: 'Reformer Workshop',
+      end: '2027-03-03T19:30:00.000Z',
+      capacity: 3,
+      priceCents: 6000,
+      single: true,
+      cancelledAt: null,
+    });
+    const listed = (await upcomingClasses()).find((c) => c.key === added.key)!;
+    expect(listed).toMatchObject({ title: 'Reformer Workshop', seatsLeft: 3, priceCents: 6000 });
+    const booked = await bookClass(
+      jsonPost(
+        `${ORIGIN}/api/classes/book`,
+        {
+          class: added.key,
+          start: added.start,
+          name: 'Ann Tester',
+          email: 'ann@example.test',
+          ...PERSON_SPAM_CHECKS,
+        },
+        from(),
+      ),
+    );
+    expect(booked.status).toBe(200);
+    expect((await upcomingClasses()).find((c) => c.key === added.key)!.seatsLeft).toBe(2);
+    expect((await log(cookie))[0]).toMatchObject({ action: 'add-class', recordKind: 'booking' });
+  });
+
+  test('a class of her timetable on another day: its length, places and price unless she says otherwise', async () => {
+    const cookie = await signIn(env.smtp);
+    const answer = await post(cookie, 'add-class', {
+      class: 'Mat Foundations',
+      date: '2027-03-05',
+      time: '12:00',
+    });
+    expect(answer.status).toBe(200);
+    const added = (await answer.json()) as { start: string };
+    const seen = (await overview(cookie)).classes.find((c) => c.start === added.start)!;
+    expect(seen).toMatchObject({
+      title: 'Mat Foundations',
+      start: '2027-03-05T20:00:00.000Z',
+      end: '2027-03-05T20:55:00.000Z',
+      capacity: 4,
+      minimum: 2,
+      priceCents: 4500,
+    });
+    const overview_ = await overview(cookie);
+    expect(overview_.timetable.map((c) => c.name)).toEqual([
+      'Mat Foundations',
+      'Saturday Reformer Group',
+    ]);
+  });
+
+  test('a time passed, overlapping another class, or bad input: refused in words, nothing stored', async () => {
+    const cookie = await signIn(env.smtp);
+    expect((await post(cookie, 'add-class', WORKSHOP)).status).toBe(200);
+    const before = await snapshot();
+    const logged = (await log(cookie)).length;
+    const refused = async (body: object, field: string, words: string) => {
+      const answer = await refusal(post(cookie, 'add-class', { ...WORKSHOP, ...body }), 422);
+      expect((answer as unknown as { fieldErrors: Record<string, string> }).fieldErrors).toEqual({
+        [field]: words,
+      });
+    };
+    await refused(
+      { date: '2027-02-28' },
+      'date',
+      'That time has passed: please choose a date and time to come.',
+    );
+    // Mat Foundations, Tuesday 18:00 to 18:55 (the timetable's, nobody booked yet).
+    await refused(
+      { date: '2027-03-02', time: '17:00' },
+      'time',
+      'That overlaps Mat Foundations on Tuesday, March 2, 2027, 6:00 – 6:55 PM PST: please choose another time.',
+    );
+    // The workshop just added.
+    await refused(
+      { name: 'Stretch', time: '11:00', lengthMinutes: '30' },
+      'time',
+      'That overlaps Reformer Workshop on Wednesday, March 3, 2027, 10:00 – 11:30 AM PST: please choose another time.',
+    );
+    await refused({ class: 'Yoga' }, 'class', 'Please choose a class of your timetable.');
+    await refused({ name: '' }, 'name', 'Please name the class, or choose one of yours.');
+    await refused({ time: '25:00' }, 'time', 'Please enter a time like 18:00.');
+    await refused(
+      { lengthMinutes: 'an hour' },
+      'lengthMinutes',
+      'Please write how long it lasts in minutes, from 15 to 240.',
+    );
+    await refused(
+      { capacity: '40' },
+      'capacity',
+      'Please write the number of places, from 1 to 20.',
+    );
+    await refused(
+      { price: 'free' },
+      'price',
+      'Please write the price in dollars, like 45 or 22.50, or leave it empty.',
+    );
+    await refused(
+      { time: '23:00' },
+      'lengthMinutes',
+      'The class would end after midnight: please start it earlier or make it shorter.',
+    );
+    expect(await snapshot()).toEqual(before);
+    expect(await log(cookie)).toHaveLength(logged);
+  });
+});
 
 describe('refunds of what was paid online', () => {
   test('an amount, then the rest: one press refunds once, never more than was paid, shown refunded', async () => {
@@ -471,6 +608,66 @@ describe('refunds of what was paid online', () => {
     expect(
       (await log(cookie)).filter((e) => e.action === 'refund').map((e) => e.detail.amountCents),
     ).toEqual([10000, 2000]);
+  });
+
+  test('the person is told by mail how much was refunded, once per press, naming nobody else', async () => {
+    const id = await paidSession();
+    await session('ada@example.test').catch(() => undefined);
+    const cookie = await signIn(env.smtp);
+    env.smtp.mails.length = 0;
+    const press = { kind: 'session', id, amount: '20', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', press)).status).toBe(200);
+    const part = await mailTo('grace@example.test', /^Refunded: \$20 of your payment for /);
+    expect(part.text).toContain('has refunded $20 of your payment of $120 for the private session');
+    expect(part.text).toContain('It reaches your card in 5 to 10 days.');
+    expect(part.text).toContain('Your booking is unchanged.');
+    // The same press again refunds nothing more and tells nothing more.
+    expect((await post(cookie, 'refund', press)).status).toBe(200);
+    const rest = { ...press, amount: '', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', rest)).status).toBe(200);
+    const full = await mailTo('grace@example.test', /^Refunded: \$100 of your payment for /);
+    expect(full.text).toContain('has refunded $100 of your payment of $120');
+    const told = env.smtp.mails.filter((m) => m.envelope.to.includes('grace@example.test'));
+    expect(told).toHaveLength(2);
+    for (const mail of env.smtp.mails) {
+      expect(mail.envelope.to).toEqual(['grace@example.test']);
+      expect(`${mail.subject} ${mail.text} ${mail.html}`).not.toContain('ada@example.test');
+    }
+  });
+
+  test('a class place refunded in full: the mail says so, and that the place is still booked', async () => {
+    await place('Ben');
+    withStripe();
+    const ann = await place('Ann');
+    const { rows } = await env.db.query<{ checkout_session: string }>(
+      'SELECT checkout_session FROM payments WHERE booking_id = $1',
+      [ann],
+    );
+    const event = standIn.complete(rows[0]!.checkout_session);
+    const paid = await stripeWebhook(
+      new Request(`${ORIGIN}/api/stripe-webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+        body: event.payload,
+      }),
+    );
+    expect(paid.status).toBe(200);
+    await mailTo('ann@example.test', /./);
+    const cookie = await signIn(env.smtp);
+    env.smtp.mails.length = 0;
+    const answer = await post(cookie, 'refund', {
+      kind: 'place',
+      id: ann,
+      amount: '',
+      request: crypto.randomUUID(),
+    });
+    expect(await answer.json()).toMatchObject({ refundedCents: 4500, confirmed: true });
+    const told = await mailTo('ann@example.test', /^Refunded: your payment for Mat Foundations/);
+    expect(told.text).toContain('has refunded your payment of $45 for Mat Foundations');
+    expect(told.text).toContain('in full');
+    expect(told.text).toContain('Your place is still booked.');
+    expect(`${told.text} ${told.html}`).not.toContain('ben@example.test');
+    expect(`${told.text} ${told.html}`).not.toContain('Ben Tester');
   });
 
   test('two presses at once of the same request: one refund', async () => {

@@ -8,6 +8,7 @@ import {
   type PaymentView,
 } from '../../shared/desk-api';
 import { dollars } from '../../shared/money';
+import { AddClassDate } from './AddClassDate';
 import { ask, desk, DeskError } from './api';
 import { count, studioFormats, type StudioFormats } from './format';
 import { useLoad, type Outcome } from './useLoad';
@@ -37,7 +38,7 @@ function paymentWords(payment: PaymentView, cancelled: boolean): [string, 'good'
     case 'paying':
       return [`Paying online now: ${amount}`, 'warn'];
     case 'paid-studio':
-      return [`Paid at the studio: ${amount}`, 'good'];
+      return [`Paid at the studio: ${amount}`, cancelled ? 'warn' : 'good'];
     case 'paid-online':
       return [
         `Paid online: ${amount}${payment.refundedCents > 0 ? `, ${dollars(payment.refundedCents)} refunded` : ''}`,
@@ -159,7 +160,8 @@ function RefundForm({
         />
         <p id={`${id}-amount-hint`} className="mt-1 text-sm text-muted">
           {error ?? `Empty: all that is left, ${dollars(payment.refundableCents)}.`} The money goes
-          back to the card it was paid with; Stripe keeps its fee.
+          back to the card it was paid with; Stripe keeps its fee. They get an e-mail saying how
+          much.
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -233,8 +235,8 @@ function Actions({
           desk.bookings.refund.$post({ json: { kind, id, amount, request } }),
         );
         return answer.confirmed
-          ? `Refunded ${dollars(answer.refundedCents)} to ${who}.`
-          : `Refund of ${dollars(answer.refundedCents)} to ${who} asked of Stripe: it shows as refunded now, and Stripe confirms it within minutes.`;
+          ? `Refunded ${dollars(answer.refundedCents)} to ${who}. They get an e-mail saying so.`
+          : `Refund of ${dollars(answer.refundedCents)} to ${who} asked of Stripe: it shows as refunded now, and Stripe confirms it within minutes. They get an e-mail saying so.`;
       } catch (error) {
         if (error instanceof DeskError) refused = error;
         throw error;
@@ -488,6 +490,7 @@ function ClassCard({
   const title = `class-${lesson.key}-${Date.parse(lesson.start)}`;
   const begun = Date.parse(lesson.start) <= at;
   const live = lesson.places.filter((p) => p.status !== 'cancelled');
+  const gone = lesson.places.filter((p) => p.status === 'cancelled');
   const cancel = async (note: string) =>
     act(id, async () => {
       const answer = await ask(
@@ -563,6 +566,7 @@ function ClassCard({
               {lesson.booked} of {lesson.capacity} places booked
             </Badge>
           )}
+          {lesson.single && <Badge tone="good">Single date</Badge>}
           {lesson.outsideTimetable && <Badge tone="warn">Not in your timetable now</Badge>}
         </span>
       </header>
@@ -577,20 +581,55 @@ function ClassCard({
           stays booked; cancel it if you cannot teach it.
         </p>
       )}
-      <ul className="divide-y divide-sand-100" aria-label={`Who is booked for ${lesson.title}`}>
-        {lesson.places.map((place) => (
-          <PlaceRow
-            key={place.id}
-            place={place}
-            lesson={lesson}
-            format={format}
-            begun={begun}
-            busy={busy && busyWith === place.id}
-            act={act}
-            acted={acted}
-          />
-        ))}
-      </ul>
+      {lesson.cancelledAt && (
+        <p className="text-sm text-ink">
+          Cancelled {format.at(lesson.cancelledAt)}
+          {lesson.cancelReason === 'minimum'
+            ? `: fewer than ${lesson.minimum} had booked at its cutoff`
+            : ''}
+          . Nobody is booked for it now; everyone who was booked or waiting was told.
+        </p>
+      )}
+      {live.length > 0 && (
+        <ul className="divide-y divide-sand-100" aria-label={`Who is booked for ${lesson.title}`}>
+          {live.map((place) => (
+            <PlaceRow
+              key={place.id}
+              place={place}
+              lesson={lesson}
+              format={format}
+              begun={begun}
+              busy={busy && busyWith === place.id}
+              act={act}
+              acted={acted}
+            />
+          ))}
+        </ul>
+      )}
+      {gone.length > 0 && (
+        <section
+          className="space-y-1 border-t border-sand-100 pt-2"
+          aria-labelledby={`${title}-gone`}
+        >
+          <h5 id={`${title}-gone`} className="font-sans text-sm font-semibold text-muted">
+            {lesson.cancelledAt ? 'Who had booked' : 'Places cancelled'}
+          </h5>
+          <ul className="divide-y divide-sand-100 text-muted">
+            {gone.map((place) => (
+              <PlaceRow
+                key={place.id}
+                place={place}
+                lesson={lesson}
+                format={format}
+                begun={begun}
+                busy={busy && busyWith === place.id}
+                act={act}
+                acted={acted}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
       <Status>{outcomeOf(acted, id)}</Status>
       {canCancel && !asking && (
         <button
@@ -671,6 +710,7 @@ export default function Bookings() {
           booked. Each is marked below: cancel any you cannot take.
         </Notice>
       )}
+      {data && <AddClassDate overview={data} format={format} onAdded={overview.reload} />}
       {data && items.length === 0 && <p className="text-muted">Nothing is booked from today on.</p>}
       {[...days.entries()].map(([day, list]) => (
         <section key={day} className="space-y-3" aria-labelledby={`day-${day}`}>

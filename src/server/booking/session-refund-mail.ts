@@ -1,10 +1,12 @@
 /**
- * The visitor's mail when their payment for a session came after its time went to someone else
- * (session-payment.ts): what was refunded, why, and where to book another time.
+ * The visitor's mail of a refund of their payment for a session: when it came after its time
+ * went to someone else (session-payment.ts), what was refunded, why, and where to book another
+ * time; when the instructor refunded it on the desk, the booking left as it is, how much.
  */
 import { mailBody } from '../mail/blocks';
-import { refundToTell } from '../payments/store';
+import { deskRefundWords, refundToTell } from '../payments/store';
 import { contactRecipient, type Mail } from '../platform/mail';
+import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import * as zoned from '../../shared/booking/zoned';
 import { fullDateLabel, timeLabel, zoneName } from '../../shared/time-format';
@@ -14,7 +16,7 @@ import { dollars } from '../../shared/money';
 import { loadSession } from './session-store';
 
 /** Composed from `<session id>:refund-<refund id>`. */
-export async function sessionRefundedMail(ref: string): Promise<Mail | undefined> {
+export async function sessionRefundedMail(ref: string): Promise<Mail | NothingToSend | undefined> {
   const refund = await refundToTell(ref, 'session');
   const booking = refund && (await loadSession(refund.bookingId));
   if (!refund || !booking) return undefined;
@@ -22,6 +24,29 @@ export async function sessionRefundedMail(ref: string): Promise<Mail | undefined
   const { timeZone } = sessionPolicy();
   const start = zoned.instantOf(booking.start);
   const day = `${fullDateLabel(start, timeZone)}, ${timeLabel(start, timeZone)} (${zoneName(timeZone)})`;
+  // Stripe refused it: nothing was refunded, so nothing is told.
+  if (refund.state === 'failed') return nothingToSend('Stripe refused the refund');
+  if (refund.reason === 'studio') {
+    const full = refund.amountCents >= refund.paidCents;
+    return {
+      to: booking.email,
+      subject: `Refunded: ${full ? 'your payment' : `${dollars(refund.amountCents)} of your payment`} for ${day}`,
+      ...mailBody(
+        [
+          `Hello ${firstName(booking.name)},`,
+          deskRefundWords(
+            studio.instructor,
+            refund,
+            `the ${booking.title.toLowerCase()} on ${day}`,
+          ),
+          ...(booking.cancelledAt ? [] : ['Your booking is unchanged.']),
+          `${studio.instructor}, ${studio.name}`,
+        ],
+        [],
+      ),
+      replyTo: contactRecipient(),
+    };
+  }
   return {
     to: booking.email,
     subject: `Refunded: your payment for ${day}`,

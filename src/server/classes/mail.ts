@@ -9,7 +9,7 @@
  * address; the class's roster is the studio's (the desk).
  */
 import { firstName } from '../booking/mail';
-import { refundToTell } from '../payments/store';
+import { deskRefundWords, refundToTell } from '../payments/store';
 import { mailBody, type Block } from '../mail/blocks';
 import { refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
@@ -433,13 +433,37 @@ export async function waitlistClosedMail(ref: string): Composed {
  * else (payment.ts): what was refunded, and where to book another class. Composed from
  * `<place id>:refund-<refund id>`.
  */
-export async function classRefundedMail(ref: string): Promise<Mail | undefined> {
+export async function classRefundedMail(ref: string): Promise<Mail | NothingToSend | undefined> {
   const refund = await refundToTell(ref, 'class');
   const seat = refund && (await loadSeat(refund.bookingId));
   const date = seat && (await loadClassDate(seat.classDateId));
   if (!refund || !seat || !date) return undefined;
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
+  // Stripe refused it: nothing was refunded, so nothing is told.
+  if (refund.state === 'failed') return nothingToSend('Stripe refused the refund');
+  if (refund.reason === 'studio') {
+    const full = refund.amountCents >= refund.paidCents;
+    const live = seat.status === 'booked' && !date.cancelledAt;
+    return {
+      to: seat.email,
+      subject: `Refunded: ${full ? 'your payment' : `${dollars(refund.amountCents)} of your payment`} for ${date.title} on ${w.short}`,
+      ...body(
+        [
+          `Hello ${firstName(seat.name)},`,
+          deskRefundWords(
+            studio.instructor,
+            refund,
+            `${date.title} on ${w.date}, ${w.time} (${w.zone})`,
+          ),
+          ...(live ? ['Your place is still booked.'] : []),
+          `${studio.instructor}, ${studio.name}`,
+        ],
+        FOOTER(studio.name),
+      ),
+      replyTo: contactRecipient(),
+    };
+  }
   return {
     to: seat.email,
     subject: `Refunded: your payment for ${date.title} on ${w.short}`,

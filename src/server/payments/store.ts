@@ -255,20 +255,60 @@ export async function refundInFull(
 
 /**
  * The refund a `payment-refunded` mail tells of, from its ref `<booking id>:refund-<refund id>`:
- * its booking and amount, when it is a refund of a `kind` booking.
+ * its booking, amount and reason, and the payment it gives back (of it), when it is a refund of a
+ * `kind` booking.
  */
 export async function refundToTell(
   ref: string,
   kind: BookingKind,
-): Promise<{ bookingId: string; amountCents: number } | undefined> {
+): Promise<
+  | {
+      bookingId: string;
+      amountCents: number;
+      paidCents: number;
+      reason: RefundReason;
+      state: Refund['state'];
+    }
+  | undefined
+> {
   const refundId = /^[0-9a-f-]{36}:refund-([0-9a-f-]{36})$/.exec(ref)?.[1];
   if (!refundId) return undefined;
-  const [row] = await query<{ booking_id: string; amount_cents: number }>(
-    `SELECT p.booking_id, r.amount_cents FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
+  const [row] = await query<{
+    booking_id: string;
+    amount_cents: number;
+    paid_cents: number;
+    reason: RefundReason;
+    state: Refund['state'];
+  }>(
+    `SELECT p.booking_id, r.amount_cents, p.amount_cents AS paid_cents, r.reason, r.state
+       FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
       WHERE r.id = $1 AND p.booking_kind = $2`,
     [refundId, kind],
   );
-  return row && { bookingId: row.booking_id, amountCents: Number(row.amount_cents) };
+  return (
+    row && {
+      bookingId: row.booking_id,
+      amountCents: Number(row.amount_cents),
+      paidCents: Number(row.paid_cents),
+      reason: row.reason,
+      state: row.state,
+    }
+  );
+}
+
+/**
+ * What a mail says of a refund she made on the desk, the booking left as it is: "Anna has
+ * refunded your payment of $120 … in full" or "$20 of your payment of $120".
+ */
+export function deskRefundWords(
+  instructor: string,
+  refund: { amountCents: number; paidCents: number },
+  what: string,
+): string {
+  const { amountCents, paidCents } = refund;
+  return amountCents >= paidCents
+    ? `${instructor} has refunded your payment of ${dollarsOf(paidCents)} for ${what} in full. It reaches your card in 5 to 10 days.`
+    : `${instructor} has refunded ${dollarsOf(amountCents)} of your payment of ${dollarsOf(paidCents)} for ${what}. It reaches your card in 5 to 10 days.`;
 }
 
 /** A paid payment with what was refunded of it (refunds not refused), and what is pending. */

@@ -50,6 +50,7 @@ import {
   refundPayment,
   type Refusal,
 } from './bookings';
+import { addSingleDate } from './class-dates';
 import { LIST_LIMIT, retryFailedMail, undeliveredCount, undeliveredMail } from './delivery';
 import { eraseParticipant, previewErasure } from './erasure';
 import { exportDownload, messagesCsv, waiversCsv } from './exports';
@@ -132,6 +133,55 @@ const amount = z
       )
       .optional(),
   );
+
+/** A whole number she types in a form ("55"), within bounds; empty: left out. */
+const whole = (min: number, max: number, words: string) =>
+  z
+    .string(words)
+    .trim()
+    .optional()
+    .transform((text) => text || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,4}$/, words)
+        .transform(Number)
+        .refine((n) => n >= min && n <= max, words)
+        .optional(),
+    );
+const PRICE = 'Please write the price in dollars, like 45 or 22.50, or leave it empty.';
+/** A single class date added on the desk: a class of her timetable, or one with its own name. */
+const singleDate = z.object({
+  class: z
+    .string('Please choose a class of your timetable, or another class.')
+    .trim()
+    .max(200, 'Please choose a class of your timetable, or another class.')
+    .default(''),
+  name: z
+    .string('Please name the class.')
+    .trim()
+    .max(80, 'Please keep the name under 80 characters.')
+    .default(''),
+  date: day('date'),
+  time: z
+    .string('Please enter a time like 18:00.')
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Please enter a time like 18:00.'),
+  lengthMinutes: whole(15, 240, 'Please write how long it lasts in minutes, from 15 to 240.'),
+  capacity: whole(1, 20, 'Please write the number of places, from 1 to 20.'),
+  price: z
+    .string(PRICE)
+    .trim()
+    .optional()
+    .transform((text) => text || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^\$?\d{1,5}(\.\d{1,2})?$/, PRICE)
+        .transform((text) => Math.round(Number(text.replace('$', '')) * 100))
+        .refine((cents) => cents >= 100, 'Please write a price of at least $1.')
+        .optional(),
+    ),
+});
 
 /** What the desk says when an action on one booking changes nothing. */
 const BOOKING_REFUSALS: Record<Refusal, [404 | 409, string]> = {
@@ -486,6 +536,26 @@ export const api = new Hono<DeskEnv>()
       return answer(c, { cancelled: true, told: outcome.told, refunds: outcome.refunds.length });
     },
   )
+  .post('/bookings/add-class', signedIn(), body(singleDate), async (c) => {
+    const input = c.req.valid('json');
+    const added = await addSingleDate(c.var.staff, {
+      from: input.class || undefined,
+      name: input.name || undefined,
+      date: input.date,
+      time: input.time,
+      lengthMinutes: input.lengthMinutes,
+      capacity: input.capacity,
+      priceCents: input.price,
+    });
+    if (!added.ok) return refuseFields(c, { [added.field]: added.words });
+    return answer(c, {
+      id: added.id,
+      key: added.key,
+      title: added.title,
+      start: added.start,
+      listedFrom: added.listedFrom,
+    });
+  })
   .post(
     '/bookings/refund',
     signedIn(),
@@ -507,6 +577,9 @@ export const api = new Hono<DeskEnv>()
           });
         }
         return refuse(c, ...BOOKING_REFUSALS[outcome.why]);
+      }
+      if (outcome.mails.length > 0) {
+        await afterAnswer(c.env?.context, outbox.deliverNow(outcome.mails));
       }
       return answer(c, {
         id,

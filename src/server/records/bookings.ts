@@ -28,7 +28,7 @@ import { mailRef } from '../booking/store';
 import { cancelClassDate, markNoShow as markPlaceNoShow } from '../classes/desk';
 import { cancelPlace } from '../classes/engine';
 import { occurrenceAt, timetableOccurrences } from '../classes/occurrences';
-import { classSettings } from '../classes/settings';
+import { centsOf, classSettings } from '../classes/settings';
 import type { DateRow as ClassDateRow } from '../classes/store';
 import { outbox } from '../mail-kinds';
 import { sendRefunds } from '../payments/refunds';
@@ -133,6 +133,7 @@ type DateRow = Pick<
   | 'price_cents'
   | 'added_by'
   | 'cancelled_at'
+  | 'cancel_reason'
 >;
 
 /** Everything the Bookings screen lists, from the start of today in the studio's zone. */
@@ -162,7 +163,7 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
     ),
     query<DateRow>(
       `SELECT id, class_key, title, starts_at, ends_at, capacity, minimum, price_cents, added_by,
-              cancelled_at
+              cancelled_at, cancel_reason
          FROM class_dates WHERE ends_at > $1 ORDER BY starts_at`,
       [from.toISOString()],
     ),
@@ -276,6 +277,8 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
       priceCents: Number(row.price_cents),
       booked,
       cancelledAt: iso(row.cancelled_at),
+      cancelReason: row.cancel_reason,
+      single: row.added_by !== null,
       outsideTimetable:
         row.added_by === null &&
         live(row) &&
@@ -301,12 +304,31 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
       priceCents: occurrence.priceCents,
       booked: 0,
       cancelledAt: null,
+      cancelReason: null,
+      single: false,
       outsideTimetable: false,
       places: [],
     });
   }
   classes.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
-  return { timeZone, bookings, classes };
+  const { timetable } = settings;
+  return {
+    timeZone,
+    bookings,
+    classes,
+    timetable: timetable.classes.map((entry) => ({
+      name: entry.name,
+      time: entry.time,
+      lengthMinutes: entry.lengthMinutes,
+      capacity: entry.capacity ?? timetable.capacity,
+      priceCents: entry.price === undefined ? settings.defaultPriceCents : centsOf(entry.price),
+    })),
+    defaults: {
+      capacity: timetable.capacity,
+      minimum: timetable.minimum,
+      priceCents: settings.defaultPriceCents,
+    },
+  };
 }
 
 // ---- What she does on the screen
@@ -561,7 +583,9 @@ export async function cancelWholeClass(
  * Refunds a payment made online for a session or a class place: `amountCents`, or all that is
  * left when none is given. `request` names the press (the desk makes one each time the refund is
  * asked for), so the same press sent again refunds once; and the database refuses more than was
- * paid, whoever asks.
+ * paid, whoever asks. The person is told by mail how much was refunded (queued with the refund,
+ * once per press): sent after the answer once Stripe said yes (`mails`); else the outbox sends
+ * it later, and not at all if Stripe refuses the refund.
  */
 export async function refundPayment(
   staff: Staff,
@@ -569,51 +593,64 @@ export async function refundPayment(
   id: string,
   amountCents: number | undefined,
   request: string,
-): Promise<Outcome<{ refund: Refund; confirmed: boolean }>> {
-  const done = await transaction(async (tx): Promise<Outcome<{ refund: Refund }>> => {
-    const paid = await lockPaidPayment(tx, kind === 'session' ? 'session' : 'class', id);
-    if (!paid) {
-      return { ok: false, why: (await lockBooking(tx, kind, id)) ? 'not-paid-online' : 'missing' };
-    }
-    const key = `studio:${paid.id}:${request}`;
-    // The same press again: its refund as it was asked, nothing more.
-    const { rows } = await tx.query(
-      'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
-      [`refund:${key}`],
-    );
-    const asked = rows[0] as { amount_cents: number } | undefined;
-    const repeated = asked !== undefined;
-    const left = paid.amountCents - paid.refundedCents;
-    const amount = asked ? Number(asked.amount_cents) : (amountCents ?? left);
-    if (!repeated && left <= 0) return { ok: false, why: 'refunded' };
-    if (!repeated && amount > left) return { ok: false, why: 'too-much', most: left };
-    const refund = await queueRefund(tx, paid, {
-      amountCents: amount,
-      reason: 'studio',
-      requestedBy: staff.email,
-      key,
-    });
-    if (!repeated) {
-      await logAccess(
-        staff,
-        {
-          action: 'refund',
-          recordKind: 'booking',
-          recordId: id,
-          detail: { kind, amountCents: amount, full: amount === paid.amountCents },
-        },
-        tx,
+): Promise<Outcome<{ refund: Refund; confirmed: boolean; mails: string[] }>> {
+  const done = await transaction(
+    async (tx): Promise<Outcome<{ refund: Refund; mail?: string }>> => {
+      const paid = await lockPaidPayment(tx, kind === 'session' ? 'session' : 'class', id);
+      if (!paid) {
+        return {
+          ok: false,
+          why: (await lockBooking(tx, kind, id)) ? 'not-paid-online' : 'missing',
+        };
+      }
+      const key = `studio:${paid.id}:${request}`;
+      // The same press again: its refund as it was asked, nothing more.
+      const { rows } = await tx.query(
+        'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
+        [`refund:${key}`],
       );
-    }
-    return { ok: true, refund };
-  });
+      const asked = rows[0] as { amount_cents: number } | undefined;
+      const repeated = asked !== undefined;
+      const left = paid.amountCents - paid.refundedCents;
+      const amount = asked ? Number(asked.amount_cents) : (amountCents ?? left);
+      if (!repeated && left <= 0) return { ok: false, why: 'refunded' };
+      if (!repeated && amount > left) return { ok: false, why: 'too-much', most: left };
+      const refund = await queueRefund(tx, paid, {
+        amountCents: amount,
+        reason: 'studio',
+        requestedBy: staff.email,
+        key,
+      });
+      let mail: string | undefined;
+      if (!repeated) {
+        mail = await outbox.enqueue(tx, 'payment-refunded', `${id}:refund-${refund.id}`);
+        await logAccess(
+          staff,
+          {
+            action: 'refund',
+            recordKind: 'booking',
+            recordId: id,
+            detail: { kind, amountCents: amount, full: amount === paid.amountCents },
+          },
+          tx,
+        );
+      }
+      return { ok: true, refund, mail };
+    },
+  );
   if (!done.ok) return done;
   const account = stripeAccount();
   const sent =
     done.refund.state === 'pending' && account
       ? await sendRefunds(account, [done.refund])
       : undefined;
-  return { ...done, confirmed: done.refund.state === 'succeeded' || (sent?.succeeded ?? 0) > 0 };
+  const confirmed = done.refund.state === 'succeeded' || (sent?.succeeded ?? 0) > 0;
+  return {
+    ok: true,
+    refund: done.refund,
+    confirmed,
+    mails: confirmed && done.mail ? [done.mail] : [],
+  };
 }
 
 // ---- The CSV for her bookkeeping
