@@ -93,6 +93,11 @@ const PROTECTED: [method: 'GET' | 'POST', path: string, body?: object][] = [
     '/api/records/bookings/refund',
     { kind: 'session', id: WAIVER, amount: '', request: WAIVER },
   ],
+  [
+    'POST',
+    '/api/records/bookings/add-class',
+    { class: 'mat-foundations', date: '2027-03-05', time: '18:00' },
+  ],
 ];
 
 const call = (method: 'GET' | 'POST', path: string, body?: object, cookie?: string) =>
