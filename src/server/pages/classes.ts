@@ -25,15 +25,22 @@ import { outbox } from '../mail-kinds';
 import { PERSONAL } from '../platform/on-demand';
 import { PAGES } from '../../shared/site-paths';
 import { payOnline } from '../payments/checkout';
+import { stripeAccount } from '../payments/stripe';
 
 export { methodNotAllowed, PERSONAL };
 
 /** The timetable of the coming weeks, with the places left right now. */
-export async function classesNow(): Promise<{ classes: ClassListing[]; policy: string }> {
+export async function classesNow(): Promise<{
+  classes: ClassListing[];
+  policy: string;
+  /** The studio's Stripe keys are set: places are paid online when booked. */
+  payOnline: boolean;
+}> {
   const { timeZone } = classSettings();
   const views = await upcomingClasses();
   return {
     policy: placePolicy().words,
+    payOnline: stripeAccount() !== undefined,
     classes: views.map((view) => {
       const w = whenOf(view.start, view.end, timeZone);
       return {
