@@ -38,9 +38,9 @@ const includedFiles = [
 ].map(([, file]) => file);
 
 // Pages that are only ever arrived at (the 404 page, a form's "sent" page): noindex, not listed.
-// The pages of one booking or one address (a token in their link) too.
+// The pages of one booking or one address (a token in their link) too, and a refused form's page.
 const UNLISTED =
-  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|book\/manage|classes\/manage|classes\/claim|classes\/waiting|notify\/sent|notify\/confirm|notify\/unsubscribe)\/?$/;
+  /\/(404|contact\/sent|waiver\/signed|consultation\/manage|consultation\/taken|book\/manage|classes\/manage|classes\/claim|classes\/waiting|notify\/sent|notify\/confirm|notify\/unsubscribe|refused)\/?$/;
 
 // The booking page of each session booked on the site (`/book/<file>`, rendered on demand from a
 // parameter, so the sitemap cannot see it by itself): a session file that says `where:`.
