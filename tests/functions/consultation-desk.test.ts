@@ -8,13 +8,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ical, { type VEvent } from 'node-ical';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import bookClass from '../../functions/book-class';
 import bookConsultation from '../../functions/book-consultation';
+import bookSession from '../../functions/book-session';
 import consultationFeed from '../../functions/consultation-feed';
 import { renderPage } from '../fixtures/on-demand';
 import { setClock } from '../../src/server/platform/clock';
 import type { BookingsPage, ConsultationsCalendar, LogRow } from '../../src/shared/desk-api';
 import { useFunctionEnv } from '../fixtures/function-env';
-import { bookingBody } from '../fixtures/submissions';
+import { bookingBody, PERSON_SPAM_CHECKS, sessionBody } from '../fixtures/submissions';
 import { desk, ORIGIN, signIn, signWaiver, STAFF } from './desk';
 import { jsonPost } from './harness';
 
@@ -23,6 +25,7 @@ const STUDIO = 'studio-inbox@example.test';
 const NOW = new Date('2027-03-01T11:59:00Z');
 const TUESDAY_9 = '2027-03-02T17:00:00Z';
 const WEDNESDAY_9 = '2027-03-03T17:00:00Z';
+const TUESDAY_10 = '2027-03-02T18:00:00Z';
 
 beforeAll(() => {
   process.env.PAGES_DIR = resolve(import.meta.dirname, '../fixtures/built-pages');
@@ -381,6 +384,60 @@ describe('the instructor’s subscribable feed', () => {
       desk('/api/records/consultations/calendar', { cookie }),
     );
     expect(calendar.feed.exists).toBe(true);
+  });
+});
+
+describe('the feed holds every kind of booking', () => {
+  test('a private session and a class with a place booked are in it beside the consultations, each with the UID of its own invite; the class names nobody', async () => {
+    const consultation = await book(TUESDAY_9);
+    const session = await bookSession(
+      jsonPost(`${ORIGIN}/api/book-session`, sessionBody('private', TUESDAY_10)),
+    );
+    expect(session.status).toBe(200);
+    const place = await bookClass(
+      jsonPost(`${ORIGIN}/api/classes/book`, {
+        class: 'mat-foundations-tu-1800',
+        start: '2027-03-03T02:00:00.000Z',
+        name: 'Ada Lovelace',
+        email: 'ada@example.test',
+        ...PERSON_SPAM_CHECKS,
+      }),
+    );
+    expect(place.status).toBe(200);
+    const ids = async (table: string) =>
+      (await env.db.query<{ id: string }>(`SELECT id FROM ${table}`)).rows.map((r) => r.id);
+    const [sessionId] = await ids('session_bookings');
+    const [dateId] = await ids('class_dates');
+    const cookie = await signIn(env.smtp);
+    const { url } = await json<{ url: string }>(
+      desk('/api/records/consultations/feed', { cookie, body: {} }),
+    );
+    const events = Object.values(
+      ical.sync.parseICS(await (await consultationFeed(new Request(url))).text()),
+    ).filter((c): c is VEvent => c?.type === 'VEVENT');
+    expect(
+      events
+        .map((event) => [event.uid, event.start.toISOString(), String(event.summary)])
+        .sort((a, b) => a[1]!.localeCompare(b[1]!)),
+    ).toEqual([
+      [
+        `booking-${consultation}@127.0.0.1`,
+        TUESDAY_9.replace('Z', '.000Z'),
+        'Consultation: Grace Hopper',
+      ],
+      [
+        `session-${sessionId}@127.0.0.1`,
+        TUESDAY_10.replace('Z', '.000Z'),
+        'Private Sessions: Grace Hopper',
+      ],
+      [`class-${dateId}@127.0.0.1`, '2027-03-03T02:00:00.000Z', 'Mat Foundations (1 of 4)'],
+    ]);
+    const sessionEvent = events.find((event) => event.uid.startsWith('session-'))!;
+    expect(String(sessionEvent.location)).toContain('2140 SE Division St');
+    expect(String(sessionEvent.description)).toContain('grace@example.test');
+    // The class's event names nobody: the roster is on the desk.
+    const classEvent = events.find((event) => event.uid.startsWith('class-'))!;
+    expect(String(classEvent.description)).not.toContain('ada');
   });
 });
 

@@ -241,7 +241,7 @@ describe('the instructor’s subscribable feed', () => {
     expect(feed).toMatch(/^REFRESH-INTERVAL;VALUE=DURATION:PT15M\r$/m);
     expect(feed).toMatch(/^X-PUBLISHED-TTL:PT15M\r$/m);
     expect(feed).toMatch(/^METHOD:PUBLISH\r$/m);
-    expect(readBack(feed).calendar?.['WR-CALNAME']).toBe('Still Point Pilates: consultations');
+    expect(readBack(feed).calendar?.['WR-CALNAME']).toBe('Still Point Pilates: bookings');
   });
 
   test('with no bookings it is still a calendar', () => {

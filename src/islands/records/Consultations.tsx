@@ -427,12 +427,12 @@ function Calendar({
 
       <section className={`${CARD} space-y-3`} aria-labelledby="feed-title">
         <h3 id="feed-title" className="font-serif text-xl font-semibold">
-          Your consultations in your calendar
+          Your bookings in your calendar
         </h3>
         <p className="text-muted">
-          Subscribe to this address in your phone's calendar to see every booking there. It is
-          secret: anyone who has it sees the bookings. It is shown once; making a new one stops the
-          old one.
+          Subscribe to this address in your phone's calendar to see every consultation, session and
+          class with a place booked there. It is secret: anyone who has it sees the bookings. It is
+          shown once; making a new one stops the old one.
         </p>
         {feed.exists && feed.createdAt && !feedUrl && (
           <p className="text-sm text-muted">

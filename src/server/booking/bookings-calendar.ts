@@ -1,7 +1,9 @@
 /**
- * The instructor's subscribable calendar of consultations: one VCALENDAR with every booking she
- * should see, refreshed by her calendar app from a secret address. A cancelled booking simply
- * leaves the feed, and subscribers drop it on their next refresh.
+ * The instructor's subscribable calendar of bookings: one VCALENDAR with every consultation,
+ * private or in-home session and class with a place booked that she should see, refreshed by her
+ * calendar app from a secret address. Each event keeps the UID of its own invite, so the feed and
+ * the invites she got by mail are one event in her calendar. A cancelled booking simply leaves
+ * the feed, and subscribers drop it on their next refresh.
  *
  * REFRESH-INTERVAL (RFC 7986) and X-PUBLISHED-TTL ask for a refresh every `refreshMinutes`;
  * Apple Calendar and Outlook follow them, Google Calendar refreshes subscriptions on its own
@@ -19,6 +21,18 @@ export interface FeedBooking {
   visitor: { name: string; email: string };
 }
 
+/** A session or a class date in the feed, written out by its kind (subscription.ts). */
+export interface FeedEvent {
+  uid: string;
+  sequence: number;
+  start: Date;
+  end: Date;
+  summary: string;
+  location?: string;
+  description: string;
+  url?: string;
+}
+
 export interface FeedContext {
   studio: { name: string; host: string };
   place: ConsultationPlace;
@@ -28,11 +42,15 @@ export interface FeedContext {
   refreshMinutes?: number;
 }
 
-export function bookingsFeed(bookings: readonly FeedBooking[], context: FeedContext): string {
+export function bookingsFeed(
+  bookings: readonly FeedBooking[],
+  context: FeedContext,
+  others: readonly FeedEvent[] = [],
+): string {
   const { studio, place, now, refreshMinutes = 15 } = context;
   const calendar = ical({
-    name: `${studio.name}: consultations`,
-    prodId: { company: studio.name, product: 'Consultations', language: 'EN' },
+    name: `${studio.name}: bookings`,
+    prodId: { company: studio.name, product: 'Bookings', language: 'EN' },
     method: ICalCalendarMethod.PUBLISH,
     ttl: refreshMinutes * 60,
   });
@@ -47,6 +65,19 @@ export function bookingsFeed(bookings: readonly FeedBooking[], context: FeedCont
       location: place.kind === 'studio' ? place.address : place.link,
       description: `${booking.visitor.name} <${booking.visitor.email}>`,
       url: context.deskUrl(booking.id),
+    });
+  }
+  for (const event of others) {
+    calendar.createEvent({
+      id: event.uid,
+      sequence: event.sequence,
+      stamp: now,
+      start: event.start,
+      end: event.end,
+      summary: event.summary,
+      location: event.location,
+      description: event.description,
+      url: event.url,
     });
   }
   return withFinalLineBreak(calendar.toString());

@@ -9,7 +9,10 @@ import { now } from '../platform/clock';
 import { query } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
-import { bookingsFeed } from './bookings-calendar';
+import { bookingsFeed, type FeedEvent } from './bookings-calendar';
+import { classesForFeed } from '../classes/desk';
+import { sessionPolicy } from './policy';
+import { sessionUid } from './session-invite';
 import { bookingsBetween } from './store';
 import { PAGES } from '../../shared/site-paths';
 
@@ -28,7 +31,13 @@ export async function feedTokenMatches(token: string): Promise<boolean> {
 /** The calendar of live bookings from a month ago on, for the address `origin`. */
 export async function subscriptionCalendar(origin: string): Promise<string> {
   const at = now();
-  const bookings = await bookingsBetween(new Date(at.getTime() - PAST_MS));
+  const from = new Date(at.getTime() - PAST_MS);
+  const host = new URL(origin).hostname;
+  const [bookings, sessions, classes] = await Promise.all([
+    bookingsBetween(from),
+    sessionsForFeed(from, host, origin),
+    classesForFeed(from, host),
+  ]);
   const { place } = consultationSettings();
   return bookingsFeed(
     bookings.map((booking) => ({
@@ -39,10 +48,49 @@ export async function subscriptionCalendar(origin: string): Promise<string> {
       visitor: { name: booking.name, email: booking.email },
     })),
     {
-      studio: { name: siteFacts().name, host: new URL(origin).hostname },
+      studio: { name: siteFacts().name, host },
       place,
       deskUrl: () => `${origin}${PAGES.desk}#/consultations`,
       now: at,
     },
+    [...sessions, ...classes.map((date) => ({ ...date, url: `${origin}${PAGES.desk}#/bookings` }))],
   );
+}
+
+/**
+ * The private and in-home sessions booked (a time still held for a checkout is not yet a
+ * booking), with the UID of her own invite: who, where, what is due or paid.
+ */
+async function sessionsForFeed(from: Date, host: string, origin: string): Promise<FeedEvent[]> {
+  const rows = await query<{
+    id: string;
+    session_title: string;
+    place: 'studio' | 'home';
+    street: string | null;
+    postal_code: string | null;
+    starts_at: Date;
+    ends_at: Date;
+    name: string;
+    email: string;
+    phone: string;
+    sequence: number;
+  }>(
+    `SELECT id, session_title, place, street, postal_code, starts_at, ends_at, name, email, phone,
+            sequence
+       FROM session_bookings
+      WHERE cancelled_at IS NULL AND spam_reason IS NULL AND payment <> 'held' AND ends_at > $1
+      ORDER BY starts_at`,
+    [from.toISOString()],
+  );
+  const { studioAddress } = sessionPolicy();
+  return rows.map((row) => ({
+    uid: sessionUid(row.id, host),
+    sequence: Number(row.sequence),
+    start: new Date(row.starts_at),
+    end: new Date(row.ends_at),
+    summary: `${row.session_title}: ${row.name}`,
+    location: row.place === 'home' ? `${row.street}, ${row.postal_code}` : studioAddress,
+    description: [`${row.name} <${row.email}>`, row.phone].filter(Boolean).join('\n'),
+    url: `${origin}${PAGES.desk}#/bookings`,
+  }));
 }
