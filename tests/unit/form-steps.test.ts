@@ -187,11 +187,11 @@ describe('refuse', () => {
     expect(response.headers.get('content-type')).toMatch(/json/);
   });
 
-  test('answers a browser without script with a page, or the form’s own page when it has one', async () => {
+  test('sends a browser without script to the page that says why (303), or to the form’s own page when it has one', async () => {
+    // The page itself (/refused, rendered by Astro) is tested in tests/functions/form-posts.test.ts.
     const page = await refuse(request('application/x-www-form-urlencoded'), problem, noScript);
-    expect(page.status).toBe(429);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await page.text()).toContain('Too many.');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toMatch(/^\/refused\?/);
     const own = new Response(null, { status: 307, headers: { location: '/own' } });
     const seen: unknown[] = [];
     const answered = await refuse(request('application/x-www-form-urlencoded'), problem, {
