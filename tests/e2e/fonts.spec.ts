@@ -1,0 +1,133 @@
+/**
+ * The headings' own face: Spectral SemiBold, cut to the headings' characters and served by the
+ * site itself (src/integrations/heading-face.ts), with `font-display: optional` and no preload,
+ * so the first paint never waits for it and nothing is repainted or moved when it arrives: a
+ * visitor's first page keeps the fallback face, every page after it has the face at hand. The
+ * fallback face is sized so that every heading takes the same lines in either, at both widths.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { PAGES, WIDTHS } from '../fixtures/pages';
+
+const FACE = '/fonts/headings.woff2';
+
+/** The fonts Chromium drew an element's text with, as the platform names them. */
+async function drawnWith(page: Page, selector: string): Promise<string[][]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+  const drawn = [];
+  for (const nodeId of nodeIds) {
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    drawn.push(fonts.map((font) => `${font.familyName}${font.isCustomFont ? ' (web)' : ''}`));
+  }
+  await cdp.detach();
+  return drawn;
+}
+
+/** The elements set in the headings' face, visible, with their text. */
+const SERIF = 'h1, h2, h3, .font-serif';
+
+test('the face comes from the site, small, never preloaded, and fresh for a day', async ({
+  page,
+  request,
+}) => {
+  const fonts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'font') fonts.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/');
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForLoadState('networkidle');
+  expect(fonts).toEqual([FACE]);
+  expect(await page.locator('link[rel="preload"]').count()).toBe(0);
+  const faces = await page.evaluate(() =>
+    [...document.fonts].map((f) => `${f.family} ${f.weight} ${f.display}`),
+  );
+  expect(faces).toContain('Spectral 600 optional');
+  const file = await request.get(FACE);
+  expect(file.status()).toBe(200);
+  expect(file.headers()['content-type']).toBe('font/woff2');
+  expect((await file.body()).length).toBeLessThan(5 * 1024);
+  expect(file.headers()['cache-control']).toBe(
+    'public, max-age=86400, stale-while-revalidate=604800',
+  );
+});
+
+test('once the face is at hand, every page draws its headings in the face alone', async ({
+  page,
+}) => {
+  // The first page fetches it (and draws its headings in the face only if it came before the
+  // page was first drawn: never later, so nothing swaps).
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  const wrong: string[] = [];
+  for (const { path } of PAGES) {
+    await page.goto(path);
+    const elements = await page.locator(SERIF).evaluateAll((elements) =>
+      elements.map((e) => ({
+        text: e.textContent?.trim() ?? '',
+        inFace: getComputedStyle(e).fontFamily.startsWith('Spectral'),
+      })),
+    );
+    const drawn = await drawnWith(page, SERIF);
+    drawn.forEach((fonts, i) => {
+      const { text, inFace } = elements[i]!;
+      // Every character in the face: none left to the fallback.
+      if (inFace && text && fonts.length > 0 && fonts.join() !== 'Spectral SemiBold (web)') {
+        wrong.push(`${path} "${text}": ${fonts.join(', ')}`);
+      }
+    });
+  }
+  expect(wrong).toEqual([]);
+});
+
+for (const width of WIDTHS) {
+  test(`at ${width} px, every heading takes the same lines in the face and in its fallback`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    const moved: string[] = [];
+    for (const { path } of PAGES) {
+      await page.goto(path);
+      const changes = await page.evaluate(async (selector) => {
+        await document.fonts.ready;
+        const elements = [...document.querySelectorAll<HTMLElement>(selector)].filter(
+          (e) => e.getClientRects().length > 0,
+        );
+        const lines = (e: HTMLElement) => {
+          const range = document.createRange();
+          range.selectNodeContents(e);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        };
+        const measure = () => ({
+          lines: elements.map(lines),
+          heights: elements.map((e) => e.getBoundingClientRect().height),
+          page: document.documentElement.scrollHeight,
+        });
+        const face = measure();
+        for (const e of elements) e.style.fontFamily = "'Spectral fallback', serif";
+        await document.fonts.ready;
+        const fallback = measure();
+        return [
+          ...elements
+            .map((e, i) =>
+              face.lines[i] !== fallback.lines[i] ||
+              Math.abs(face.heights[i]! - fallback.heights[i]!) > 0.5
+                ? `"${e.textContent?.trim()}" ${face.lines[i]} lines, ${face.heights[i]} px in the face; ${fallback.lines[i]} lines, ${fallback.heights[i]} px in the fallback`
+                : '',
+            )
+            .filter(Boolean),
+          ...(face.page === fallback.page
+            ? []
+            : [`the page ${face.page} px in the face, ${fallback.page} px in the fallback`]),
+        ];
+      }, SERIF);
+      moved.push(...changes.map((change) => `${path}: ${change}`));
+    }
+    expect(moved).toEqual([]);
+  });
+}
