@@ -17,13 +17,14 @@ const SOURCE = '@fontsource/spectral/files/spectral-latin-600-normal.woff2';
  *
  * The text set in `font-serif` (the `h1`–`h3` of every page, and every element with the class
  * `font-serif`: the studio's name in the header and footer, the prices, the events' dates) is
- * read from the built pages, and Spectral SemiBold is subset to those characters, without
- * hinting or OpenType features (its kerning pairs would add 0.9 KB), to `/fonts/headings.woff2`:
- * 4.0 KB for today's 61 characters instead of the Latin file's 23 KB. A new event's title with a
- * new letter re-subsets at the next build. A character only a function's page or the desk sets
- * in a heading (a capital B, a 7) is drawn in the fallback face, alone: the rest of the heading
- * keeps the face. Each character costs some 60 bytes. In `astro dev` the whole Latin file is
- * served at that address.
+ * read from the built pages, with the headings a function or the desk writes (their literal text
+ * in src/, the titles and names in content/), and Spectral SemiBold is subset to those
+ * characters, without hinting or OpenType features (its kerning pairs would add 0.9 KB), to
+ * `/fonts/headings.woff2`: 4.4 KB for today's 69 characters instead of the Latin file's 23 KB,
+ * some 60 bytes a character. A new event's title with a new letter re-subsets at the next build.
+ * A character the face still lacks (a heading a function fills in with a visitor's words) is
+ * drawn in the fallback face, alone: the rest of the heading keeps the face. In `astro dev` the
+ * whole Latin file is served at that address.
  */
 export default function headingFace(): AstroIntegration {
   const require = createRequire(import.meta.url);
