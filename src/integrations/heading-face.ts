@@ -13,6 +13,12 @@ export const HEADING_FACE_PATH = '/fonts/headings.woff2';
 const SOURCE = '@fontsource/spectral/files/spectral-latin-600-normal.woff2';
 
 /**
+ * Characters always kept: the digits and punctuation a heading a function fills in may show (a
+ * session's length, "60-minute", is written into its booking page's heading at run time).
+ */
+const ALWAYS = "0123456789-.,:;!?&'’()";
+
+/**
  * The headings' face, cut down at every build to the characters the built pages' headings use.
  *
  * The text set in `font-serif` (the `h1`–`h3` of every page, and every element with the class
@@ -49,6 +55,7 @@ export default function headingFace(): AstroIntegration {
         for (const c of await writtenLater(fileURLToPath(new URL('../../', import.meta.url)))) {
           text.add(c);
         }
+        for (const c of ALWAYS) text.add(c);
         const font = await subsetFont(await readFile(source), [...text].join(''), {
           targetFormat: 'woff2',
           noHinting: true,

@@ -1,9 +1,9 @@
 /**
  * The headings' own face: Spectral SemiBold, cut to the headings' characters and served by the
- * site itself (src/integrations/heading-face.ts), with `font-display: optional` and no preload,
- * so the first paint never waits for it and nothing is repainted or moved when it arrives: a
- * visitor's first page keeps the fallback face, every page after it has the face at hand. The
- * fallback face is sized so that every heading takes the same lines in either, at both widths.
+ * site itself (src/integrations/heading-face.ts). A page is first drawn in the fallback face; the
+ * face is named half a second later (an animation of `--font-serif`, src/styles/theme.css), so it
+ * is requested only after the first paint, and swaps in without moving anything: the fallback face
+ * is sized so that every heading takes the same lines and starts at the same place in either.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { PAGES, WIDTHS } from '../fixtures/pages';
@@ -29,7 +29,17 @@ async function drawnWith(page: Page, selector: string): Promise<string[][]> {
 /** The elements set in the headings' face, visible, with their text. */
 const SERIF = 'h1, h2, h3, .font-serif';
 
-test('the face comes from the site, small, never preloaded, and fresh for a day', async ({
+/** Until the page names the face (half a second after it is first styled), and it is drawn. */
+async function faceNamed(page: Page) {
+  await page.waitForFunction(() =>
+    getComputedStyle(document.documentElement)
+      .getPropertyValue('--font-serif')
+      .startsWith('Spectral'),
+  );
+  await page.evaluate(() => document.fonts.ready);
+}
+
+test('the face comes from the site, small, never preloaded, asked for after the first paint', async ({
   page,
   request,
 }) => {
@@ -38,14 +48,22 @@ test('the face comes from the site, small, never preloaded, and fresh for a day'
     if (r.resourceType() === 'font') fonts.push(new URL(r.url()).pathname);
   });
   await page.goto('/');
-  await page.evaluate(() => document.fonts.ready);
+  await faceNamed(page);
   await page.waitForLoadState('networkidle');
   expect(fonts).toEqual([FACE]);
   expect(await page.locator('link[rel="preload"]').count()).toBe(0);
-  const faces = await page.evaluate(() =>
-    [...document.fonts].map((f) => `${f.family} ${f.weight} ${f.display}`),
-  );
-  expect(faces).toContain('Spectral 600 optional');
+  const { faces, firstPaint, asked } = await page.evaluate((face) => {
+    const timing = performance.getEntriesByType('resource').find((r) => r.name.endsWith(face));
+    return {
+      faces: [...document.fonts].map((f) => `${f.family} ${f.weight} ${f.display} ${f.status}`),
+      firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      asked: timing?.startTime,
+    };
+  }, FACE);
+  expect(faces).toContain('Spectral 600 swap loaded');
+  // Asked for after the first paint, so never among the requests the first paint waits for.
+  expect(firstPaint).toBeGreaterThan(0);
+  expect(asked).toBeGreaterThan(firstPaint!);
   const file = await request.get(FACE);
   expect(file.status()).toBe(200);
   expect(file.headers()['content-type']).toBe('font/woff2');
@@ -58,14 +76,11 @@ test('the face comes from the site, small, never preloaded, and fresh for a day'
 test('once the face is at hand, every page draws its headings in the face alone', async ({
   page,
 }) => {
-  // The first page fetches it (and draws its headings in the face only if it came before the
-  // page was first drawn: never later, so nothing swaps).
-  await page.goto('/');
-  await page.waitForLoadState('networkidle');
   const wrong: string[] = [];
   let inFaceAlone = 0;
   for (const { path } of PAGES) {
     await page.goto(path);
+    await faceNamed(page);
     const elements = await page.locator(SERIF).evaluateAll((elements) =>
       elements.map((e) => ({
         text: e.textContent?.trim() ?? '',
@@ -90,11 +105,10 @@ for (const width of WIDTHS) {
     page,
   }) => {
     await page.setViewportSize({ width, height: 800 });
-    await page.goto('/');
-    await page.waitForLoadState('networkidle');
     const moved: string[] = [];
     for (const { path } of PAGES) {
       await page.goto(path);
+      await faceNamed(page);
       const changes = await page.evaluate(async (selector) => {
         await document.fonts.ready;
         const elements = [...document.querySelectorAll<HTMLElement>(selector)].filter(
@@ -133,5 +147,46 @@ for (const width of WIDTHS) {
       moved.push(...changes.map((change) => `${path}: ${change}`));
     }
     expect(moved).toEqual([]);
+  });
+}
+
+for (const width of WIDTHS) {
+  test(`at ${width} px, the face swaps in on every page without a layout shift`, async ({
+    browser,
+  }) => {
+    // A fresh browser each: the face comes from the network, after the page's first paint.
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    await context.addInitScript(() => {
+      const shifts: string[] = [];
+      (window as unknown as { shifts: string[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          sources: { node?: Node }[];
+        })[]) {
+          const moved = entry.sources.map((s) => s.node?.textContent?.trim().slice(0, 40));
+          shifts.push(`${entry.value.toFixed(5)} (${moved.join(', ')})`);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const page = await context.newPage();
+    const shifted: string[] = [];
+    for (const { path } of PAGES) {
+      await page.goto(path);
+      await faceNamed(page);
+      // Two frames after the face is drawn, so its shift (if any) is observed.
+      const shifts = await page.evaluate(async () => {
+        for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(done));
+        return (window as unknown as { shifts: string[] }).shifts;
+      });
+      expect(
+        await page.evaluate(() =>
+          [...document.fonts].some((f) => f.family === 'Spectral' && f.status === 'loaded'),
+        ),
+      ).toBe(true);
+      shifted.push(...shifts.map((shift) => `${path}: ${shift}`));
+    }
+    await context.close();
+    expect(shifted).toEqual([]);
   });
 }
