@@ -243,6 +243,46 @@ describe('no place without money', () => {
   });
 });
 
+describe("a held session's page", () => {
+  const manage = async (id: string, fields?: Record<string, string>) => {
+    const token = sessionToken((await loadSession(id))!);
+    return renderPage(
+      fields
+        ? formPost(`${SITE}/book/manage`, { token, ...fields })
+        : new Request(`${SITE}/book/manage?token=${token}`),
+    );
+  };
+
+  test('while the checkout is open: waiting for the payment, until when, neither move nor cancel', async () => {
+    const { id } = await heldSession();
+    const answer = await manage(id);
+    expect(answer.status).toBe(200);
+    const html = (await answer.text()).replace(/\s+/g, ' ');
+    expect(html).toContain('Waiting for your payment. This time is held for you until 4:29 AM');
+    expect(html).not.toContain('Cancel my session');
+    expect(html).not.toContain('Move my session');
+    // A cancel posted from an older page is refused and changes nothing.
+    const refused = await manage(id, { action: 'cancel' });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('once Stripe has confirmed it');
+    expect(await booking(id)).toMatchObject({ payment: 'held', cancelled_at: null });
+    expect(await env.count('mail_outbox')).toBe(0);
+  });
+
+  test('after the hold lapsed, before and after it was released: not booked, in words', async () => {
+    const { id } = await heldSession();
+    advanceClock(HOLD_MS + 1_000);
+    for (const when of ['before the release', 'after the release']) {
+      if (when === 'after the release') await transaction(releaseLapsedSessionHolds);
+      const html = (await (await manage(id)).text()).replace(/\s+/g, ' ');
+      expect(html, when).toContain('Not booked: Private Sessions');
+      expect(html, when).toContain('the payment did not reach us in time');
+      expect(html, when).not.toContain('Waiting for your payment');
+      expect(html, when).not.toContain('Cancel my session');
+    }
+  });
+});
+
 describe('no money without a place', () => {
   test('paid after the hold lapsed, the place still free: the booking is confirmed', async () => {
     const { id, checkout } = await heldSession();

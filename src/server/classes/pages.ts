@@ -92,9 +92,12 @@ async function placePage(
 export async function showPlace(req: Request): Promise<PlaceAnswer> {
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
-  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
-    return show(unknownModel('place'), 404);
-  }
+  const shown =
+    seat &&
+    (seat.status === 'booked' ||
+      seat.status === 'cancelled' ||
+      (seat.status === 'lapsed' && seat.payment === 'held'));
+  if (!seat || !shown) return show(unknownModel('place'), 404);
   const done = new URL(req.url).searchParams.get('done');
   return placePage(req, seat, done === 'booked' || done === 'claimed' ? { done } : {});
 }
@@ -104,10 +107,18 @@ export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise
   if (!sameOrigin(req)) return { response: crossSite() };
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
+  if (seat && seat.status === 'lapsed' && seat.payment === 'held') return placePage(req, seat);
   if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
     return show(unknownModel('place'), 404);
   }
   if (seat.status === 'cancelled') return placePage(req, seat, { done: 'cancelled' });
+  if (seat.payment === 'held') {
+    return placePage(req, seat, {
+      problem:
+        'Your place is waiting for your payment: it can be cancelled once Stripe has confirmed it.',
+      status: 409,
+    });
+  }
   const date = await loadClassDate(seat.classDateId);
   const policy = placePolicy();
   if (!date || !policy.canCancel(date.start, now())) {
