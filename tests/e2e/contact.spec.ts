@@ -302,7 +302,7 @@ test.describe('when the server refuses the form for a reason of its own', () => 
         await fields.submit.click();
         await expect(page.getByText('Error sending message')).toBeVisible();
         await expect(
-          page.getByText(`${words} You can also contact me directly at ${STUDIO_EMAIL}`),
+          page.getByText(`${words} Please try again or contact me directly at ${STUDIO_EMAIL}`),
         ).toBeVisible();
         await expect(fields.name).toHaveValue('Refused Visitor');
         await expect(fields.submit).toBeEnabled();
