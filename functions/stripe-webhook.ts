@@ -32,8 +32,9 @@ const KINDS: PayableKinds = { session: sessionPayable(outbox), class: classPayab
 /**
  * Stripe's events about the Checkout Sessions the site opened, in order: the signature checked,
  * the session read again from Stripe, the event applied once (src/server/payments/webhook.ts),
- * refunds sent after the commit, then mails, then Stripe's fee of a payment just recorded. 2xx tells Stripe the event is done with; a 5xx makes Stripe send
- * it again later (an outage of the database or of Stripe's API), which changes nothing twice.
+ * refunds sent after the commit, then mails, then Stripe's fee of a payment just recorded. 2xx
+ * tells Stripe the event is done with; a 5xx makes Stripe send it again later (an outage of the
+ * database or of Stripe's API), which changes nothing twice.
  */
 export default async function stripeWebhook(req: Request, context?: Context): Promise<Response> {
   if (req.method !== 'POST') return methodNotAllowed('POST');

@@ -28,7 +28,8 @@ const FEES_PER_RUN = 20;
 
 /**
  * Reads the fee of one payment from Stripe and records it: true when Stripe reported it, false
- * when the charge has no balance transaction yet. Throws what the SDK throws.
+ * when the charge has no balance transaction yet (or its fee is in another currency). Throws
+ * what the SDK throws.
  */
 export async function readFee(account: StripeAccount, payment: FeeOf): Promise<boolean> {
   const intent = await account.stripe.paymentIntents.retrieve(payment.paymentIntent, {
