@@ -438,3 +438,66 @@ describe('a paid session cancelled through its link', () => {
     expect((await booking(id)).payment).toBe('paid');
   });
 });
+
+describe("Stripe's fee", () => {
+  /** The fee recorded for a checkout's payment, in cents (null: Stripe has not reported it). */
+  async function fee(checkout: string) {
+    const { rows } = await env.db.query<{ fee_cents: number | null }>(
+      `SELECT fee_cents FROM payments WHERE checkout_session = $1`,
+      [checkout],
+    );
+    return rows[0]!.fee_cents;
+  }
+  const feeReads = () =>
+    stripe.standIn.requests.filter((r) => r.path.startsWith('/v1/payment_intents/'));
+
+  test("paid: the fee is read from the charge's balance transaction once the booking is confirmed", async () => {
+    const { id, checkout } = await heldSession();
+    const answer = await deliver(stripe.standIn.complete(checkout));
+    expect(await answer.json()).toMatchObject({ outcome: 'paid' });
+    expect((await booking(id)).payment).toBe('paid');
+    // Stripe's example balance transaction, which the stand-in answers, reports a fee of 0.
+    expect(await fee(checkout)).toBe(0);
+    const { payment_intent } = await paymentState(checkout);
+    expect(feeReads()).toEqual([{ method: 'GET', path: `/v1/payment_intents/${payment_intent}` }]);
+    // Nothing left to read: the scheduled step asks Stripe nothing more.
+    await sendRefundsNow();
+    expect(feeReads()).toHaveLength(1);
+  });
+
+  test('a balance transaction Stripe makes later: the fee stays empty until the scheduled step finds it', async () => {
+    const { id, checkout } = await heldSession();
+    const answer = await deliver(stripe.standIn.complete(checkout, { balanceLater: true }));
+    expect(await answer.json()).toMatchObject({ outcome: 'paid' });
+    expect((await booking(id)).payment).toBe('paid');
+    expect(await fee(checkout)).toBeNull();
+    await sendRefundsNow();
+    expect(await fee(checkout)).toBeNull();
+    stripe.standIn.settle((await paymentState(checkout)).payment_intent!);
+    await sendRefundsNow();
+    expect(await fee(checkout)).toBe(0);
+  });
+
+  test('Stripe failing when the fee is read: the booking is confirmed and mailed all the same', async () => {
+    const { id, checkout } = await heldSession();
+    stripe.standIn.failNext('/v1/payment_intents');
+    const answer = await deliver(stripe.standIn.complete(checkout));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ outcome: 'paid' });
+    expect((await booking(id)).payment).toBe('paid');
+    await env.smtp.waitForMails(2);
+    expect(await fee(checkout)).toBeNull();
+    await sendRefundsNow();
+    expect(await fee(checkout)).toBe(0);
+  });
+
+  test('a fee Stripe never reports is asked for no longer than 30 days after the payment', async () => {
+    const { checkout } = await heldSession();
+    await deliver(stripe.standIn.complete(checkout, { balanceLater: true }));
+    const asked = feeReads().length;
+    advanceClock(31 * 24 * 3600_000);
+    await sendRefundsNow();
+    expect(feeReads()).toHaveLength(asked);
+    expect(await fee(checkout)).toBeNull();
+  });
+});
