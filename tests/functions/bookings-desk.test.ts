@@ -781,9 +781,9 @@ describe('the CSV for her bookkeeping', () => {
       'Paid online',
     ]);
     expect(session!.slice(10, 13)).toEqual(['Stripe', '120.00', rows[0]!.payment_intent]);
-    // Stripe's fee, from the charge's balance transaction: the stand-in answers Stripe's example
-    // one (tests/fixtures/stripe/fixtures3.json.gz), whose fee is 0; empty would be "not reported".
-    expect(session![13]).toBe('0.00');
+    // Stripe's fee, from the charge's balance transaction (the stand-in's: 2.9% of $120 + 30¢);
+    // empty would be "not reported".
+    expect(session![13]).toBe('3.78');
     expect(session![14]).toBe('20.00');
     expect(session![15]).toMatch(/^20\.00 succeeded re_\w+$/);
     expect(mat!.slice(1, 3)).toEqual(['Class', 'Mat Foundations']);

@@ -456,8 +456,8 @@ describe("Stripe's fee", () => {
     const answer = await deliver(stripe.standIn.complete(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'paid' });
     expect((await booking(id)).payment).toBe('paid');
-    // Stripe's example balance transaction, which the stand-in answers, reports a fee of 0.
-    expect(await fee(checkout)).toBe(0);
+    // The stand-in's balance transaction carries Stripe's US card fee: 2.9% of $120 + 30¢.
+    expect(await fee(checkout)).toBe(378);
     const { payment_intent } = await paymentState(checkout);
     expect(feeReads()).toEqual([{ method: 'GET', path: `/v1/payment_intents/${payment_intent}` }]);
     // Nothing left to read: the scheduled step asks Stripe nothing more.
@@ -475,7 +475,7 @@ describe("Stripe's fee", () => {
     expect(await fee(checkout)).toBeNull();
     stripe.standIn.settle((await paymentState(checkout)).payment_intent!);
     await sendRefundsNow();
-    expect(await fee(checkout)).toBe(0);
+    expect(await fee(checkout)).toBe(378);
   });
 
   test('Stripe failing when the fee is read: the booking is confirmed and mailed all the same', async () => {
@@ -488,7 +488,7 @@ describe("Stripe's fee", () => {
     await env.smtp.waitForMails(2);
     expect(await fee(checkout)).toBeNull();
     await sendRefundsNow();
-    expect(await fee(checkout)).toBe(0);
+    expect(await fee(checkout)).toBe(378);
   });
 
   test('a fee Stripe never reports is asked for no longer than 30 days after the payment', async () => {

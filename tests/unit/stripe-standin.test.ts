@@ -124,14 +124,19 @@ describe('the Stripe stand-in', () => {
       String((await stripe.checkout.sessions.retrieve(now.id)).payment_intent),
     );
     // Stripe's example balance transaction (fixtures3.json) reports a fee of 0.
-    expect(txn).toMatchObject({ object: 'balance_transaction', amount: 12000, fee: 0, net: 12000 });
+    expect(txn).toMatchObject({
+      object: 'balance_transaction',
+      amount: 12000,
+      fee: 378,
+      net: 11622,
+    });
 
     const later = await stripe.checkout.sessions.create(checkout());
     standIn.complete(later.id, { balanceLater: true });
     const intentId = String((await stripe.checkout.sessions.retrieve(later.id)).payment_intent);
     expect(await feeOf(intentId)).toBeNull();
     expect(JSON.parse(standIn.settle(intentId).payload)).toMatchObject({ type: 'charge.updated' });
-    expect(await feeOf(intentId)).toMatchObject({ fee: 0, amount: 12000 });
+    expect(await feeOf(intentId)).toMatchObject({ fee: 378, amount: 12000 });
     expect(standIn.violations).toEqual([]);
   });
 
