@@ -98,7 +98,7 @@ export const SERVICE_PRICE_HINT = 'use a number of US dollars, e.g. 95, or inqui
 export const serviceSchema = fields(
   {
     title: words("write the card's title, e.g. Private Virtual Sessions"),
-    duration: words('write how long it lasts, e.g. 60 minutes, or Varies'),
+    duration: words('write how long it lasts, e.g. 60 minutes, or varies'),
     price: dollarsOr('inquire', SERVICE_PRICE_HINT).default('inquire'),
     features: lines('Live, one-on-one over video').default([]),
     order: order(),
