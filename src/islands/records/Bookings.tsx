@@ -1,7 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import {
   NOTE_MAX,
-  type BookedPerson,
   type DeskBooking,
   type DeskClass,
   type DeskPlace,
@@ -10,6 +9,7 @@ import {
 import { dollars } from '../../shared/money';
 import { AddClassDate } from './AddClassDate';
 import { ask, desk, DeskError } from './api';
+import { Contact } from './Contact';
 import { count, studioFormats, type StudioFormats } from './format';
 import { useLoad, type Outcome } from './useLoad';
 import {
@@ -55,26 +55,6 @@ function paymentWords(payment: PaymentView, cancelled: boolean): [string, 'good'
 function PaymentBadge({ payment, cancelled }: { payment: PaymentView; cancelled: boolean }) {
   const [words, tone] = paymentWords(payment, cancelled);
   return <Badge tone={tone}>{words}</Badge>;
-}
-
-function Contact({ person }: { person: BookedPerson }) {
-  return (
-    <p className="break-words">
-      <strong className="font-semibold">{person.name}</strong>
-      {' · '}
-      <a href={`mailto:${person.email}`} className={LINK}>
-        {person.email}
-      </a>
-      {person.phone && (
-        <>
-          {' · '}
-          <a href={`tel:${person.phone}`} className={LINK}>
-            {person.phone}
-          </a>
-        </>
-      )}
-    </p>
-  );
 }
 
 function NoteForm({

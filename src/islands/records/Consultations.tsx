@@ -8,6 +8,7 @@ import {
   type ConsultationsCalendar,
 } from '../../shared/desk-api';
 import { ask, desk, DeskError } from './api';
+import { Contact } from './Contact';
 import { count, studioFormats, type StudioFormats } from './format';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
@@ -20,7 +21,6 @@ import {
   Failed,
   Field,
   INPUT,
-  LINK,
   Loading,
   Notice,
   PagedList,
@@ -69,21 +69,7 @@ function Booking({
           <StatusBadge status={booking.waiverStatus} />
         </span>
       </header>
-      <p className="break-words">
-        <strong className="font-semibold">{booking.name}</strong>
-        {' · '}
-        <a href={`mailto:${booking.email}`} className={LINK}>
-          {booking.email}
-        </a>
-        {booking.phone && (
-          <>
-            {' · '}
-            <a href={`tel:${booking.phone}`} className={LINK}>
-              {booking.phone}
-            </a>
-          </>
-        )}
-      </p>
+      <Contact person={booking} />
       {booking.outsideHours && (
         <p className="text-sm text-ink">
           Your weekly hours no longer include this time: it was booked before they changed. It stays
