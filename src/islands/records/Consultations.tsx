@@ -20,6 +20,7 @@ import {
   CARD,
   Failed,
   Field,
+  FormCard,
   INPUT,
   Loading,
   Notice,
@@ -27,7 +28,7 @@ import {
   ScreenTitle,
   Status,
   StatusBadge,
-  formValues,
+  useFormPost,
 } from './ui';
 
 const WHEN: [BookingsWhen, string][] = [
@@ -220,53 +221,25 @@ function Bookings({ when, format }: { when: BookingsWhen; format: StudioFormats 
 }
 
 function BlockTime({ onBlocked }: { onBlocked: () => void }) {
-  const [error, setError] = useState<DeskError>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [round, setRound] = useState(0);
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    setDone(undefined);
-    try {
-      const answer = await ask(
-        desk.consultations.blocks.$post({
-          json: {
-            from: values.from ?? '',
-            to: values.to ?? values.from ?? '',
-            fromTime: values.fromTime,
-            toTime: values.toTime,
-            note: values.note ?? '',
-          },
-        }),
-      );
-      setDone(
-        answer.bookingsInside > 0
-          ? `Blocked. ${count(answer.bookingsInside, 'consultation')} already booked inside it ${answer.bookingsInside === 1 ? 'stays' : 'stay'}: cancel ${answer.bookingsInside === 1 ? 'it' : 'them'} above if you cannot take ${answer.bookingsInside === 1 ? 'it' : 'them'}.`
-          : 'Blocked: no consultation can be booked in that time.',
-      );
-      setRound((n) => n + 1);
-      onBlocked();
-    } catch (caught) {
-      setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, done, round, submit } = useFormPost(async (values) => {
+    const answer = await ask(
+      desk.consultations.blocks.$post({
+        json: {
+          from: values.from ?? '',
+          to: values.to ?? values.from ?? '',
+          fromTime: values.fromTime,
+          toTime: values.toTime,
+          note: values.note ?? '',
+        },
+      }),
+    );
+    return answer.bookingsInside > 0
+      ? `Blocked. ${count(answer.bookingsInside, 'consultation')} already booked inside it ${answer.bookingsInside === 1 ? 'stays' : 'stay'}: cancel ${answer.bookingsInside === 1 ? 'it' : 'them'} above if you cannot take ${answer.bookingsInside === 1 ? 'it' : 'them'}.`
+      : 'Blocked: no consultation can be booked in that time.';
+  }, onBlocked);
   const errors = error?.fieldErrors ?? {};
   return (
-    <form
-      key={round}
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      className={`${CARD} space-y-4`}
-      aria-labelledby="block-title"
-    >
-      <h3 id="block-title" className="font-serif text-xl font-semibold">
-        Block time
-      </h3>
+    <FormCard key={round} id="block-title" title="Block time" onSubmit={submit}>
       <p className="text-sm text-muted">
         A holiday, a day off, an afternoon: no consultation is offered inside it. Leave the times
         empty to block whole days.
@@ -297,7 +270,7 @@ function BlockTime({ onBlocked }: { onBlocked: () => void }) {
       <button type="submit" className={BUTTON} disabled={busy}>
         Block this time
       </button>
-    </form>
+    </FormCard>
   );
 }
 
