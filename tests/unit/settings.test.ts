@@ -60,8 +60,8 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   CONSULTATION_BUSY_TIMEOUT_MS: '5 seconds',
   CONSULTATION_RATE_LIMIT: '10 an hour',
   CONSULTATION_EMAIL_LIMIT: '3/1d',
-  NOTIFY_RATE_LIMIT: 'ten an hour',
-  NOTIFY_CONFIRM_LIMIT: '3/0h',
+  LIST_RATE_LIMIT: 'ten an hour',
+  LIST_CONFIRM_LIMIT: '3/0h',
   LIST_SEND_RATE: '100 a minute',
   STRIPE_SECRET_KEY: 'pk_live_publishable',
   STRIPE_WEBHOOK_SECRET: 'sk_live_not_the_webhook',
@@ -145,13 +145,13 @@ describe('the list of settings', () => {
   );
 
   test('the longest rate-limit window is what a count must be kept for', () => {
-    // A day: WAIVER_COPY_LIMIT, CONSULTATION_EMAIL_LIMIT and NOTIFY_CONFIRM_LIMIT count per address per day.
+    // A day: WAIVER_COPY_LIMIT, CONSULTATION_EMAIL_LIMIT and LIST_CONFIRM_LIMIT count per address per day.
     expect(longestRateLimitWindow({})).toBe(86_400);
     expect(
       longestRateLimitWindow({
         WAIVER_COPY_LIMIT: '3/2h',
         CONSULTATION_EMAIL_LIMIT: '3/90m',
-        NOTIFY_CONFIRM_LIMIT: '3/1h',
+        LIST_CONFIRM_LIMIT: '3/1h',
       }),
     ).toBe(7_200);
     expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/48h' })).toBe(172_800);
