@@ -59,7 +59,7 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   BUILD_HOOK_URL: 'api.netlify.com/build_hooks/abc',
   CONSULTATION_BUSY_ICS_URL: 'calendar.google.com/calendar/ical/secret/basic.ics',
   CONSULTATION_BUSY_TIMEOUT_MS: '5 seconds',
-  CONSULTATION_RATE_LIMIT: '10 an hour',
+  BOOKING_RATE_LIMIT: '10 an hour',
   CONSULTATION_EMAIL_LIMIT: '3/1d',
   LIST_RATE_LIMIT: 'ten an hour',
   LIST_CONFIRM_LIMIT: '3/0h',
@@ -206,6 +206,11 @@ describe('npm start', () => {
     vi.stubEnv('NOTIFY_RATE_LIMIT', '10/1h');
     expect(() => readSettings()).toThrow(
       /NOTIFY_RATE_LIMIT is set, but that name is no longer read: the setting is now called LIST_RATE_LIMIT; rename it\./,
+    );
+    vi.unstubAllEnvs();
+    vi.stubEnv('CONSULTATION_RATE_LIMIT', '10/1h');
+    expect(() => readSettings()).toThrow(
+      /the setting is now called BOOKING_RATE_LIMIT; rename it\./,
     );
   });
 });

@@ -82,6 +82,8 @@ export const SETTING_NAMES = Object.keys(SCHEMAS) as SettingName[];
 export const RENAMED_SETTINGS: Readonly<Record<string, SettingName>> = {
   NOTIFY_RATE_LIMIT: 'LIST_RATE_LIMIT',
   NOTIFY_CONFIRM_LIMIT: 'LIST_CONFIRM_LIMIT',
+  // It limits every booking (consultations, sessions, classes, the waitlist), not only the first.
+  CONSULTATION_RATE_LIMIT: 'BOOKING_RATE_LIMIT',
 };
 
 const renamed = (former: string, name: string) =>

@@ -158,7 +158,7 @@ export const siteSettings = z.object({
     '20/1h',
     'waivers one client may send; a waiver kiosk the desk turned on is not counted',
   ),
-  CONSULTATION_RATE_LIMIT: rateLimit(
+  BOOKING_RATE_LIMIT: rateLimit(
     '10/1h',
     "bookings (and changes on a booking's page) one IP address may send",
   ),
