@@ -169,10 +169,6 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     WAIVER_RATE_LIMIT: '1000000/1m',
     WAIVER_COPY_LIMIT: '1000000/1h',
     WAIVER_ENCRYPTION_KEY: TEST_KEY,
-    // A database that answers late on a machine whose cores are busy is still the database: the
-    // 5 s default once gave up on a first connection under load, and the start went on without
-    // its migrations. A test of the timeout sets its own.
-    DB_CONNECT_TIMEOUT_MS: '60000',
     ...options.env,
   });
   // Self-hosted (on an external database) it needs its address; a test may leave it out on purpose.
