@@ -36,7 +36,7 @@ const SITE_ENV = {
   // tested; a mail server back within a second or two still gets the mail (contact.spec.ts).
   OUTBOX_MAX_ATTEMPTS: '3',
   OUTBOX_MAX_DELAY_MS: '2000',
-  CONSULTATION_RATE_LIMIT: '10000/1m',
+  BOOKING_RATE_LIMIT: '10000/1m',
   CONSULTATION_EMAIL_LIMIT: '10000/1m',
   // Every booking comes from this machine (the caps have their own function tests).
   CONSULTATION_UPCOMING_PER_EMAIL: '10000',

@@ -20,7 +20,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { startPostgres, type PostgresServer } from '../scripts/postgres.ts';
-import { bookingBody, contactBody, waiverBody } from '../tests/fixtures/submissions.ts';
+import {
+  PERSON_SPAM_CHECKS,
+  bookingBody,
+  contactBody,
+  sessionBody,
+  waiverBody,
+} from '../tests/fixtures/submissions.ts';
 
 export type BenchDatabase = 'embedded' | 'postgres';
 
@@ -93,36 +99,125 @@ export function succeeded(status: number, body: unknown): boolean {
   return status === 200 && answer?.success === true;
 }
 
+/** What a booking page offers one request: the fields its form posts for one time or place. */
+type Offer = Record<string, string>;
+
+/** The value of the input named `name` in a piece of a page (as Astro writes it: name, then value). */
+function inputValue(html: string, name: string): string | undefined {
+  return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+}
+
 /**
- * The booking's requests each take a slot of their own: the free slots the page offers when the
- * timing starts, the server's requests the even ones, the in-process ones the odd ones.
+ * A booking function measured as a visitor meets it: its page is read once the server runs
+ * (`prepare`), and what it offers (`offers`: one entry per booking it can take, in the order
+ * they are booked) is shared out in the order the requests are sent, the server's requests the
+ * even entries and the in-process ones the odd, so every request books something of its own.
  */
-function bookingEndpoint(): Endpoint {
-  let slots: string[] = [];
+function bookingEndpoint(booking: {
+  name: string;
+  file: string;
+  path: string;
+  /** The page whose forms offer the free times or places. */
+  page: string;
+  offers: (html: string) => Offer[];
+  body: (offer: Offer, person: { name: string; email: string }) => unknown;
+}): Endpoint {
+  let offers: Offer[] = [];
   return {
-    name: 'book-consultation',
-    file: 'functions/book-consultation.ts',
-    path: '/api/consultation/book',
+    name: booking.name,
+    file: booking.file,
+    path: booking.path,
     body: (i, side) => {
-      const slot = slots[2 * i + (side === 'direct' ? 1 : 0)];
-      if (!slot) throw new Error(`no free slot left for booking ${i}: ask for fewer requests`);
-      return bookingBody(slot, {
+      const offer = offers[2 * i + (side === 'direct' ? 1 : 0)];
+      if (!offer) throw new Error(`${booking.name}: nothing left to book for request ${i}`);
+      return booking.body(offer, {
         name: `Bench Visitor ${i}`,
         email: `bench-${side}-${i}@bench.example.test`,
       });
     },
     targets: { p50: 60, p95: 120 },
     overhead: { p50: 5, p95: 5 },
+    // The visitor's confirmation and the studio's notice (and the studio's invite of a class
+    // date, from its first place).
     mails: 2,
     async prepare(origin, count) {
-      const page = await (await fetch(`${origin}/consultation`)).text();
-      slots = [...page.matchAll(/name="slot" value="([^"]+)"/g)].map((match) => match[1]!);
-      if (slots.length < 2 * count) {
-        throw new Error(`${slots.length} free slots for ${2 * count} bookings: ask for fewer`);
+      const page = await fetch(origin + booking.page);
+      if (!page.ok) throw new Error(`${booking.page} answered ${page.status}`);
+      offers = booking.offers(await page.text());
+      if (offers.length < 2 * count) {
+        throw new Error(
+          `${booking.page} offers ${offers.length} bookings for ${2 * count}: ask for fewer (--booking-requests)`,
+        );
       }
     },
   };
 }
+
+/** The free times a page lists (its slot radios), each one booking. */
+const slotOffers = (html: string): Offer[] =>
+  [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((match) => ({ slot: match[1]! }));
+
+/**
+ * The private session's free times, each posted with the type and price its form holds (the
+ * bench's content steps by a session's length with no buffer, so no two of them overlap).
+ */
+function sessionOffers(html: string): Offer[] {
+  const sessionType = inputValue(html, 'sessionType');
+  const price = inputValue(html, 'price');
+  if (!sessionType || !price) throw new Error('/book/private has no session form');
+  return slotOffers(html).map((offer) => ({ ...offer, sessionType, price }));
+}
+
+/**
+ * The places of the open classes, an odd number of each class date (all its places left when
+ * odd, else one fewer): its first place also stores the date and queues the studio's invite of
+ * it, and with an odd number per date the two sides take turns at that.
+ */
+function classOffers(html: string): Offer[] {
+  return html
+    .split(/<li[\s>]/)
+    .slice(1)
+    .flatMap((entry) => {
+      const form = /action="\/api\/classes\/book"[\s\S]*?<\/form>/.exec(entry)?.[0] ?? '';
+      const [key, start, price] = ['class', 'start', 'price'].map((name) => inputValue(form, name));
+      if (!key || !start || !price) return [];
+      const left = Number(/data-seats-left="(\d+)"/.exec(entry)?.[1] ?? 0);
+      return Array.from({ length: left % 2 ? left : left - 1 }, () => ({
+        class: key,
+        start,
+        price,
+      }));
+    });
+}
+
+/** The three bookings: a consultation, a private session, a place in a class. */
+const bookings = (): Endpoint[] => [
+  bookingEndpoint({
+    name: 'book-consultation',
+    file: 'functions/book-consultation.ts',
+    path: '/api/consultation/book',
+    page: '/consultation',
+    offers: slotOffers,
+    body: (offer, person) => bookingBody(offer.slot!, person),
+  }),
+  bookingEndpoint({
+    name: 'book-session',
+    file: 'functions/book-session.ts',
+    path: '/api/book-session',
+    page: '/book/private',
+    offers: sessionOffers,
+    body: ({ sessionType, slot, price }, person) =>
+      sessionBody(sessionType!, slot!, { ...person, price }),
+  }),
+  bookingEndpoint({
+    name: 'book-class',
+    file: 'functions/book-class.ts',
+    path: '/api/classes/book',
+    page: '/classes',
+    offers: classOffers,
+    body: (offer, person) => ({ ...offer, ...person, ...PERSON_SPAM_CHECKS }),
+  }),
+];
 
 function endpoints(): Endpoint[] {
   return [
@@ -155,20 +250,37 @@ function endpoints(): Endpoint[] {
       overhead: { p50: 10 },
       mails: 2,
     },
-    bookingEndpoint(),
+    ...bookings(),
   ];
 }
 
+/** Replaces a `field: value` line of a YAML (or front matter) file. */
+async function setField(file: string, field: string, value: string | number) {
+  const text = await readFile(file, 'utf8');
+  const line = new RegExp(`^${field}:.*$`, 'm');
+  if (!line.test(text)) throw new Error(`${file} has no ${field}`);
+  await writeFile(file, text.replace(line, `${field}: ${value}`));
+}
+
 /**
- * The studio's content with every consultation slot bookable on its own (no buffer between
- * two), so the timed bookings do not run out of slots; otherwise as the studio has it.
+ * The studio's content, with room for every timed booking to take something of its own;
+ * otherwise as the studio has it. Consultations: no buffer between two slots. Private sessions:
+ * no buffer, a start every session length (so no two times offered overlap) and ten weeks ahead
+ * (the consultations booked first take some of her hours). Classes: the timetable as it is,
+ * 26 weeks ahead (its four places a class).
  */
 async function benchContent(root: string, scratch: string): Promise<string> {
   const dir = join(scratch, 'content');
   await cp(join(root, 'content'), dir, { recursive: true });
-  const file = join(dir, 'consultation.yaml');
-  const yaml = await readFile(file, 'utf8');
-  await writeFile(file, yaml.replace(/^bufferMinutes:.*$/m, 'bufferMinutes: 0'));
+  await setField(join(dir, 'consultation.yaml'), 'bufferMinutes', 0);
+  const privateSession = await readFile(join(dir, 'sessions', 'private.md'), 'utf8');
+  const length = /^lengthMinutes: (\d+)$/m.exec(privateSession)?.[1];
+  if (!length) throw new Error('content/sessions/private.md has no lengthMinutes');
+  const hours = join(dir, 'booking.yaml');
+  await setField(hours, 'bufferMinutes', 0);
+  await setField(hours, 'stepMinutes', length);
+  await setField(hours, 'horizonDays', 70);
+  await setField(join(dir, 'classes.yaml'), 'weeksAhead', 26);
   return dir;
 }
 
@@ -384,7 +496,7 @@ export async function benchFunctions(options: {
     CONTACT_RATE_LIMIT: '1000000/1m',
     WAIVER_RATE_LIMIT: '1000000/1m',
     WAIVER_COPY_LIMIT: '1000000/1h',
-    CONSULTATION_RATE_LIMIT: '1000000/1m',
+    BOOKING_RATE_LIMIT: '1000000/1m',
     CONSULTATION_EMAIL_LIMIT: '1000000/1m',
     CONSULTATION_UPCOMING_PER_EMAIL: '1000000',
     CONSULTATION_UPCOMING_PER_NETWORK: '1000000',

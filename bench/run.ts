@@ -8,8 +8,9 @@
  *
  * Flags: --runs=N (Lighthouse runs per page, default 3), --requests=N (send-email, default
  * 150), --waiver-requests=N (submit-waiver, default 60: each renders a PDF),
- * --booking-requests=N (book-consultation, default 100: each takes a slot), --cold-runs=N
- * (default 7), --db=embedded|postgres (the functions' database, default embedded),
+ * --booking-requests=N (each of book-consultation, book-session and book-class, default 100:
+ * each takes a slot or a place), --cold-runs=N (default 7), --db=embedded|postgres (the
+ * functions' database, default embedded),
  * --pages=/,/about (a subset, or any built path), --skip-build, --no-lighthouse, --no-functions,
  * --no-pad, --no-next-page (Home, then Services or Contact on a throttled phone),
  * --startup-runs=N (default 3), --no-startup, --out=FILE.
@@ -517,6 +518,8 @@ async function main() {
         'send-email': Number(flags.requests),
         'submit-waiver': Number(flags['waiver-requests']),
         'book-consultation': Number(flags['booking-requests']),
+        'book-session': Number(flags['booking-requests']),
+        'book-class': Number(flags['booking-requests']),
       },
       coldRuns: Number(flags['cold-runs']),
     });

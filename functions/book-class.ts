@@ -32,7 +32,7 @@ export default async function bookClass(req: Request, context?: FunctionContext)
     const posted = await guardPost(req, context, {
       form: 'class',
       maxBytes: 8 * 1024,
-      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+      rateLimit: readSetting('BOOKING_RATE_LIMIT'),
     });
     if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
     const { body } = posted.value;

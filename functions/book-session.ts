@@ -45,7 +45,7 @@ export default async function bookSession(req: Request, context?: FunctionContex
     const posted = await guardPost(req, context, {
       form: 'session',
       maxBytes: 16 * 1024,
-      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+      rateLimit: readSetting('BOOKING_RATE_LIMIT'),
     });
     if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
     const { body } = posted.value;

@@ -1,13 +1,16 @@
 import type { Config } from '@netlify/functions';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
+import { readMissingFees } from '../src/server/payments/fees';
 import { sendRefunds } from '../src/server/payments/refunds';
 import { stripeAccount } from '../src/server/payments/stripe';
 import { json } from '../src/server/request/responses';
 
 /**
  * Refunds Stripe has not yet confirmed (it was down, or did not answer) are asked again, each
- * with its own idempotency key, so Stripe makes each once (src/server/payments/refunds.ts).
- * Every five minutes; nothing to do without the studio's Stripe key.
+ * with its own idempotency key, so Stripe makes each once (src/server/payments/refunds.ts). Then
+ * Stripe's fee is read for recent payments still without one (it was not made yet, or Stripe was
+ * down: src/server/payments/fees.ts). Every five minutes; nothing to do without the studio's
+ * Stripe key.
  */
 export const config: Config = { schedule: '*/5 * * * *' };
 
@@ -21,7 +24,8 @@ export default async (): Promise<Response> => {
         `send-refunds: ${sent.succeeded} refunded, ${sent.pending} still pending, ${sent.failed} refused by Stripe`,
       );
     }
-    return json({ success: true, ...sent });
+    const fees = await readMissingFees(account);
+    return json({ success: true, ...sent, fees });
   } catch (error) {
     const outage = error instanceof DatabaseUnavailableError;
     console.error(

@@ -3,6 +3,7 @@ import { sessionPayable } from '../src/server/booking/session-payment';
 import { classPayable } from '../src/server/classes/payment';
 import { outbox } from '../src/server/mail-kinds';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
+import { readFeeQuietly } from '../src/server/payments/fees';
 import { refundThenMail } from '../src/server/payments/refunds';
 import { stripeAccount, isStripeOutage, verifiedEvent } from '../src/server/payments/stripe';
 import {
@@ -31,8 +32,9 @@ const KINDS: PayableKinds = { session: sessionPayable(outbox), class: classPayab
 /**
  * Stripe's events about the Checkout Sessions the site opened, in order: the signature checked,
  * the session read again from Stripe, the event applied once (src/server/payments/webhook.ts),
- * refunds sent after the commit. 2xx tells Stripe the event is done with; a 5xx makes Stripe send
- * it again later (an outage of the database or of Stripe's API), which changes nothing twice.
+ * refunds sent after the commit, then mails, then Stripe's fee of a payment just recorded. 2xx
+ * tells Stripe the event is done with; a 5xx makes Stripe send it again later (an outage of the
+ * database or of Stripe's API), which changes nothing twice.
  */
 export default async function stripeWebhook(req: Request, context?: Context): Promise<Response> {
   if (req.method !== 'POST') return methodNotAllowed('POST');
@@ -55,10 +57,12 @@ export default async function stripeWebhook(req: Request, context?: Context): Pr
   try {
     const session = await rereadSession(account, event);
     const applied = await applyEvent(KINDS, event, session);
-    // After the commit: the refunds to Stripe, then the mails (payments/refunds.ts).
+    // After the commit: the refunds to Stripe, then the mails (payments/refunds.ts), then the
+    // fee, last and never throwing, so it holds up nothing (payments/fees.ts).
+    const paid = applied.paid;
     const after = refundThenMail(account, applied.refunds, applied.mails, (ids) =>
       outbox.deliverNow(ids),
-    );
+    ).then(() => paid && readFeeQuietly(account, paid));
     if (context?.waitUntil) context.waitUntil(after);
     else await after;
     console.info(`stripe-webhook: ${event.type} ${event.id}: ${applied.outcome}`);

@@ -37,7 +37,7 @@ try {
   const { keyring } = await import('../src/server/platform/crypto.ts');
   const rotation = await import('../src/server/waiver/key-rotation.ts');
   const links = await import('../src/server/booking/key-rotation.ts');
-  const listLinks = await import('../src/server/notify/key-rotation.ts');
+  const listLinks = await import('../src/server/list/key-rotation.ts');
   const { logAccess } = await import('../src/server/records/access-log.ts');
   const { currentId, byId } = keyring();
   const others = [...byId.keys()].filter((id) => id !== currentId);

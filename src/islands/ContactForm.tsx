@@ -45,7 +45,8 @@ function Form({ studioEmail }: Props) {
       failed: {
         title: CONTACT_NOTICES.failed.title,
         fallback: CONTACT_NOTICES.failed.fallback(studioEmail),
-        explain: (error) => `${error} You can also contact me directly at ${studioEmail}`,
+        // Why, when the server said, then the product's own words, letter for letter.
+        explain: (error) => `${error} ${CONTACT_NOTICES.failed.fallback(studioEmail)}`,
       },
     },
   });

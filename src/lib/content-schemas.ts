@@ -98,7 +98,7 @@ export const SERVICE_PRICE_HINT = 'use a number of US dollars, e.g. 95, or inqui
 export const serviceSchema = fields(
   {
     title: words("write the card's title, e.g. Private Virtual Sessions"),
-    duration: words('write how long it lasts, e.g. 60 minutes, or Varies'),
+    duration: words('write how long it lasts, e.g. 60 minutes, or varies'),
     price: dollarsOr('inquire', SERVICE_PRICE_HINT).default('inquire'),
     features: lines('Live, one-on-one over video').default([]),
     order: order(),
@@ -261,7 +261,7 @@ export const pageSchema = <Image extends z.ZodType>(image: ImageField<Image>) =>
     programs: headline.optional(),
     comingSoon: titledText.optional(),
     upcoming: titledText.optional(),
-    notify: titledText.optional(),
+    list: titledText.optional(),
     subscribe: titledText.optional(),
   });
 
@@ -273,7 +273,7 @@ export const PAGE_NEEDS: Record<string, PageFields[]> = {
   about: ['hero', 'values', 'certifications', 'continuingEducation', 'closing'],
   contact: ['hero', 'follow', 'firstVisit'],
   services: ['hero', 'programs', 'closing'],
-  events: ['hero', 'comingSoon', 'upcoming', 'notify', 'subscribe', 'closing'],
+  events: ['hero', 'comingSoon', 'upcoming', 'list', 'subscribe', 'closing'],
   // Its version's lines are checked with the waiver's own (src/shared/waiver-versions.ts).
   waiver: ['hero', 'notes'],
   consultation: ['hero', 'notes'],

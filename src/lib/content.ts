@@ -94,7 +94,7 @@ export const getAboutPage = () =>
 export const getContactPage = () => pageWith('contact', ['hero', 'follow', 'firstVisit']);
 export const getServicesPage = () => pageWith('services', ['hero', 'programs', 'closing']);
 export const getEventsPage = () =>
-  pageWith('events', ['hero', 'comingSoon', 'upcoming', 'notify', 'subscribe', 'closing']);
+  pageWith('events', ['hero', 'comingSoon', 'upcoming', 'list', 'subscribe', 'closing']);
 export const getWaiverPage = () => pageWith('waiver', ['version', 'hero', 'notes']);
 export const getConsultationPage = () => pageWith('consultation', ['hero', 'notes']);
 

@@ -171,13 +171,13 @@ export const MAIL_KINDS = {
   // The Get Notified list's mails are composed from `<subscriber id>:<confirmation or announcement id>`.
   /** The link that confirms a sign-up (double opt-in). */
   'list-confirm': {
-    compose: async (ref) => (await import('./notify/mail')).confirmMail(ref),
+    compose: async (ref) => (await import('./list/mail')).confirmMail(ref),
     about: 'subscriber',
     label: 'Get Notified confirmation',
   },
   /** An event's announcement, to one confirmed address; retired if it unsubscribed meanwhile. */
   'list-announcement': {
-    compose: async (ref) => (await import('./notify/mail')).announcementMail(ref),
+    compose: async (ref) => (await import('./list/mail')).announcementMail(ref),
     about: 'subscriber',
     label: 'Event announcement',
   },

@@ -14,7 +14,7 @@ export const MIN_FILL_MS = {
   waiver: 5_000,
   booking: 3_000,
   session: 3_000,
-  notify: 2_000,
+  list: 2_000,
   class: 3_000,
 } as const;
 

@@ -7,7 +7,7 @@
 import { waitInWords } from './anti-spam';
 import type { FieldErrors } from './fields';
 
-export type FormName = 'contact' | 'waiver' | 'booking' | 'session' | 'notify' | 'class';
+export type FormName = 'contact' | 'waiver' | 'booking' | 'session' | 'list' | 'class';
 
 export type FormAnswer =
   { success: true; id: string } | { success: false; error: string; fieldErrors?: FieldErrors };
@@ -48,7 +48,7 @@ const WORDS = {
       'Your place could not be booked just now, so nothing was reserved. Please try again shortly.',
     failed: 'Your place could not be booked, so nothing was reserved. Please try again.',
   },
-  notify: {
+  list: {
     many: 'sign-ups',
     tooLarge: 'That is too long to be an e-mail address. Please check it and try again.',
     unavailable:

@@ -34,9 +34,9 @@ export const PAGES = {
   classWaiting: '/classes/waiting',
   events: '/events',
   /** Where a sign-up lands: the same page for a new address, a known one, and a spam post. */
-  notifySent: '/notify/sent',
-  notifyConfirm: '/notify/confirm',
-  notifyUnsubscribe: '/notify/unsubscribe',
+  listSent: '/notify/sent',
+  listConfirm: '/notify/confirm',
+  listUnsubscribe: '/notify/unsubscribe',
   desk: '/records',
   deskSignIn: '/records/sign-in',
 } as const;

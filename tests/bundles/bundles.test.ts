@@ -252,10 +252,10 @@ describe.each(['serverless', 'server'] as const)('the bundles with the %s driver
     await mails(2);
   });
 
-  test('notify-signup mails a confirmation whose link the on-demand pages answer in the built layout, and whose unsubscribe link takes a one-click POST', async () => {
+  test('list-signup mails a confirmation whose link the on-demand pages answer in the built layout, and whose unsubscribe link takes a one-click POST', async () => {
     const url = 'https://studio.example.test/api/notify';
     const before = env.smtp.mails.length;
-    const signedUp = await run('notify-signup', {
+    const signedUp = await run('list-signup', {
       url,
       headers: { origin: new URL(url).origin, 'content-type': 'application/x-www-form-urlencoded' },
       body: `email=${driver}.reader%40example.test&website=`,

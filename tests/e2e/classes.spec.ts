@@ -1,8 +1,6 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
-import { E2E_SMTP_PORT } from '../../playwright.config';
-import type { ReceivedMail } from '../fixtures/smtp';
-import { startSmtp, type TestSmtp } from '../functions/harness';
+import { mailbox } from './mailbox';
 import { expectNoViolationsWithoutScript } from './axe';
 import { looker } from './look';
 
@@ -17,17 +15,9 @@ const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 8899}`;
 const RUN = Date.now().toString(36);
 const PHONE = { width: 375, height: 812 };
 
-let smtp: TestSmtp;
+const smtp = mailbox();
 
 test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  smtp = await startSmtp(E2E_SMTP_PORT);
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-});
 
 async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE, viewport: PHONE, javaScriptEnabled });
@@ -37,11 +27,6 @@ async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<Page
 const SHOTS = 'test-results/classes';
 
 const look = looker(SHOTS);
-
-async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
-  await expect.poll(() => smtp.mails.some(match), { timeout: 20_000 }).toBe(true);
-  return smtp.mails.filter(match).at(-1)!;
-}
 
 const seatsLeft = async (item: Locator) =>
   Number(await item.locator('[data-seats-left]').getAttribute('data-seats-left'));
@@ -101,7 +86,7 @@ test('a place booked with scripts off and on: the places left fall, the invite c
   expect(await seatsLeft(itemOf(on, which))).toBe(before - 2);
 
   for (const who of ['ada', 'ben']) {
-    const mail = await mailWhere(
+    const mail = await smtp.where(
       (m) =>
         m.envelope.to.includes(`${who}-${RUN}@example.test`) && /^Your place/.test(m.subject ?? ''),
     );

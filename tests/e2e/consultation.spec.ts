@@ -2,11 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
-import { E2E_SMTP_PORT } from '../../playwright.config';
 import { fullDateLabel, timeRangeLabel } from '../../src/shared/time-format';
 import { busyThursdays, STUDIO_ZONE, studioToday } from '../fixtures/busy-calendar';
 import type { ReceivedMail } from '../fixtures/smtp';
-import { startSmtp, type TestSmtp } from '../functions/harness';
+import { mailbox } from './mailbox';
 import { expectNoViolations, expectNoViolationsWithoutScript, smallTargets } from './axe';
 import { hydrate, island } from './islands';
 import { looker } from './look';
@@ -24,17 +23,12 @@ const RUN = Date.now().toString(36);
 const SHOTS = 'test-results/consultation';
 const PHONE = { width: 375, height: 812 };
 
-let smtp: TestSmtp;
+const smtp = mailbox();
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  smtp = await startSmtp(E2E_SMTP_PORT);
   await mkdir(SHOTS, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
 });
 
 async function phone(browser: Browser, javaScriptEnabled = true): Promise<Page> {
@@ -75,11 +69,6 @@ async function choose(page: Page, slot: string) {
     await day.locator('summary').click();
   }
   await radio.check();
-}
-
-async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
-  await expect.poll(() => smtp.mails.some(match), { timeout: 20_000 }).toBe(true);
-  return smtp.mails.filter(match).at(-1)!;
 }
 
 function invite(mail: ReceivedMail) {
@@ -162,14 +151,14 @@ test('books a slot with scripts on at 375 px: the confirmation, the invite read 
   );
   await look(page, 'booked-script');
 
-  const mail = await mailWhere((m) => m.envelope.to.includes(email));
+  const mail = await smtp.where((m) => m.envelope.to.includes(email));
   const { method, event } = invite(mail);
   expect(method).toBe('REQUEST');
   expect(event.start.toISOString()).toBe(new Date(slot).toISOString());
   expect(Number(event.sequence)).toBe(0);
   expect(mail.text).not.toContain('Stiff shoulders');
   await lookAtMail(browser, mail, 'confirmation');
-  const studio = await mailWhere(
+  const studio = await smtp.where(
     (m) =>
       m.envelope.to.includes(STUDIO_INBOX) &&
       (m.subject ?? '').startsWith('Consultation booked: Grace Hopper'),
@@ -200,7 +189,7 @@ test('books a slot with scripts off at 375 px: a plain form post lands on the bo
   await expect(page).toHaveURL(/\/consultation\/manage\?token=[\w-]+&booked=1$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your consultation is booked!');
   await look(page, 'booked-noscript');
-  const mail = await mailWhere((m) => m.envelope.to.includes(email));
+  const mail = await smtp.where((m) => m.envelope.to.includes(email));
   expect(invite(mail).event.start.toISOString()).toBe(new Date(slot).toISOString());
   await page.goto('/consultation');
   expect(await offered(page)).not.toContain(slot);
@@ -316,7 +305,7 @@ test('with scripts off, a slot taken meanwhile: the page offers the nearest free
   await nearest.first().check();
   await page.getByRole('button', { name: 'Book this time' }).click();
   await expect(page).toHaveURL(/\/consultation\/manage\?token=[\w-]+&booked=1$/);
-  const mail = await mailWhere((m) => m.envelope.to.includes(email));
+  const mail = await smtp.where((m) => m.envelope.to.includes(email));
   expect(invite(mail).event.start.toISOString()).toBe(new Date(chosen).toISOString());
   bookedVisitors.push(manageLink(mail));
   await page.context().close();
@@ -374,7 +363,7 @@ test('the manage link: a GET (a mail scanner) changes nothing; the page moves th
   await page.getByRole('button', { name: 'Move my consultation' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your consultation has moved');
   await look(page, 'moved');
-  const moved = await mailWhere(
+  const moved = await smtp.where(
     (m) =>
       m.envelope.to.includes(visitor) &&
       (m.subject ?? '').startsWith('Your consultation has moved'),
@@ -441,7 +430,7 @@ test('the instructor cancels from the desk: the visitor gets METHOD:CANCEL with 
   await desk.goto('/records');
   await desk.getByRole('textbox', { name: 'Email' }).fill(STAFF);
   await desk.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  const signIn = await mailWhere(
+  const signIn = await smtp.where(
     (m) => m.envelope.to.includes(STAFF) && smtp.mails.indexOf(m) >= before,
   );
   await desk.goto(/https?:\/\/\S+\/records\/sign-in#token=[\w-]+/.exec(signIn.text ?? '')![0]);
@@ -466,7 +455,7 @@ test('the instructor cancels from the desk: the visitor gets METHOD:CANCEL with 
   await card.getByRole('button', { name: 'Cancel this consultation' }).click();
   await expect(desk.getByText(/Cancelled the consultation with Alan Turing/)).toBeVisible();
 
-  const cancelled = await mailWhere(
+  const cancelled = await smtp.where(
     (m) =>
       m.envelope.to.includes(booked.envelope.to[0]!) && (m.subject ?? '').startsWith('Cancelled'),
   );

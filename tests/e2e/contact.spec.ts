@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_SMTP_PORT } from '../../playwright.config';
-import { startSmtp, type TestSmtp } from '../functions/harness';
+import { mailbox } from './mailbox';
 import { mailSettled } from './desk';
 import { holdScript, hydrate, island } from './islands';
 
@@ -10,15 +9,7 @@ const STUDIO_EMAIL = 'hello@stillpointpilates.studio';
 const STAFF = 'maya@example.test';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let smtp: TestSmtp;
-
-test.beforeAll(async () => {
-  smtp = await startSmtp(E2E_SMTP_PORT);
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-});
+const smtp = mailbox();
 
 test.afterEach(() => {
   smtp.setFailing(false);
@@ -302,7 +293,7 @@ test.describe('when the server refuses the form for a reason of its own', () => 
         await fields.submit.click();
         await expect(page.getByText('Error sending message')).toBeVisible();
         await expect(
-          page.getByText(`${words} You can also contact me directly at ${STUDIO_EMAIL}`),
+          page.getByText(`${words} Please try again or contact me directly at ${STUDIO_EMAIL}`),
         ).toBeVisible();
         await expect(fields.name).toHaveValue('Refused Visitor');
         await expect(fields.submit).toBeEnabled();

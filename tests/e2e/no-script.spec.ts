@@ -4,9 +4,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import sendEmail from '../../functions/send-email';
-import { E2E_SMTP_PORT } from '../../playwright.config';
 import { pdfText } from '../fixtures/pdf-text';
-import { startSmtp, type TestSmtp } from '../functions/harness';
+import { mailbox } from './mailbox';
 import { expectNoViolationsWithoutScript } from './axe';
 import { looker } from './look';
 
@@ -33,15 +32,7 @@ async function expectRefused(page: Page, status: number, typed: string[]) {
   }
 }
 
-let smtp: TestSmtp;
-
-test.beforeAll(async () => {
-  smtp = await startSmtp(E2E_SMTP_PORT);
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-});
+const smtp = mailbox();
 
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
 

@@ -5,20 +5,11 @@
  * starts on it again.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { startSmtp, type TestSmtp } from '../functions/harness';
+import { mailbox } from './mailbox';
 import { hydrate } from './islands';
 
-const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
-
-let smtp: TestSmtp;
-
-test.beforeAll(async () => {
-  smtp = await startSmtp(SMTP_PORT);
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-});
+// The forms send mail: a real server takes it.
+mailbox();
 
 interface Seen {
   /** The notice's opacity when it entered the page, before any transition could run. */

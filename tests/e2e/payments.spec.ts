@@ -99,6 +99,8 @@ async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<Receiv
   return smtp.mails.filter(match).at(-1)!;
 }
 
+const look = looker('test-results/payments');
+
 for (const [scripts, skip] of [
   [false, 0],
   [true, 1],
@@ -133,6 +135,11 @@ for (const [scripts, skip] of [
     await expect(
       page.getByText('$120, paid online: waiting for Stripe to confirm the payment'),
     ).toBeVisible();
+    await expect(
+      page.getByText(/Waiting for your payment\. This time is held for you until/),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel my session' })).toHaveCount(0);
+    await look(page, `session-held-${scripts ? 'script' : 'plain'}`);
 
     // The visitor pays; Stripe's event confirms the booking.
     expect(await deliver(stripe.complete(checkout))).toMatchObject({ outcome: 'paid' });
@@ -154,8 +161,6 @@ for (const [scripts, skip] of [
     await other.context().close();
   });
 }
-
-const look = looker('test-results/payments');
 
 const itemOf = (page: Page, which: { key: string; start: string }) =>
   page.locator(`li[data-class="${which.key}"][data-start="${which.start}"]`);
@@ -259,6 +264,10 @@ for (const scripts of [false, true]) {
     await expect(
       ann.getByText(/paid online: waiting for Stripe to confirm the payment/),
     ).toBeVisible();
+    await expect(
+      ann.getByText(/Waiting for your payment\. This place is held for you until/),
+    ).toBeVisible();
+    await expect(ann.getByRole('button', { name: 'Cancel my place' })).toHaveCount(0);
     await look(ann, `class-held-${mode}`);
     expect(await deliver(stripe.complete(checkout))).toMatchObject({ outcome: 'paid' });
     await ann.goto(successPath(checkout));

@@ -1,9 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import ical, { type VEvent } from 'node-ical';
-import { E2E_SMTP_PORT } from '../../playwright.config';
 import type { ReceivedMail } from '../fixtures/smtp';
-import { startSmtp, type TestSmtp } from '../functions/harness';
+import { mailbox } from './mailbox';
 import { expectNoViolations } from './axe';
 import { choose, freeTime, offered } from './slots';
 import { looker } from './look';
@@ -20,27 +19,17 @@ const RUN = Date.now().toString(36);
 const SHOTS = 'test-results/sessions';
 const PHONE = { width: 375, height: 812 };
 
-let smtp: TestSmtp;
+const smtp = mailbox();
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  smtp = await startSmtp(E2E_SMTP_PORT);
   await mkdir(SHOTS, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
 });
 
 async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE, viewport: PHONE, javaScriptEnabled });
   return context.newPage();
-}
-
-async function mailWhere(match: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
-  await expect.poll(() => smtp.mails.some(match), { timeout: 20_000 }).toBe(true);
-  return smtp.mails.filter(match).at(-1)!;
 }
 
 function invite(mail: ReceivedMail) {
@@ -89,7 +78,7 @@ for (const [scripts, skip] of [
     await expect(page.getByText('Amount due: $120, paid at the studio')).toBeVisible();
     await look(page, `booked-${mode}`);
 
-    const mail = await mailWhere((m) => m.envelope.to.includes(email));
+    const mail = await smtp.where((m) => m.envelope.to.includes(email));
     const { method, event } = invite(mail);
     expect(method).toBe('REQUEST');
     expect(event.start.toISOString()).toBe(new Date(slot).toISOString());
@@ -104,7 +93,7 @@ for (const [scripts, skip] of [
     await page.getByRole('button', { name: 'Cancel my session' }).click();
     await expect(page.getByRole('status')).toHaveText(/Your session is cancelled/);
     await look(page, `cancelled-${mode}`);
-    const cancel = await mailWhere(
+    const cancel = await smtp.where(
       (m) => m.envelope.to.includes(email) && (m.subject ?? '').startsWith('Cancelled:'),
     );
     expect(invite(cancel)).toMatchObject({ method: 'CANCEL' });

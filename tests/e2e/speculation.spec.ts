@@ -28,18 +28,18 @@ const NEVER = [
   `${PATHS.manage}?token=abc`,
   `${PATHS.classManage}?token=abc`,
   `${PATHS.classClaim}?token=abc`,
-  `${PATHS.notifyConfirm}?token=abc`,
-  `${PATHS.notifyUnsubscribe}?token=abc`,
+  `${PATHS.listConfirm}?token=abc`,
+  `${PATHS.listUnsubscribe}?token=abc`,
   PATHS.desk,
   PATHS.deskSignIn,
   '/api/send-email',
   '/.netlify/functions/send-email',
   '/events.ics',
   '/events/some-event.ics',
-  '/notify/events.json',
+  '/list/events.json',
   PATHS.contactSent,
   PATHS.waiverSigned,
-  PATHS.notifySent,
+  PATHS.listSent,
 ];
 
 /** Public pages a visitor may open from any page. */

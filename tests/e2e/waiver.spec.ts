@@ -1,25 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { startSmtp, type TestSmtp } from '../functions/harness';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { signaturePng } from '../fixtures/signatures';
+import { mailbox } from './mailbox';
 import { mailSettled } from './desk';
 import { holdScript, hydrate, island } from './islands';
 
-const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 const STUDIO_INBOX = 'studio-inbox@example.test';
 /** Who may sign in to the desk (playwright.config.ts STAFF_EMAILS). */
 const STAFF = 'maya@example.test';
 
-let smtp: TestSmtp;
-
-test.beforeAll(async () => {
-  smtp = await startSmtp(SMTP_PORT);
-});
-
-test.afterAll(async () => {
-  await smtp?.stop();
-});
+const smtp = mailbox();
 
 test.beforeEach(() => {
   smtp.mails.length = 0;

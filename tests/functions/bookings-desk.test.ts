@@ -53,7 +53,7 @@ beforeEach(() => {
   vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
   vi.stubEnv('WAIVER_RATE_LIMIT', '1000/1m');
-  vi.stubEnv('CONSULTATION_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('BOOKING_RATE_LIMIT', '1000/1m');
   vi.stubEnv('CONSULTATION_EMAIL_LIMIT', '1000/1m');
 });
 afterEach(() => {
@@ -781,6 +781,9 @@ describe('the CSV for her bookkeeping', () => {
       'Paid online',
     ]);
     expect(session!.slice(10, 13)).toEqual(['Stripe', '120.00', rows[0]!.payment_intent]);
+    // Stripe's fee, from the charge's balance transaction (the stand-in's: 2.9% of $120 + 30¢);
+    // empty would be "not reported".
+    expect(session![13]).toBe('3.78');
     expect(session![14]).toBe('20.00');
     expect(session![15]).toMatch(/^20\.00 succeeded re_\w+$/);
     expect(mat!.slice(1, 3)).toEqual(['Class', 'Mat Foundations']);

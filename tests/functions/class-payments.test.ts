@@ -172,6 +172,46 @@ describe('a seat held while its checkout is open', () => {
   });
 });
 
+describe("a held place's page", () => {
+  const page = async (id: string, method = 'GET') => {
+    const token = seatToken((await loadSeat(id))!);
+    return method === 'GET'
+      ? classManage(new Request(`${SITE}/classes/manage?token=${token}`))
+      : classManage(formPost(`${SITE}/classes/manage`, { token }));
+  };
+
+  test('while the checkout is open: waiting for the payment, until when, and no cancel button', async () => {
+    const { id } = await held('Ann');
+    const answer = await page(id);
+    expect(answer.status).toBe(200);
+    const html = (await answer.text()).replace(/\s+/g, ' ');
+    expect(html).toContain('Waiting for your payment. This place is held for you until');
+    expect(html).toContain('Monday, March 1, 2027, 4:29 AM');
+    expect(html).not.toContain('Cancel my place');
+    // A cancel posted from an older page is refused and changes nothing.
+    const refused = await page(id, 'POST');
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('can be cancelled once Stripe has confirmed it');
+    expect(await seatOf('Ann')).toMatchObject({ status: 'booked', payment: 'held', seat_no: 1 });
+    expect(await env.count('mail_outbox')).toBe(0);
+  });
+
+  test('after the hold lapsed, before and after the steps gave the seat back: not kept, in words', async () => {
+    const { id } = await held('Ann');
+    advanceClock(HOLD_MS + 1_000);
+    for (const when of ['before the steps', 'after the steps']) {
+      if (when === 'after the steps') await classesSteps();
+      const answer = await page(id);
+      expect(answer.status, when).toBe(200);
+      const html = (await answer.text()).replace(/\s+/g, ' ');
+      expect(html, when).toContain('Your place was not kept');
+      expect(html, when).toContain('the payment did not reach us in time');
+      expect(html, when).not.toContain('Cancel my place');
+      expect(html, when).not.toContain('Waiting for your payment');
+    }
+  });
+});
+
 describe('no place without money, no money without a place', () => {
   test('an expired checkout gives its seat back', async () => {
     const { checkout } = await held('Ann');

@@ -40,7 +40,7 @@ beforeEach(() => {
   vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
   vi.stubEnv('WAIVER_RATE_LIMIT', '1000/1m');
-  vi.stubEnv('CONSULTATION_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('BOOKING_RATE_LIMIT', '1000/1m');
   vi.stubEnv('CONSULTATION_EMAIL_LIMIT', '1000/1m');
 });
 afterEach(() => {

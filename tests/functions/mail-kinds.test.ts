@@ -4,7 +4,7 @@ import { BOOKING_MAILS } from '../../src/server/booking/book';
 import { SESSION_MAILS } from '../../src/server/booking/session-book';
 import { CLASS_MAILS, WAITLIST_MAILS } from '../../src/server/classes/book';
 import { MESSAGE_MAILS } from '../../src/server/contact/store';
-import { SIGN_UP_MAILS } from '../../src/server/notify/store';
+import { SIGN_UP_MAILS } from '../../src/server/list/store';
 import { WAIVER_MAILS } from '../../src/server/waiver/store';
 import { MAIL_KINDS, isMailKind, kindsAbout } from '../../src/server/mail-kinds';
 import { useFunctionEnv } from '../fixtures/function-env';
@@ -18,7 +18,7 @@ const functions = {
   'submit-waiver': WAIVER_MAILS,
   'book-consultation': BOOKING_MAILS,
   'book-session': SESSION_MAILS,
-  'notify-signup': SIGN_UP_MAILS,
+  'list-signup': SIGN_UP_MAILS,
   'book-class': CLASS_MAILS,
   'class-waitlist': WAITLIST_MAILS,
 };

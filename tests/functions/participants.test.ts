@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import waiverReSign from '../../functions/waiver-re-sign';
-import { rotateListTokens } from '../../src/server/notify/key-rotation';
+import { rotateListTokens } from '../../src/server/list/key-rotation';
 import { reSignMail } from '../../src/server/waiver/re-sign';
 import { setClock } from '../../src/server/platform/clock';
 import { tokenHash } from '../../src/server/platform/tokens';

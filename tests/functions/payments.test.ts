@@ -243,6 +243,46 @@ describe('no place without money', () => {
   });
 });
 
+describe("a held session's page", () => {
+  const manage = async (id: string, fields?: Record<string, string>) => {
+    const token = sessionToken((await loadSession(id))!);
+    return renderPage(
+      fields
+        ? formPost(`${SITE}/book/manage`, { token, ...fields })
+        : new Request(`${SITE}/book/manage?token=${token}`),
+    );
+  };
+
+  test('while the checkout is open: waiting for the payment, until when, neither move nor cancel', async () => {
+    const { id } = await heldSession();
+    const answer = await manage(id);
+    expect(answer.status).toBe(200);
+    const html = (await answer.text()).replace(/\s+/g, ' ');
+    expect(html).toContain('Waiting for your payment. This time is held for you until 4:29 AM');
+    expect(html).not.toContain('Cancel my session');
+    expect(html).not.toContain('Move my session');
+    // A cancel posted from an older page is refused and changes nothing.
+    const refused = await manage(id, { action: 'cancel' });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('once Stripe has confirmed it');
+    expect(await booking(id)).toMatchObject({ payment: 'held', cancelled_at: null });
+    expect(await env.count('mail_outbox')).toBe(0);
+  });
+
+  test('after the hold lapsed, before and after it was released: not booked, in words', async () => {
+    const { id } = await heldSession();
+    advanceClock(HOLD_MS + 1_000);
+    for (const when of ['before the release', 'after the release']) {
+      if (when === 'after the release') await transaction(releaseLapsedSessionHolds);
+      const html = (await (await manage(id)).text()).replace(/\s+/g, ' ');
+      expect(html, when).toContain('Not booked: Private Sessions');
+      expect(html, when).toContain('the payment did not reach us in time');
+      expect(html, when).not.toContain('Waiting for your payment');
+      expect(html, when).not.toContain('Cancel my session');
+    }
+  });
+});
+
 describe('no money without a place', () => {
   test('paid after the hold lapsed, the place still free: the booking is confirmed', async () => {
     const { id, checkout } = await heldSession();
@@ -396,5 +436,68 @@ describe('a paid session cancelled through its link', () => {
     expect(answer.status).toBe(409);
     expect(stripe.standIn.refunds()).toEqual([]);
     expect((await booking(id)).payment).toBe('paid');
+  });
+});
+
+describe("Stripe's fee", () => {
+  /** The fee recorded for a checkout's payment, in cents (null: Stripe has not reported it). */
+  async function fee(checkout: string) {
+    const { rows } = await env.db.query<{ fee_cents: number | null }>(
+      `SELECT fee_cents FROM payments WHERE checkout_session = $1`,
+      [checkout],
+    );
+    return rows[0]!.fee_cents;
+  }
+  const feeReads = () =>
+    stripe.standIn.requests.filter((r) => r.path.startsWith('/v1/payment_intents/'));
+
+  test("paid: the fee is read from the charge's balance transaction once the booking is confirmed", async () => {
+    const { id, checkout } = await heldSession();
+    const answer = await deliver(stripe.standIn.complete(checkout));
+    expect(await answer.json()).toMatchObject({ outcome: 'paid' });
+    expect((await booking(id)).payment).toBe('paid');
+    // The stand-in's balance transaction carries Stripe's US card fee: 2.9% of $120 + 30¢.
+    expect(await fee(checkout)).toBe(378);
+    const { payment_intent } = await paymentState(checkout);
+    expect(feeReads()).toEqual([{ method: 'GET', path: `/v1/payment_intents/${payment_intent}` }]);
+    // Nothing left to read: the scheduled step asks Stripe nothing more.
+    await sendRefundsNow();
+    expect(feeReads()).toHaveLength(1);
+  });
+
+  test('a balance transaction Stripe makes later: the fee stays empty until the scheduled step finds it', async () => {
+    const { id, checkout } = await heldSession();
+    const answer = await deliver(stripe.standIn.complete(checkout, { balanceLater: true }));
+    expect(await answer.json()).toMatchObject({ outcome: 'paid' });
+    expect((await booking(id)).payment).toBe('paid');
+    expect(await fee(checkout)).toBeNull();
+    await sendRefundsNow();
+    expect(await fee(checkout)).toBeNull();
+    stripe.standIn.settle((await paymentState(checkout)).payment_intent!);
+    await sendRefundsNow();
+    expect(await fee(checkout)).toBe(378);
+  });
+
+  test('Stripe failing when the fee is read: the booking is confirmed and mailed all the same', async () => {
+    const { id, checkout } = await heldSession();
+    stripe.standIn.failNext('/v1/payment_intents');
+    const answer = await deliver(stripe.standIn.complete(checkout));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ outcome: 'paid' });
+    expect((await booking(id)).payment).toBe('paid');
+    await env.smtp.waitForMails(2);
+    expect(await fee(checkout)).toBeNull();
+    await sendRefundsNow();
+    expect(await fee(checkout)).toBe(378);
+  });
+
+  test('a fee Stripe never reports is asked for no longer than 30 days after the payment', async () => {
+    const { checkout } = await heldSession();
+    await deliver(stripe.standIn.complete(checkout, { balanceLater: true }));
+    const asked = feeReads().length;
+    advanceClock(31 * 24 * 3600_000);
+    await sendRefundsNow();
+    expect(feeReads()).toHaveLength(asked);
+    expect(await fee(checkout)).toBeNull();
   });
 });

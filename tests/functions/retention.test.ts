@@ -263,7 +263,7 @@ describe('the retention run', () => {
       spamSessions: 1,
       bookedSessions: 1,
       classes: 1,
-      // The list's rules, on a list with nothing past its time: tests/functions/notify.test.ts.
+      // The list's rules, on a list with nothing past its time: tests/functions/list.test.ts.
       listPending: 0,
       listUnsubscribed: 0,
       listConfirmations: 0,

@@ -28,14 +28,17 @@ describe('npm start on a real PostgreSQL', () => {
   });
 
   test('applies each migration once, recorded, and answers a message', async () => {
-    const first = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
+    // A first connection that answers late on a busy machine is still the database: with the 5 s
+    // default it once gave up under load, and the start went on without its migrations.
+    const patient = { NETLIFY_DB_URL: postgres.url(), DB_CONNECT_TIMEOUT_MS: '60000' };
+    const first = await startStudio({ env: patient });
     try {
       expect(first.output()).toMatch(/Applied migrations: 0001_/);
       expect((await sendContact(first.url)).status).toBe(200);
     } finally {
       await first.stop();
     }
-    const second = await startStudio({ env: { NETLIFY_DB_URL: postgres.url() } });
+    const second = await startStudio({ env: patient });
     await second.stop();
     expect(second.output()).not.toMatch(/Applied migrations/);
     const client = new pg.Client({ connectionString: postgres.url() });

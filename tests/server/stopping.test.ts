@@ -24,6 +24,8 @@ test('SIGTERM while the outbox check waits on a locked table: exit 0 while that 
   const studio = await startStudio({
     env: {
       NETLIFY_DB_URL: postgres.url(),
+      // Its migrations applied at the start even when the first connection is slow (a busy machine).
+      DB_CONNECT_TIMEOUT_MS: '60000',
       OUTBOX_INTERVAL_MS: '100',
       SHUTDOWN_TIMEOUT_MS: '1000',
       DB_QUERY_TIMEOUT_MS: '600000',

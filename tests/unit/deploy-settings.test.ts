@@ -47,6 +47,12 @@ describe('a deployed build', () => {
     ]);
   });
 
+  test('that still sets a renamed setting under its former name fails, naming the new name', () => {
+    expect(deployProblems({ ...complete, NOTIFY_CONFIRM_LIMIT: '3/24h' })).toEqual([
+      'NOTIFY_CONFIRM_LIMIT is set, but that name is no longer read: the setting is now called LIST_CONFIRM_LIMIT; rename it.',
+    ]);
+  });
+
   test('names every missing setting at once', () => {
     expect(deployProblems({ NETLIFY: 'true', CONTEXT: 'deploy-preview' })).toHaveLength(3);
   });

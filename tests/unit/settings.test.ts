@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { isSelfHosted, readSettings } from '../../scripts/server/settings.ts';
 import {
   PLATFORM_VARIABLES,
+  RENAMED_SETTINGS,
   SETTING_NAMES,
   SettingError,
   longestRateLimitWindow,
@@ -58,10 +59,10 @@ const UNREADABLE: Partial<Record<SettingName, string>> = {
   BUILD_HOOK_URL: 'api.netlify.com/build_hooks/abc',
   CONSULTATION_BUSY_ICS_URL: 'calendar.google.com/calendar/ical/secret/basic.ics',
   CONSULTATION_BUSY_TIMEOUT_MS: '5 seconds',
-  CONSULTATION_RATE_LIMIT: '10 an hour',
+  BOOKING_RATE_LIMIT: '10 an hour',
   CONSULTATION_EMAIL_LIMIT: '3/1d',
-  NOTIFY_RATE_LIMIT: 'ten an hour',
-  NOTIFY_CONFIRM_LIMIT: '3/0h',
+  LIST_RATE_LIMIT: 'ten an hour',
+  LIST_CONFIRM_LIMIT: '3/0h',
   LIST_SEND_RATE: '100 a minute',
   STRIPE_SECRET_KEY: 'pk_live_publishable',
   STRIPE_WEBHOOK_SECRET: 'sk_live_not_the_webhook',
@@ -145,17 +146,37 @@ describe('the list of settings', () => {
   );
 
   test('the longest rate-limit window is what a count must be kept for', () => {
-    // A day: WAIVER_COPY_LIMIT, CONSULTATION_EMAIL_LIMIT and NOTIFY_CONFIRM_LIMIT count per address per day.
+    // A day: WAIVER_COPY_LIMIT, CONSULTATION_EMAIL_LIMIT and LIST_CONFIRM_LIMIT count per address per day.
     expect(longestRateLimitWindow({})).toBe(86_400);
     expect(
       longestRateLimitWindow({
         WAIVER_COPY_LIMIT: '3/2h',
         CONSULTATION_EMAIL_LIMIT: '3/90m',
-        NOTIFY_CONFIRM_LIMIT: '3/1h',
+        LIST_CONFIRM_LIMIT: '3/1h',
       }),
     ).toBe(7_200);
     expect(longestRateLimitWindow({ SIGN_IN_RATE_LIMIT: '3/48h' })).toBe(172_800);
   });
+
+  test.each(Object.entries(RENAMED_SETTINGS))(
+    '%s, renamed %s, is a problem naming the new name, and a function reading it says so once',
+    (former, name) => {
+      const told = `${former} is set, but that name is no longer read: the setting is now called ${name}; rename it`;
+      expect(settingProblems({ [former]: '7/1h' }, { deployed: false })).toEqual([`${told}.`]);
+      expect(settingProblems({ [former]: '7/1h' }, { deployed: true })).toContain(`${told}.`);
+      expect(settingProblems({ [former]: ' ' }, { deployed: false })).toEqual([]);
+      const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      // The former name's value is not read: the new name keeps its own, or its default.
+      const read = (env: Record<string, string>) => readSetting(name as SettingName, env);
+      expect(read({ [former]: '7/1h' })).toEqual(read({}));
+      expect(read({ [former]: '7/1h', [name]: '9/1h' })).toEqual({
+        limit: 9,
+        windowSeconds: 3_600,
+      });
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0][0])).toMatch(new RegExp(`^Configuration: ${told}\\. `));
+    },
+  );
 
   test('a secret is never quoted: not the database address, the mail server or the key', () => {
     for (const name of ['SMTP_URL', 'WAIVER_ENCRYPTION_KEY', 'NETLIFY_DB_URL'] as const) {
@@ -178,6 +199,18 @@ describe('npm start', () => {
     vi.stubEnv('WAIVER_RATE_LIMIT', 'twenty');
     expect(() => readSettings()).toThrow(
       /WAIVER_RATE_LIMIT must be .*\n- HEADERS_TIMEOUT_MS must be /,
+    );
+  });
+
+  test('does not start while a renamed setting is set under its former name, and names the new one', () => {
+    vi.stubEnv('NOTIFY_RATE_LIMIT', '10/1h');
+    expect(() => readSettings()).toThrow(
+      /NOTIFY_RATE_LIMIT is set, but that name is no longer read: the setting is now called LIST_RATE_LIMIT; rename it\./,
+    );
+    vi.unstubAllEnvs();
+    vi.stubEnv('CONSULTATION_RATE_LIMIT', '10/1h');
+    expect(() => readSettings()).toThrow(
+      /the setting is now called BOOKING_RATE_LIMIT; rename it\./,
     );
   });
 });

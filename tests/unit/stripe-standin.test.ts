@@ -109,6 +109,37 @@ describe('the Stripe stand-in', () => {
     ).toThrow(Stripe.errors.StripeSignatureVerificationError);
   });
 
+  it("reports Stripe's fee on the charge's balance transaction, expanded from the PaymentIntent; later when Stripe makes it later", async () => {
+    const feeOf = async (intentId: string) => {
+      const intent = await stripe.paymentIntents.retrieve(intentId, {
+        expand: ['latest_charge.balance_transaction'],
+      });
+      const charge = intent.latest_charge as Stripe.Charge;
+      expect(charge.payment_intent).toBe(intentId);
+      return charge.balance_transaction as Stripe.BalanceTransaction | null;
+    };
+    const now = await stripe.checkout.sessions.create(checkout());
+    standIn.complete(now.id);
+    const txn = await feeOf(
+      String((await stripe.checkout.sessions.retrieve(now.id)).payment_intent),
+    );
+    // Stripe's example balance transaction (fixtures3.json) reports a fee of 0.
+    expect(txn).toMatchObject({
+      object: 'balance_transaction',
+      amount: 12000,
+      fee: 378,
+      net: 11622,
+    });
+
+    const later = await stripe.checkout.sessions.create(checkout());
+    standIn.complete(later.id, { balanceLater: true });
+    const intentId = String((await stripe.checkout.sessions.retrieve(later.id)).payment_intent);
+    expect(await feeOf(intentId)).toBeNull();
+    expect(JSON.parse(standIn.settle(intentId).payload)).toMatchObject({ type: 'charge.updated' });
+    expect(await feeOf(intentId)).toMatchObject({ fee: 378, amount: 12000 });
+    expect(standIn.violations).toEqual([]);
+  });
+
   it('refunds once: a second full refund of the same payment is refused', async () => {
     const session = await stripe.checkout.sessions.create(checkout());
     standIn.complete(session.id);

@@ -1,9 +1,9 @@
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import type { BookingsOverview } from '../../shared/desk-api';
 import { dollars } from '../../shared/money';
-import { ask, desk, DeskError } from './api';
+import { ask, desk } from './api';
 import type { StudioFormats } from './format';
-import { BUTTON, BUTTON_QUIET, CARD, Field, INPUT, Notice, Status, formValues } from './ui';
+import { BUTTON, BUTTON_QUIET, Field, FormCard, INPUT, Notice, Status, useFormPost } from './ui';
 
 const OTHER = '';
 
@@ -23,21 +23,12 @@ export function AddClassDate({
 }) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState(overview.timetable[0]?.name ?? OTHER);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<DeskError>();
-  const [done, setDone] = useState<string>();
-  const [round, setRound] = useState(0);
   const entry = overview.timetable.find((c) => c.name === chosen);
   const places = entry?.capacity ?? overview.defaults.capacity;
   const price = entry?.priceCents ?? overview.defaults.priceCents;
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    setDone(undefined);
-    try {
+  const { busy, error, done, round, submit, clearError } = useFormPost(
+    async (values) => {
       const answer = await ask(
         desk.bookings['add-class'].$post({
           json: {
@@ -51,22 +42,17 @@ export function AddClassDate({
           },
         }),
       );
-      setDone(
-        `Added ${answer.title}, ${format.at(answer.start)}. ${
-          answer.listedFrom
-            ? `Visitors can book it on the classes page from ${format.day(answer.listedFrom)}, as far ahead as your timetable shows.`
-            : 'Visitors can book it on the classes page now.'
-        }`,
-      );
-      setRound((n) => n + 1);
+      return `Added ${answer.title}, ${format.at(answer.start)}. ${
+        answer.listedFrom
+          ? `Visitors can book it on the classes page from ${format.day(answer.listedFrom)}, as far ahead as your timetable shows.`
+          : 'Visitors can book it on the classes page now.'
+      }`;
+    },
+    () => {
       setOpen(false);
       onAdded();
-    } catch (caught) {
-      setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   if (!open) {
     return (
@@ -80,16 +66,7 @@ export function AddClassDate({
   }
   const errors = error?.fieldErrors ?? {};
   return (
-    <form
-      key={round}
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      className={`${CARD} space-y-4`}
-      aria-labelledby="add-class-title"
-    >
-      <h3 id="add-class-title" className="font-serif text-xl font-semibold">
-        Add a single class date
-      </h3>
+    <FormCard key={round} id="add-class-title" title="Add a single class date" onSubmit={submit}>
       <p className="text-sm text-muted">
         An extra date of one of your classes, or a class of its own, such as a workshop. Visitors
         book it on the classes page like any other class.
@@ -177,12 +154,12 @@ export function AddClassDate({
           className={BUTTON_QUIET}
           onClick={() => {
             setOpen(false);
-            setError(undefined);
+            clearError();
           }}
         >
           Not now
         </button>
       </div>
-    </form>
+    </FormCard>
   );
 }

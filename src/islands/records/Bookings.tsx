@@ -1,7 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import {
   NOTE_MAX,
-  type BookedPerson,
   type DeskBooking,
   type DeskClass,
   type DeskPlace,
@@ -10,6 +9,7 @@ import {
 import { dollars } from '../../shared/money';
 import { AddClassDate } from './AddClassDate';
 import { ask, desk, DeskError } from './api';
+import { Contact } from './Contact';
 import { count, studioFormats, type StudioFormats } from './format';
 import { useLoad, type Outcome } from './useLoad';
 import {
@@ -55,26 +55,6 @@ function paymentWords(payment: PaymentView, cancelled: boolean): [string, 'good'
 function PaymentBadge({ payment, cancelled }: { payment: PaymentView; cancelled: boolean }) {
   const [words, tone] = paymentWords(payment, cancelled);
   return <Badge tone={tone}>{words}</Badge>;
-}
-
-function Contact({ person }: { person: BookedPerson }) {
-  return (
-    <p className="break-words">
-      <strong className="font-semibold">{person.name}</strong>
-      {' · '}
-      <a href={`mailto:${person.email}`} className={LINK}>
-        {person.email}
-      </a>
-      {person.phone && (
-        <>
-          {' · '}
-          <a href={`tel:${person.phone}`} className={LINK}>
-            {person.phone}
-          </a>
-        </>
-      )}
-    </p>
-  );
 }
 
 function NoteForm({
@@ -468,6 +448,41 @@ function PlaceRow({
   );
 }
 
+/**
+ * A list of a class's places, one row each (the cancelled ones `muted`); only the row being
+ * worked on shows busy.
+ */
+function PlaceList({
+  places,
+  muted = false,
+  label,
+  busy,
+  busyWith,
+  ...row
+}: {
+  places: DeskPlace[];
+  muted?: boolean;
+  label?: string;
+  lesson: DeskClass;
+  format: StudioFormats;
+  begun: boolean;
+  busy: boolean;
+  busyWith: string | undefined;
+  act: Act;
+  acted: { id: string; outcome: Outcome } | undefined;
+}) {
+  return (
+    <ul
+      className={muted ? 'divide-y divide-sand-100 text-muted' : 'divide-y divide-sand-100'}
+      aria-label={label}
+    >
+      {places.map((place) => (
+        <PlaceRow key={place.id} place={place} busy={busy && busyWith === place.id} {...row} />
+      ))}
+    </ul>
+  );
+}
+
 function ClassCard({
   lesson,
   format,
@@ -505,6 +520,7 @@ function ClassCard({
       }${answer.refunds > 0 ? ` ${count(answer.refunds, 'payment')} made online ${answer.refunds === 1 ? 'is' : 'are'} refunded.` : ''}`;
     });
   const canCancel = !lesson.cancelledAt && !begun;
+  const rows = { lesson, format, begun, busy, busyWith, act, acted };
   const form = canCancel && asking && (
     <NoteForm
       id={`cancel-${title}`}
@@ -591,20 +607,7 @@ function ClassCard({
         </p>
       )}
       {live.length > 0 && (
-        <ul className="divide-y divide-sand-100" aria-label={`Who is booked for ${lesson.title}`}>
-          {live.map((place) => (
-            <PlaceRow
-              key={place.id}
-              place={place}
-              lesson={lesson}
-              format={format}
-              begun={begun}
-              busy={busy && busyWith === place.id}
-              act={act}
-              acted={acted}
-            />
-          ))}
-        </ul>
+        <PlaceList places={live} label={`Who is booked for ${lesson.title}`} {...rows} />
       )}
       {gone.length > 0 && (
         <section
@@ -614,20 +617,7 @@ function ClassCard({
           <h5 id={`${title}-gone`} className="font-sans text-sm font-semibold text-muted">
             {lesson.cancelledAt ? 'Who had booked' : 'Places cancelled'}
           </h5>
-          <ul className="divide-y divide-sand-100 text-muted">
-            {gone.map((place) => (
-              <PlaceRow
-                key={place.id}
-                place={place}
-                lesson={lesson}
-                format={format}
-                begun={begun}
-                busy={busy && busyWith === place.id}
-                act={act}
-                acted={acted}
-              />
-            ))}
-          </ul>
+          <PlaceList places={gone} muted {...rows} />
         </section>
       )}
       <Status>{outcomeOf(acted, id)}</Status>

@@ -8,6 +8,7 @@ import {
   type ConsultationsCalendar,
 } from '../../shared/desk-api';
 import { ask, desk, DeskError } from './api';
+import { Contact } from './Contact';
 import { count, studioFormats, type StudioFormats } from './format';
 import { href, type Route } from './route';
 import { usePages, useLoad, useRowAction, type Loaded, type Outcome } from './useLoad';
@@ -19,15 +20,15 @@ import {
   CARD,
   Failed,
   Field,
+  FormCard,
   INPUT,
-  LINK,
   Loading,
   Notice,
   PagedList,
   ScreenTitle,
   Status,
   StatusBadge,
-  formValues,
+  useFormPost,
 } from './ui';
 
 const WHEN: [BookingsWhen, string][] = [
@@ -69,21 +70,7 @@ function Booking({
           <StatusBadge status={booking.waiverStatus} />
         </span>
       </header>
-      <p className="break-words">
-        <strong className="font-semibold">{booking.name}</strong>
-        {' · '}
-        <a href={`mailto:${booking.email}`} className={LINK}>
-          {booking.email}
-        </a>
-        {booking.phone && (
-          <>
-            {' · '}
-            <a href={`tel:${booking.phone}`} className={LINK}>
-              {booking.phone}
-            </a>
-          </>
-        )}
-      </p>
+      <Contact person={booking} />
       {booking.outsideHours && (
         <p className="text-sm text-ink">
           Your weekly hours no longer include this time: it was booked before they changed. It stays
@@ -234,53 +221,25 @@ function Bookings({ when, format }: { when: BookingsWhen; format: StudioFormats 
 }
 
 function BlockTime({ onBlocked }: { onBlocked: () => void }) {
-  const [error, setError] = useState<DeskError>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [round, setRound] = useState(0);
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    setDone(undefined);
-    try {
-      const answer = await ask(
-        desk.consultations.blocks.$post({
-          json: {
-            from: values.from ?? '',
-            to: values.to ?? values.from ?? '',
-            fromTime: values.fromTime,
-            toTime: values.toTime,
-            note: values.note ?? '',
-          },
-        }),
-      );
-      setDone(
-        answer.bookingsInside > 0
-          ? `Blocked. ${count(answer.bookingsInside, 'consultation')} already booked inside it ${answer.bookingsInside === 1 ? 'stays' : 'stay'}: cancel ${answer.bookingsInside === 1 ? 'it' : 'them'} above if you cannot take ${answer.bookingsInside === 1 ? 'it' : 'them'}.`
-          : 'Blocked: no consultation can be booked in that time.',
-      );
-      setRound((n) => n + 1);
-      onBlocked();
-    } catch (caught) {
-      setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, done, round, submit } = useFormPost(async (values) => {
+    const answer = await ask(
+      desk.consultations.blocks.$post({
+        json: {
+          from: values.from ?? '',
+          to: values.to ?? values.from ?? '',
+          fromTime: values.fromTime,
+          toTime: values.toTime,
+          note: values.note ?? '',
+        },
+      }),
+    );
+    return answer.bookingsInside > 0
+      ? `Blocked. ${count(answer.bookingsInside, 'consultation')} already booked inside it ${answer.bookingsInside === 1 ? 'stays' : 'stay'}: cancel ${answer.bookingsInside === 1 ? 'it' : 'them'} above if you cannot take ${answer.bookingsInside === 1 ? 'it' : 'them'}.`
+      : 'Blocked: no consultation can be booked in that time.';
+  }, onBlocked);
   const errors = error?.fieldErrors ?? {};
   return (
-    <form
-      key={round}
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      className={`${CARD} space-y-4`}
-      aria-labelledby="block-title"
-    >
-      <h3 id="block-title" className="font-serif text-xl font-semibold">
-        Block time
-      </h3>
+    <FormCard key={round} id="block-title" title="Block time" onSubmit={submit}>
       <p className="text-sm text-muted">
         A holiday, a day off, an afternoon: no consultation is offered inside it. Leave the times
         empty to block whole days.
@@ -311,7 +270,7 @@ function BlockTime({ onBlocked }: { onBlocked: () => void }) {
       <button type="submit" className={BUTTON} disabled={busy}>
         Block this time
       </button>
-    </form>
+    </FormCard>
   );
 }
 

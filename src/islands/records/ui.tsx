@@ -1,5 +1,14 @@
-import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+  type SubmitEvent,
+} from 'react';
 import { STATUS_WORDS, type MailState, type WaiverStatus } from '../../shared/desk-api';
+import { DeskError } from './api';
 import { count } from './format';
 import { href, type Route } from './route';
 import type { Pages } from './useLoad';
@@ -44,6 +53,70 @@ export function ScreenTitle({
       {children}
     </h2>
   );
+}
+
+/**
+ * A form of its own in a card, named by its title (an h3); its fields, notices and buttons are
+ * `children`. The browser's own validation is off: the server's answer says what is wrong.
+ */
+export function FormCard({
+  id,
+  title,
+  onSubmit,
+  children,
+}: {
+  /** The title's id, which names the form. */
+  id: string;
+  title: string;
+  onSubmit: (event: SubmitEvent<HTMLFormElement>) => Promise<void>;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={(event) => void onSubmit(event)}
+      noValidate
+      className={`${CARD} space-y-4`}
+      aria-labelledby={id}
+    >
+      <h3 id={id} className="font-serif text-xl font-semibold">
+        {title}
+      </h3>
+      {children}
+    </form>
+  );
+}
+
+/**
+ * A desk form's post: `post` sends the form's values (empty ones left out) and says in words what
+ * it did. `busy` while it goes; then `done` holds those words, or `error` the desk's refusal with
+ * its field errors. A post that goes through starts a new `round` (the form's key, so its fields
+ * empty) and calls `after`.
+ */
+export function useFormPost(
+  post: (values: Record<string, string>) => Promise<string>,
+  after: () => void,
+) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<DeskError>();
+  const [done, setDone] = useState<string>();
+  const [round, setRound] = useState(0);
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = formValues(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      setDone(await post(values));
+      setRound((n) => n + 1);
+      after();
+    } catch (caught) {
+      setError(caught instanceof DeskError ? caught : new DeskError(0, String(caught)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, done, round, submit, clearError: () => setError(undefined) };
 }
 
 interface FieldProps extends Omit<ComponentProps<'input'>, 'id'> {

@@ -122,7 +122,7 @@ export async function changeBooking(
   const guarded = await guardPost(req, context, {
     form: 'booking',
     maxBytes: 8 * 1024,
-    rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+    rateLimit: readSetting('BOOKING_RATE_LIMIT'),
   });
   if (!guarded.ok) {
     return refusalOf({

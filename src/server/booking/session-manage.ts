@@ -8,6 +8,7 @@
  * cancellations, METHOD:CANCEL, after a cancel); repeating it changes nothing more.
  */
 import { slotSchema } from '../../shared/booking/form';
+import { timeLabel } from '../../shared/time-format';
 import type { SessionManageData } from '../../shared/booking/session-form';
 import { isToken } from '../platform/tokens';
 import { now } from '../platform/clock';
@@ -20,7 +21,13 @@ import { checkSessionSlot, nearestSessions, sessionSlots } from './session-offer
 import { refundInFull } from '../payments/store';
 import { refundThenMail } from '../payments/refunds';
 import { stripeAccount } from '../payments/stripe';
-import { cancelSession, moveSession, sessionByToken, type SessionBooking } from './session-store';
+import {
+  cancelSession,
+  LAPSED_CHECKOUT,
+  moveSession,
+  sessionByToken,
+  type SessionBooking,
+} from './session-store';
 import { isSlotTaken, mailRef } from './store';
 import type { OfferedSlot } from '../../shared/booking/form';
 
@@ -46,10 +53,15 @@ export async function sessionManageData(
   const booking = await opened(token);
   if (!booking || typeof token !== 'string') return { found: false };
   const at = now();
-  const { hours } = sessionPolicy();
-  const cancelled = booking.cancelledAt !== null;
+  const { hours, timeZone } = sessionPolicy();
+  const lapsed =
+    booking.cancelledBy === LAPSED_CHECKOUT ||
+    (booking.payment === 'held' && !booking.cancelledAt && (booking.holdExpiresAt ?? at) <= at);
+  const held = booking.payment === 'held' && !booking.cancelledAt && !lapsed;
+  const cancelled = booking.cancelledAt !== null || lapsed;
   const past = booking.start.getTime() <= at.getTime();
-  const changeable = !cancelled && !past && withinPolicy(booking.start, at, hours);
+  // Held while its checkout is open: neither moved nor cancelled until Stripe has its word.
+  const changeable = !cancelled && !past && !held && withinPolicy(booking.start, at, hours);
   const type = sessionType(booking.type);
   const days =
     changeable && type
@@ -67,8 +79,12 @@ export async function sessionManageData(
     cancelled,
     past,
     changeable,
+    ...(held
+      ? { checkout: { state: 'held', until: timeLabel(booking.holdExpiresAt!, timeZone) } }
+      : {}),
+    ...(lapsed ? { checkout: { state: 'lapsed' } } : {}),
     policy: hours.cancellationPolicy,
-    ...(!cancelled && !past && !changeable ? { refusal: tooLate(studioEmail) } : {}),
+    ...(!cancelled && !past && !held && !changeable ? { refusal: tooLate(studioEmail) } : {}),
     days,
   };
 }
@@ -106,6 +122,14 @@ export async function changeSession(
           status: 409,
           error: 'This session was cancelled, so it can no longer be moved.',
         };
+  }
+  if (booking.payment === 'held') {
+    return {
+      ok: false,
+      status: 409,
+      error:
+        'This session is waiting for your payment: it can be moved or cancelled once Stripe has confirmed it.',
+    };
   }
   if (!withinPolicy(booking.start, at, sessionPolicy().hours)) {
     return { ok: false, status: 409, error: tooLate(studioEmail) };

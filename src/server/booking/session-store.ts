@@ -52,6 +52,8 @@ export interface SessionBooking {
   postalCode: string | null;
   amountCents: number;
   payment: Payment;
+  /** While `payment` is held: when the hold lapses unless Stripe says it is paid. */
+  holdExpiresAt: Date | null;
   noShow: boolean;
   sequence: number;
   origin: string;
@@ -81,6 +83,7 @@ interface Row {
   postal_code: string | null;
   amount_cents: number;
   payment: Payment;
+  hold_expires_at: Date | null;
   no_show_at: Date | null;
   sequence: number;
   origin: string;
@@ -97,7 +100,7 @@ interface Row {
 }
 
 const COLUMNS = `id, session_type, session_title, place, starts_at, ends_at, name, email, phone,
-  street, postal_code, amount_cents, payment, no_show_at, sequence, origin, created_at,
+  street, postal_code, amount_cents, payment, hold_expires_at, no_show_at, sequence, origin, created_at,
   cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, request_sha256,
   manage_token_sealed, manage_token_sha256`;
 
@@ -118,6 +121,7 @@ function sessionOf(row: Row): SessionBooking {
     postalCode: row.postal_code,
     amountCents: Number(row.amount_cents),
     payment: row.payment,
+    holdExpiresAt: row.hold_expires_at && date(row.hold_expires_at),
     noShow: row.no_show_at !== null,
     sequence: Number(row.sequence),
     origin: row.origin,

@@ -88,11 +88,14 @@ async function placePage(
   return show(view, options.status);
 }
 
+/** A place held for a payment that did not come in time: its page says it was not kept. */
+const lapsedHold = (seat: Seat) => seat.status === 'lapsed' && seat.payment === 'held';
+
 /** GET /classes/manage?token=: the place, and the form that cancels it. Changes nothing. */
 export async function showPlace(req: Request): Promise<PlaceAnswer> {
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
-  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
+  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled' && !lapsedHold(seat))) {
     return show(unknownModel('place'), 404);
   }
   const done = new URL(req.url).searchParams.get('done');
@@ -104,10 +107,18 @@ export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise
   if (!sameOrigin(req)) return { response: crossSite() };
   const token = await tokenOf(req);
   const seat = token && (await seatByToken(token));
+  if (seat && lapsedHold(seat)) return placePage(req, seat);
   if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
     return show(unknownModel('place'), 404);
   }
   if (seat.status === 'cancelled') return placePage(req, seat, { done: 'cancelled' });
+  if (seat.payment === 'held') {
+    return placePage(req, seat, {
+      problem:
+        'Your place is waiting for your payment: it can be cancelled once Stripe has confirmed it.',
+      status: 409,
+    });
+  }
   const date = await loadClassDate(seat.classDateId);
   const policy = placePolicy();
   if (!date || !policy.canCancel(date.start, now())) {

@@ -189,6 +189,8 @@ export interface Seat {
   seatNo: number | null;
   status: SeatStatus;
   payment: 'due' | 'held' | 'paid';
+  /** While `payment` is held: when the hold lapses unless Stripe says it is paid. */
+  heldUntil: Date | null;
   noShow: boolean;
   name: string;
   email: string;
@@ -209,6 +211,7 @@ interface SeatRow {
   seat_no: number | null;
   status: SeatStatus;
   payment: 'due' | 'held' | 'paid';
+  held_until: Date | null;
   no_show: boolean;
   name: string;
   email: string;
@@ -224,7 +227,7 @@ interface SeatRow {
   manage_token_sha256: string;
 }
 
-const SEAT_COLUMNS = `id, class_date_id, seat_no, status, payment, no_show, name, email, sequence,
+const SEAT_COLUMNS = `id, class_date_id, seat_no, status, payment, held_until, no_show, name, email, sequence,
   origin, timed, submission_id, created_at, cancelled_at, cancelled_by, cancel_note,
   manage_token_sealed, manage_token_sha256`;
 
@@ -235,6 +238,7 @@ function seat(row: SeatRow): Seat {
     seatNo: row.seat_no === null ? null : Number(row.seat_no),
     status: row.status,
     payment: row.payment,
+    heldUntil: row.held_until === null ? null : new Date(row.held_until),
     noShow: row.no_show,
     name: row.name,
     email: row.email,

@@ -39,6 +39,19 @@ export function placeModel(
   },
 ): PlacePageModel {
   const studio = siteFacts();
+  if (
+    seat.status === 'lapsed' ||
+    (seat.payment === 'held' && (seat.heldUntil ?? options.now) <= options.now)
+  ) {
+    return {
+      title: 'Your place was not kept',
+      text: 'It was held for you while you paid online, and the payment did not reach us in time, so the place was given back.',
+      checkout: { state: 'lapsed' },
+      facts: facts(date, options.timeZone),
+      next: 'classes',
+    };
+  }
+  const held = seat.payment === 'held' && seat.status === 'booked';
   const cancelled = seat.status === 'cancelled';
   const over = date.end <= options.now;
   const [title, text] = cancelled
@@ -52,9 +65,11 @@ export function placeModel(
       ]
     : over
       ? ['Your class has taken place', 'Thank you for coming.']
-      : options.done === 'booked' || options.done === 'claimed'
-        ? [CLASS_NOTICES.booked.title, CLASS_NOTICES.booked.text]
-        : ['Your place', 'Your place in the class, and how to cancel it.'];
+      : held
+        ? ['Your place', 'Your place in the class, waiting for your payment.']
+        : options.done === 'booked' || options.done === 'claimed'
+          ? [CLASS_NOTICES.booked.title, CLASS_NOTICES.booked.text]
+          : ['Your place', 'Your place in the class, and how to cancel it.'];
   const due: [string, string] =
     seat.payment === 'paid'
       ? ['Paid', dollars(date.priceCents)]
@@ -71,9 +86,14 @@ export function placeModel(
     problem: options.problem,
     cancelledNow: options.done === 'cancelled' && cancelled,
     facts: facts(date, options.timeZone, cancelled ? [] : [due]),
-    cancel: upcoming
-      ? { token, policy: options.policy, tooLate: !options.canCancel, email: studio.email }
-      : undefined,
+    ...(held && upcoming
+      ? { checkout: { state: 'held', until: momentOf(seat.heldUntil!, options.timeZone) } }
+      : {}),
+    // Held while its checkout is open: not cancelled here until Stripe has its word.
+    cancel:
+      upcoming && !held
+        ? { token, policy: options.policy, tooLate: !options.canCancel, email: studio.email }
+        : undefined,
     next: upcoming ? 'waiver' : 'classes',
   };
 }

@@ -27,7 +27,7 @@ import { PAGES } from '../../shared/site-paths';
 import { payOnline } from '../payments/checkout';
 import { stripeAccount } from '../payments/stripe';
 
-export { methodNotAllowed, PERSONAL };
+export { methodNotAllowed };
 
 /** The timetable of the coming weeks, with the places left right now. */
 export async function classesNow(): Promise<{
@@ -98,4 +98,18 @@ export function offerAnswer(request: Request): Promise<PlaceAnswer> {
     { GET: () => showOffer(request), POST: () => claimFromLink(request, outbox) },
     'The offer',
   );
+}
+
+/**
+ * Puts a place's or an offer's answer on the page's response (`Astro.response`): its status, and
+ * the headers of a personal page (never cached, never indexed, no Referer) with any its refusal
+ * adds.
+ */
+export function personalPage(
+  response: { status?: number; headers: Headers },
+  answer: Exclude<PlaceAnswer, { response: Response }>,
+): void {
+  response.status = answer.status;
+  const headers = { ...PERSONAL, ...('refusal' in answer ? answer.headers : {}) };
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
 }

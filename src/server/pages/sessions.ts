@@ -81,7 +81,7 @@ export async function sessionManageAnswer(
     const guarded = await guardPost(request, context, {
       form: 'session',
       maxBytes: 8 * 1024,
-      rateLimit: readSetting('CONSULTATION_RATE_LIMIT'),
+      rateLimit: readSetting('BOOKING_RATE_LIMIT'),
     });
     if (!guarded.ok) {
       return refusalOf(fault('Your session was not changed', guarded.problem));

@@ -11,11 +11,13 @@
  * - lapsed (`checkout.session.expired`): the hold is released: no place without money.
  *
  * Refunds are written in the transaction and sent to Stripe after it (`sendRefunds`), each with
- * its own idempotency key; one Stripe does not confirm stays pending and is asked again.
+ * its own idempotency key; one Stripe does not confirm stays pending and is asked again. Stripe's
+ * fee of a payment just recorded is read after that too (`fees.ts`), never holding up the rest.
  */
 import type Stripe from 'stripe';
 import type { Queryable } from '../platform/db';
 import { transaction } from '../platform/db';
+import type { FeeOf } from './fees';
 import type { StripeAccount } from './stripe';
 import {
   claimEvent,
@@ -76,6 +78,8 @@ export interface Applied {
   refunds: Refund[];
   /** Mails queued, to be sent after the commit. */
   mails: string[];
+  /** The payment this event recorded as paid: its fee is read from Stripe after the commit. */
+  paid?: FeeOf;
 }
 
 /** Applies one event in one transaction (see the file's comment). */
@@ -119,9 +123,10 @@ async function applyTo(
     const intent = paymentIntentOf(session);
     await markPaid(tx, payment.id, intent);
     const paid = { ...payment, state: 'paid' as const, paymentIntent: intent };
+    const fee: FeeOf = { id: payment.id, paymentIntent: intent, currency: payment.currency };
     const confirmed = await kind.confirm(tx, payment.bookingId);
     if (confirmed.outcome !== 'taken') {
-      return { outcome: 'paid', refunds: [], mails: confirmed.mails };
+      return { outcome: 'paid', refunds: [], mails: confirmed.mails, paid: fee };
     }
     const refund = await queueRefund(tx, paid, {
       amountCents: payment.amountCents,
@@ -130,7 +135,7 @@ async function applyTo(
       key: `taken:${payment.id}`,
     });
     const mails = await kind.tellRefunded(tx, refund, payment.bookingId);
-    return { outcome: 'paid after its place went: refunded', refunds: [refund], mails };
+    return { outcome: 'paid after its place went: refunded', refunds: [refund], mails, paid: fee };
   }
   if (LAPSED.has(event.type)) {
     if (payment.state !== 'open')

@@ -2,7 +2,7 @@
  * Files of the built site that the server reads at run time from PAGES_DIR (`dist/`, shipped
  * beside the functions through `included_files`: on Netlify the build runs before the functions
  * are bundled, and `npm start` bundles after building too): a built file such as
- * `notify/events.json`, and the headers the built `_headers` gives a path, which a page rendered
+ * `list/events.json`, and the headers the built `_headers` gives a path, which a page rendered
  * on demand takes (platform/on-demand.ts): Netlify applies `_headers` to static files only,
  * never to a function's answer.
  */
@@ -17,7 +17,7 @@ export function pagesDir(): string {
 
 const pages = new Map<string, string>();
 
-/** A built file (e.g. `notify/events.json`), read once per instance. */
+/** A built file (e.g. `list/events.json`), read once per instance. */
 export function builtPage(file: string): string {
   let page = pages.get(file);
   if (page === undefined) {

@@ -49,10 +49,14 @@ export class MissingSettingError extends Error {
 
 const reported = new Set<string>();
 
-function sayOnce(key: string, line: string) {
+function sayOnce(
+  key: string,
+  line: string,
+  advice = "Set it in the site's environment variables.",
+) {
   if (reported.has(key)) return;
   reported.add(key);
-  console.error(`Configuration: ${line}. Set it in the site's environment variables.`);
+  console.error(`Configuration: ${line}. ${advice}`);
 }
 
 export function missingSetting(setting: string, purpose: string): MissingSettingError {
@@ -69,6 +73,21 @@ export type SettingValue<N extends SettingName> = z.output<(typeof SCHEMAS)[N]>;
 
 /** Every setting's name: the site's, then `npm start`'s. */
 export const SETTING_NAMES = Object.keys(SCHEMAS) as SettingName[];
+
+/**
+ * Settings that were renamed, by their former name: that name is no longer read, so a site that
+ * still sets it is told the new one (settingProblems, at the build of a deploy and at `npm
+ * start`; and once in a function's log) rather than left on the default without a word.
+ */
+export const RENAMED_SETTINGS: Readonly<Record<string, SettingName>> = {
+  NOTIFY_RATE_LIMIT: 'LIST_RATE_LIMIT',
+  NOTIFY_CONFIRM_LIMIT: 'LIST_CONFIRM_LIMIT',
+  // It limits every booking (consultations, sessions, classes, the waitlist), not only the first.
+  CONSULTATION_RATE_LIMIT: 'BOOKING_RATE_LIMIT',
+};
+
+const renamed = (former: string, name: string) =>
+  `${former} is set, but that name is no longer read: the setting is now called ${name}; rename it`;
 
 /** A setting's words: what it does, its default as a person reads it, whether it is a secret. */
 export function settingWordsOf(name: SettingName): SettingWords {
@@ -91,6 +110,14 @@ export function readSetting<N extends SettingName>(
   env: Env = process.env,
 ): SettingValue<N> {
   const value = env[name]?.trim() || undefined;
+  for (const [former, now] of Object.entries(RENAMED_SETTINGS)) {
+    if (now === name && env[former]?.trim())
+      sayOnce(
+        `${former} renamed`,
+        renamed(former, name),
+        `Until it is, ${name} keeps its own value (or its default).`,
+      );
+  }
   try {
     return readValue(name, value);
   } catch (error) {
@@ -112,13 +139,16 @@ const plain = (words: string) =>
   (words.charAt(0).toLowerCase() + words.slice(1)).replaceAll('`', '');
 
 /**
- * What is wrong with the settings in `env`: one sentence per value that cannot be read, and, for
- * a deploy, per setting a deployed site cannot do without. A deploy reads the site's settings
- * only; `npm start` reads them all.
+ * What is wrong with the settings in `env`: one sentence per renamed setting still set under its
+ * former name, per value that cannot be read, and, for a deploy, per setting a deployed site
+ * cannot do without. A deploy reads the site's settings only; `npm start` reads them all.
  */
 export function settingProblems(env: Env, { deployed }: { deployed: boolean }): string[] {
   const names = deployed ? (Object.keys(siteSettings.shape) as SettingName[]) : SETTING_NAMES;
   const problems: string[] = [];
+  for (const [former, name] of Object.entries(RENAMED_SETTINGS)) {
+    if (env[former]?.trim()) problems.push(`${renamed(former, name)}.`);
+  }
   for (const name of names) {
     const words = settingWordsOf(name);
     const value = env[name]?.trim();

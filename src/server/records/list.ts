@@ -3,7 +3,7 @@
  * the CSV export, and removing an address.
  *
  * **Which events.** The build writes the events still to come, in the words of their
- * announcement, to `notify/events.json` (src/pages/notify/events.json.ts), shipped with the
+ * announcement, to `list/events.json` (src/pages/list/events.json.ts), shipped with the
  * functions like the pages they fill in. That is the simplest sound source: the same content
  * files, read and formatted by the same code as the Events page (times in the event's zone, the
  * place, the price), with nothing parsed a second time here. The desk offers those not ended by
@@ -19,7 +19,7 @@
  * its address is still on the list.
  */
 import type { ListCounts, ListEvent, ListOverview } from '../../shared/desk-api';
-import { ANNOUNCEABLE_FILE, type AnnounceableEvent } from '../../shared/notify';
+import { ANNOUNCEABLE_FILE, type AnnounceableEvent } from '../../shared/list';
 import type { Staff } from '../auth/sessions';
 import { normalEmail } from '../../shared/email';
 import { outbox } from '../mail-kinds';
@@ -27,7 +27,7 @@ import { builtPage } from '../platform/built-pages';
 import { now, sqlNow } from '../platform/clock';
 import { query, transaction } from '../platform/db';
 import { readSetting } from '../platform/settings';
-import { unsubscribe } from '../notify/store';
+import { unsubscribe } from '../list/store';
 import { logAccess } from './access-log';
 import { toCsv } from './csv';
 

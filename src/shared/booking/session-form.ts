@@ -143,6 +143,11 @@ export type SessionManageData =
       past: boolean;
       /** Within the policy now: the page offers to move or cancel it. */
       changeable: boolean;
+      /**
+       * Paid online: `held` while its checkout is open (until that time, in words: "3:40 PM"),
+       * `lapsed` when no payment came in time and the time was given back.
+       */
+      checkout?: { state: 'held'; until: string } | { state: 'lapsed' };
       policy: string;
       /** Why it can no longer be changed here, when it cannot (the policy's words). */
       refusal?: string;

@@ -8,6 +8,11 @@ export interface PlacePageModel {
   text: string;
   /** What went wrong with the form just sent. */
   problem?: string;
+  /**
+   * Paid online: held while its checkout is open (until that moment, in words), or lapsed when
+   * no payment came in time and the seat was given back.
+   */
+  checkout?: { state: 'held'; until: string } | { state: 'lapsed' };
   /** Cancelled just now (a notice above the place). */
   cancelledNow?: boolean;
   /** The class: label and value of each line. */

@@ -158,7 +158,7 @@ export const siteSettings = z.object({
     '20/1h',
     'waivers one client may send; a waiver kiosk the desk turned on is not counted',
   ),
-  CONSULTATION_RATE_LIMIT: rateLimit(
+  BOOKING_RATE_LIMIT: rateLimit(
     '10/1h',
     "bookings (and changes on a booking's page) one IP address may send",
   ),
@@ -182,11 +182,11 @@ export const siteSettings = z.object({
     about:
       'days a re-sign link mailed from the desk works; it is spent sooner once that address signs a waiver',
   }),
-  NOTIFY_RATE_LIMIT: rateLimit(
+  LIST_RATE_LIMIT: rateLimit(
     '10/1h',
     "Get Notified sign-ups (and presses of a confirmation page's button) one client may send",
   ),
-  NOTIFY_CONFIRM_LIMIT: rateLimit(
+  LIST_CONFIRM_LIMIT: rateLimit(
     '3/24h',
     'confirmation mails sent to one address; past it the sign-up is answered as always and its mail held back',
   ),

@@ -27,7 +27,7 @@ import {
 } from './store';
 
 /** What a link page says, and what it offers after its words. */
-export interface NotifyView {
+export interface ListView {
   title: string;
   text: string;
   /** After the text: a link to the events, a button to sign up again, or a form. */
@@ -40,25 +40,25 @@ export interface NotifyView {
 }
 
 /** What a link page answers: the page with what it shows, or an answer of its own. */
-export type NotifyAnswer = { view: NotifyView; status: number } | { response: Response } | Refused;
+export type ListAnswer = { view: ListView; status: number } | { response: Response } | Refused;
 
-const page = (view: NotifyView, status = 200): NotifyAnswer => ({ view, status });
+const page = (view: ListView, status = 200): ListAnswer => ({ view, status });
 
-const UNKNOWN: NotifyView = {
+const UNKNOWN: ListView = {
   title: 'This link does not work',
   text: 'It may have been mistyped or cut short. Open it again from the e-mail, or sign up again on the Events page.',
   more: { kind: 'events' },
   tone: 'bad',
 };
 
-const EXPIRED: NotifyView = {
+const EXPIRED: ListView = {
   title: 'This link has expired',
   text: 'A confirmation link works for 48 hours, and only until the address leaves the list. Sign up again on the Events page for a new one.',
   more: { kind: 'sign-up' },
   tone: 'bad',
 };
 
-const ON_THE_LIST: NotifyView = {
+const ON_THE_LIST: ListView = {
   title: 'You are on the list',
   text: 'Thank you. We will e-mail you when new event dates are announced; every e-mail has a link to stop them.',
   more: { kind: 'events' },
@@ -66,7 +66,7 @@ const ON_THE_LIST: NotifyView = {
 };
 
 /** GET of a confirmation link: what it would do, and the button that does it. */
-export async function showConfirmPage(req: Request): Promise<NotifyAnswer> {
+export async function showConfirmPage(req: Request): Promise<ListAnswer> {
   const token = new URL(req.url).searchParams.get('token');
   const found = isToken(token) ? await confirmationByToken(token) : undefined;
   if (!found || !token) return page(UNKNOWN, 404);
@@ -83,11 +83,11 @@ export async function showConfirmPage(req: Request): Promise<NotifyAnswer> {
 export async function confirmFromPage(
   req: Request,
   context?: FunctionContext,
-): Promise<NotifyAnswer> {
+): Promise<ListAnswer> {
   const guarded = await guardPost(req, context, {
-    form: 'notify',
+    form: 'list',
     maxBytes: 1024,
-    rateLimit: readSetting('NOTIFY_RATE_LIMIT'),
+    rateLimit: readSetting('LIST_RATE_LIMIT'),
   });
   if (!guarded.ok) {
     return refusalOf({
@@ -107,10 +107,10 @@ export async function confirmFromPage(
   const outcome = await confirmSubscription(token, client.ip);
   if (outcome === 'unknown') return page(UNKNOWN, 404);
   if (outcome === 'expired') return page(EXPIRED, 410);
-  return { response: seeOther(`${PAGES.notifyConfirm}?token=${token}`) };
+  return { response: seeOther(`${PAGES.listConfirm}?token=${token}`) };
 }
 
-const UNSUBSCRIBED: NotifyView = {
+const UNSUBSCRIBED: ListView = {
   title: 'You are unsubscribed',
   text: 'This address will get no more e-mails about events. Changed your mind? Sign up again on the Events page.',
   more: { kind: 'events' },
@@ -118,7 +118,7 @@ const UNSUBSCRIBED: NotifyView = {
 };
 
 /** GET of an unsubscribe link: asks, and changes nothing. */
-export async function showUnsubscribePage(req: Request): Promise<NotifyAnswer> {
+export async function showUnsubscribePage(req: Request): Promise<ListAnswer> {
   const token = new URL(req.url).searchParams.get('token');
   const found = isToken(token) ? await subscriberByUnsubscribeToken(token) : undefined;
   if (!found || !token) return page(UNKNOWN, 404);
@@ -134,7 +134,7 @@ export async function showUnsubscribePage(req: Request): Promise<NotifyAnswer> {
  * POST to an unsubscribe link, from its page or as RFC 8058's one-click (a mail client's
  * cookie-less POST with `List-Unsubscribe=One-Click`): unsubscribes at once, answers 200.
  */
-export async function unsubscribeFromLink(req: Request): Promise<NotifyAnswer> {
+export async function unsubscribeFromLink(req: Request): Promise<ListAnswer> {
   // Read (and cap) whatever came; the token in the link is what counts.
   if (req.headers.get('content-type')) await readBody(req, 'form', 4 * 1024).catch(() => undefined);
   const token = new URL(req.url).searchParams.get('token');

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { getEventsNow } from '../../lib/content';
 import { eventPath, placeLine, priceLabel } from '../../lib/events';
 import { describeWhen } from '../../lib/studio-time';
-import type { AnnounceableEvent } from '../../shared/notify';
+import type { AnnounceableEvent } from '../../shared/list';
 
 /**
  * The events still to come as the build sees them, in the words of their announcement: the desk's

@@ -4,18 +4,22 @@
  * (once per event, paced, exactly once per address across a mail server outage), the desk's list,
  * and erasure. Real PostgreSQL, real SMTP (smtp-server, read back with mailparser).
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import notifySignUp from '../../functions/notify-signup';
+import listSignUp from '../../functions/list-signup';
 import { outbox } from '../../src/server/mail-kinds';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { applyRetention } from '../../src/server/retention/run';
 import { newStoredToken } from '../../src/server/platform/tokens';
-import { UNSUBSCRIBE_TOKEN_FIELD } from '../../src/server/notify/tokens';
-import { listTokensNotOnCurrentKey, rotateListTokens } from '../../src/server/notify/key-rotation';
+import { clientFingerprint } from '../../src/server/platform/crypto';
+import { clientNetwork } from '../../src/server/request/rate-limit';
+import { MIGRATIONS } from '../fixtures/databases';
+import { UNSUBSCRIBE_TOKEN_FIELD } from '../../src/server/list/tokens';
+import { listTokensNotOnCurrentKey, rotateListTokens } from '../../src/server/list/key-rotation';
 import { randomBytes } from 'node:crypto';
 import type { ListOverview } from '../../src/shared/desk-api';
-import { NOTIFY_WORDING } from '../../src/shared/notify';
+import { LIST_WORDING } from '../../src/shared/list';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { renderPage } from '../fixtures/on-demand';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../fixtures/smtp';
@@ -36,7 +40,7 @@ beforeEach(() => {
   setClock(NOW);
   vi.stubEnv('SITE_URL', ORIGIN);
   vi.stubEnv('STAFF_EMAILS', STAFF);
-  vi.stubEnv('NOTIFY_RATE_LIMIT', '1000/1m');
+  vi.stubEnv('LIST_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
 });
@@ -47,7 +51,7 @@ afterEach(() => {
 
 /** A sign-up as the Events page's form posts it with scripts off (or on: it has no script). */
 async function signUp(email: string, extra: Record<string, string> = {}): Promise<Response> {
-  return notifySignUp(formPost(`${ORIGIN}/api/notify`, { email, website: '', ...extra }), {
+  return listSignUp(formPost(`${ORIGIN}/api/notify`, { email, website: '', ...extra }), {
     ip: VISITOR_IP,
   } as never);
 }
@@ -145,7 +149,7 @@ describe('signing up', () => {
     expect(first.headers.get('location')).toBe(new URL(link).pathname + new URL(link).search);
     const row = await subscriber('ada@example.test');
     expect(near(row.confirmed_at, NOW)).toBe(true);
-    expect(row.confirmed_wording).toBe(NOTIFY_WORDING);
+    expect(row.confirmed_wording).toBe(LIST_WORDING);
     expect(row.confirmed_from).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(row.confirmed_from).not.toContain('198.51.100.7');
 
@@ -219,8 +223,8 @@ describe('signing up', () => {
     expect(await env.count('list_subscribers')).toBe(0);
   });
 
-  test('one address gets at most NOTIFY_CONFIRM_LIMIT confirmation mails; past it the same answer, the mail held back', async () => {
-    vi.stubEnv('NOTIFY_CONFIRM_LIMIT', '2/24h');
+  test('one address gets at most LIST_CONFIRM_LIMIT confirmation mails; past it the same answer, the mail held back', async () => {
+    vi.stubEnv('LIST_CONFIRM_LIMIT', '2/24h');
     for (let i = 0; i < 3; i++) {
       const answer = await signUp('victim@example.test');
       expect(answer.status).toBe(303);
@@ -231,6 +235,40 @@ describe('signing up', () => {
       `SELECT skipped FROM mail_outbox WHERE kind = 'list-confirm' ORDER BY id`,
     );
     expect(rows.map((row) => row.skipped)).toEqual([null, null, 'recipient-limit']);
+  });
+});
+
+describe('the rate limits', () => {
+  test("windows counted under the list's former names ('notify', 'notify-confirm-mail') still count once migration 0095 has run", async () => {
+    vi.stubEnv('LIST_RATE_LIMIT', '3/1h');
+    vi.stubEnv('LIST_CONFIRM_LIMIT', '1/24h');
+    const email = 'counted@example.test';
+    // What the site counted before the rename: two sign-ups from this client this hour, and one
+    // confirmation mail to this address today (NOW is 12:00 UTC, where both windows start).
+    await env.db.query(
+      `INSERT INTO rate_limit_hits (bucket, client_hash, window_start, hits)
+       VALUES ('notify', $1, '2027-03-01T12:00:00Z', 2),
+              ('notify-confirm-mail', $2, '2027-03-01T00:00:00Z', 1)`,
+      [clientFingerprint(clientNetwork(VISITOR_IP)), clientFingerprint(email)],
+    );
+    await env.db.exec(
+      await readFile(resolve(MIGRATIONS, '0095_list_rate_limit_buckets.sql'), 'utf8'),
+    );
+    const { rows } = await env.db.query<{ bucket: string }>(
+      `SELECT bucket FROM rate_limit_hits ORDER BY bucket`,
+    );
+    expect(rows.map((row) => row.bucket)).toEqual(['list', 'list-confirm-mail']);
+
+    // The third sign-up this hour is let through, its confirmation mail held back (the second today).
+    expect((await signUp(email)).status).toBe(303);
+    const held = await env.db.query<{ skipped: string | null }>(
+      `SELECT skipped FROM mail_outbox WHERE kind = 'list-confirm'`,
+    );
+    expect(held.rows.map((row) => row.skipped)).toEqual(['recipient-limit']);
+    // The fourth is over the client's limit.
+    advanceClock(60_000);
+    const page = await refusalPage(await signUp(email));
+    expect(page.status).toBe(429);
   });
 });
 

@@ -12,7 +12,7 @@
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), a visible unsubscribe link and
  * the studio's postal address. Links start at the site's own address (`siteOrigin()`).
  */
-import type { AnnounceableEvent } from '../../shared/notify';
+import type { AnnounceableEvent } from '../../shared/list';
 import { PAGES } from '../../shared/site-paths';
 import { siteOrigin } from '../platform/hosting';
 import { mailBody, type Block } from '../mail/blocks';
@@ -44,10 +44,10 @@ function postalAddressOnFile(): void {
 }
 
 export const confirmUrl = (confirmation: Pick<Confirmation, 'id' | 'link'>) =>
-  `${siteOrigin()}${PAGES.notifyConfirm}?token=${openStoredToken(CONFIRM_TOKEN_FIELD, confirmation.id, confirmation.link)}`;
+  `${siteOrigin()}${PAGES.listConfirm}?token=${openStoredToken(CONFIRM_TOKEN_FIELD, confirmation.id, confirmation.link)}`;
 
 export const unsubscribeUrl = (subscriber: Pick<Subscriber, 'id' | 'link'>) =>
-  `${siteOrigin()}${PAGES.notifyUnsubscribe}?token=${openStoredToken(UNSUBSCRIBE_TOKEN_FIELD, subscriber.id, subscriber.link)}`;
+  `${siteOrigin()}${PAGES.listUnsubscribe}?token=${openStoredToken(UNSUBSCRIBE_TOKEN_FIELD, subscriber.id, subscriber.link)}`;
 
 /** The list's id (RFC 2919): `events.` and the studio's mail domain. */
 function listHeaders(subscriber: Pick<Subscriber, 'id' | 'link'>): Pick<Mail, 'list' | 'headers'> {

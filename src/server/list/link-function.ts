@@ -7,7 +7,7 @@ import { PAGES } from '../../shared/site-paths';
  * The answer to a fault behind a link in the list's mail: an outage a 503 page that says nothing
  * was changed, any other fault a 500 page (request/link-function.ts).
  */
-export function notifyLinkFault(path: string, error: unknown): Refused {
+export function listLinkFault(path: string, error: unknown): Refused {
   return linkFault(path, error, ({ status, headers }) => ({
     problem: { status, error: '', headers },
     words: {

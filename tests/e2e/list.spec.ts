@@ -7,7 +7,7 @@
  *
  * The site `npm start` serves for the other specs has no event to announce (only drafts), so this
  * spec builds a copy of the project with two events in 2030 and runs its own `npm start` on it
- * (its own port, embedded database and SMTP server). Screenshots: test-results/notify/.
+ * (its own port, embedded database and SMTP server). Screenshots: test-results/list/.
  */
 import { mkdir } from 'node:fs/promises';
 import { expect, request as requests, test, type Browser, type Page } from '@playwright/test';
@@ -18,7 +18,7 @@ import { expectNoViolations } from './axe';
 import { outboxDrained, signInToDesk } from './desk';
 import { looker } from './look';
 
-const SHOTS = 'test-results/notify';
+const SHOTS = 'test-results/list';
 const STAFF = 'maya@example.test';
 const ADA = 'ada@example.test';
 const GRACE = 'grace@example.test';
@@ -36,7 +36,7 @@ test.beforeAll(async () => {
   // A build of the copy, then its own `npm start` bundles the functions: minutes on busy cores.
   test.setTimeout(600_000);
   await mkdir(SHOTS, { recursive: true });
-  [copy, smtp] = await Promise.all([copyProject('notify-e2e-'), startSmtp()]);
+  [copy, smtp] = await Promise.all([copyProject('list-e2e-'), startSmtp()]);
   await copy.write(
     'content/events/spring-reformer-workshop.md',
     event(
@@ -65,7 +65,7 @@ test.beforeAll(async () => {
       SIGN_IN_RATE_LIMIT: '1000/1m',
       SIGN_IN_ADDRESS_LIMIT: '1000/1m',
       SIGN_IN_INBOX_LIMIT: '1000/1m',
-      NOTIFY_RATE_LIMIT: '1000/1m',
+      LIST_RATE_LIMIT: '1000/1m',
       OUTBOX_INTERVAL_MS: '500',
     },
   });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@netlify/functions';
 import { FIX_BELOW } from '../src/shared/form-answer';
-import { NOTIFY_LABELS, NOTIFY_WORDS, notifySchema } from '../src/shared/notify';
+import { LIST_LABELS, LIST_WORDS, listSchema } from '../src/shared/list';
 import { outbox } from '../src/server/mail-kinds';
-import { storeSignUp } from '../src/server/notify/store';
+import { storeSignUp } from '../src/server/list/store';
 import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
 import { guardPost, type FunctionContext } from '../src/server/request/guard';
@@ -22,11 +22,11 @@ export const config: Config = { path: '/api/notify' };
 
 const NO_SCRIPT: NoScript = {
   formPage: { href: PAGES.events, label: 'Return to Events' },
-  labels: NOTIFY_LABELS,
+  labels: LIST_LABELS,
   words: (problem) => ({
-    title: NOTIFY_WORDS.failed.title,
+    title: LIST_WORDS.failed.title,
     text: problem.fieldErrors ? FIX_BELOW : problem.error,
-    fallback: NOTIFY_WORDS.failed.fallback(siteFacts().email),
+    fallback: LIST_WORDS.failed.fallback(siteFacts().email),
   }),
 };
 
@@ -34,25 +34,25 @@ const NO_SCRIPT: NoScript = {
  * Get Notified: an address in, one confirmation mail to it out (double opt-in). The answer is
  * the same for a new address, a known one, one that left the list, and spam.
  */
-export default async function notifySignup(req: Request, context?: FunctionContext) {
+export default async function listSignUp(req: Request, context?: FunctionContext) {
   try {
     const posted = await guardPost(req, context, {
-      form: 'notify',
+      form: 'list',
       maxBytes: 4 * 1024,
-      rateLimit: readSetting('NOTIFY_RATE_LIMIT'),
+      rateLimit: readSetting('LIST_RATE_LIMIT'),
     });
     if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
     const { body, format } = posted.value;
     // A post without script brings no submission id; a repeat is found by its address (store.ts).
     const fields = format === 'form' ? { email: body.email, submissionId: randomUUID() } : body;
-    const signUp = parse(notifySchema, fields);
+    const signUp = parse(listSchema, fields);
     if (!signUp.ok) return await refuse(req, signUp.problem, NO_SCRIPT);
-    const received = receive('notify', posted.value, fields, signUp.value, context);
+    const received = receive('list', posted.value, fields, signUp.value, context);
     const queued = await storeSignUp(outbox, signUp.value, received);
     if (!queued.ok) return await refuse(req, queued.problem, NO_SCRIPT);
     await deliver(context, outbox, queued.value);
-    return answer(received, PAGES.notifySent);
+    return answer(received, PAGES.listSent);
   } catch (error) {
-    return refuse(req, fault('notify', error), NO_SCRIPT);
+    return refuse(req, fault('list', error), NO_SCRIPT);
   }
 }

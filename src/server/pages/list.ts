@@ -5,38 +5,38 @@
  * page saying so.
  */
 import type { Context } from '@netlify/functions';
-import { notifyLinkFault } from '../notify/link-function';
+import { listLinkFault } from '../list/link-function';
 import {
   confirmFromPage,
   showConfirmPage,
   showUnsubscribePage,
   unsubscribeFromLink,
-  type NotifyAnswer,
-} from '../notify/pages';
+  type ListAnswer,
+} from '../list/pages';
 import { PERSONAL } from '../platform/on-demand';
 import { methodNotAllowed } from '../request/responses';
 import { PAGES } from '../../shared/site-paths';
 
 export { PERSONAL };
-export type { NotifyView } from '../notify/pages';
+export type { ListView } from '../list/pages';
 
 async function answer(
   path: string,
   request: Request,
-  handlers: { GET: () => Promise<NotifyAnswer>; POST: () => Promise<NotifyAnswer> },
-): Promise<NotifyAnswer> {
+  handlers: { GET: () => Promise<ListAnswer>; POST: () => Promise<ListAnswer> },
+): Promise<ListAnswer> {
   try {
     if (request.method === 'POST') return await handlers.POST();
     if (request.method === 'GET' || request.method === 'HEAD') return await handlers.GET();
     return { response: methodNotAllowed('GET, HEAD, POST') };
   } catch (error) {
-    return notifyLinkFault(path, error);
+    return listLinkFault(path, error);
   }
 }
 
 /** The link in a confirmation mail: GET shows it; POST confirms, once. */
 export function confirmAnswer(request: Request, context: Context | undefined) {
-  return answer(PAGES.notifyConfirm, request, {
+  return answer(PAGES.listConfirm, request, {
     GET: () => showConfirmPage(request),
     POST: () => confirmFromPage(request, context),
   });
@@ -44,7 +44,7 @@ export function confirmAnswer(request: Request, context: Context | undefined) {
 
 /** The unsubscribe link of every list mail: GET asks; POST (a button, or RFC 8058) unsubscribes. */
 export function unsubscribeAnswer(request: Request) {
-  return answer(PAGES.notifyUnsubscribe, request, {
+  return answer(PAGES.listUnsubscribe, request, {
     GET: () => showUnsubscribePage(request),
     POST: () => unsubscribeFromLink(request),
   });

@@ -6,20 +6,20 @@
 import { EMAIL_FIELD, fieldsSchema, submissionIdField, type FieldSpec } from './fields';
 import { z } from './zod';
 
-export const NOTIFY_ACTION = '/api/notify';
+export const LIST_ACTION = '/api/notify';
 
-export const NOTIFY_FIELDS = {
+export const LIST_FIELDS = {
   email: { ...EMAIL_FIELD, placeholder: 'you@example.com' },
 } as const satisfies Record<string, FieldSpec>;
 
-export const notifySchema = z.object({
-  ...fieldsSchema(NOTIFY_FIELDS),
+export const listSchema = z.object({
+  ...fieldsSchema(LIST_FIELDS),
   submissionId: submissionIdField('sign-up'),
 });
 
-export type NotifySignUp = z.output<typeof notifySchema>;
+export type ListSignUp = z.output<typeof listSchema>;
 
-export const NOTIFY_WORDS = {
+export const LIST_WORDS = {
   button: 'Tell me when dates are announced',
   /** What a person agrees to: shown under the form, stored with the confirmation. */
   consent:
@@ -35,15 +35,15 @@ export const NOTIFY_WORDS = {
 } as const;
 
 /** The wording a confirmation records: the form's button and the line under it. */
-export const NOTIFY_WORDING = `${NOTIFY_WORDS.button}. ${NOTIFY_WORDS.consent}`;
+export const LIST_WORDING = `${LIST_WORDS.button}. ${LIST_WORDS.consent}`;
 
-export const NOTIFY_LABELS: Record<keyof NotifySignUp, string> = {
-  email: NOTIFY_FIELDS.email.label,
+export const LIST_LABELS: Record<keyof ListSignUp, string> = {
+  email: LIST_FIELDS.email.label,
   submissionId: 'Form',
 };
 
 /**
- * An upcoming event as the build wrote it for announcing (`/notify/events.json`): the words of
+ * An upcoming event as the build wrote it for announcing (`/list/events.json`): the words of
  * its announcement, already formatted in the event's own time zone.
  */
 export interface AnnounceableEvent {
@@ -61,4 +61,4 @@ export interface AnnounceableEvent {
 }
 
 /** Where the build writes the events the desk can announce (read by the desk's function). */
-export const ANNOUNCEABLE_FILE = 'notify/events.json';
+export const ANNOUNCEABLE_FILE = 'list/events.json';

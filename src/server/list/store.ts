@@ -13,8 +13,8 @@
  * as the rate limits key it), and the wording of the form the person signed up with.
  */
 import { normalEmail } from '../../shared/email';
-import type { NotifySignUp } from '../../shared/notify';
-import { NOTIFY_WORDING } from '../../shared/notify';
+import type { ListSignUp } from '../../shared/list';
+import { LIST_WORDING } from '../../shared/list';
 import { sqlNow } from '../platform/clock';
 import { clientFingerprint } from '../platform/crypto';
 import { query, transaction, type Queryable } from '../platform/db';
@@ -34,17 +34,17 @@ export const SIGN_UP_MAILS = ['list-confirm'] as const;
 
 /**
  * Stores a sign-up and queues its confirmation mail in one transaction (held back past
- * NOTIFY_CONFIRM_LIMIT): the ids of the mails to send now, none for spam or a repeat.
+ * LIST_CONFIRM_LIMIT): the ids of the mails to send now, none for spam or a repeat.
  */
 export function storeSignUp(
   outbox: FormOutbox<(typeof SIGN_UP_MAILS)[number]>,
-  signUp: NotifySignUp,
+  signUp: ListSignUp,
   received: Received,
 ): Promise<Result<string[], Problem>> {
   return transaction(async (tx) => {
     const ref = await insertSignUp(tx, signUp, received);
     if (ref === undefined) return ok([]);
-    if (received.spam) return keptAsSpam('notify', ref, received.spam);
+    if (received.spam) return keptAsSpam('list', ref, received.spam);
     const skipped = await holdBackConfirmation(tx, signUp.email);
     return ok(await queue(tx, outbox, [{ kind: 'list-confirm', ref, skipped }]));
   });
@@ -57,7 +57,7 @@ export function storeSignUp(
  */
 export async function insertSignUp(
   tx: Queryable,
-  { email }: NotifySignUp,
+  { email }: ListSignUp,
   { submissionId, spam }: Received,
 ): Promise<string | undefined> {
   const address = email.trim();
@@ -97,7 +97,7 @@ export async function insertSignUp(
      VALUES ($1, $2, $3, $4, ${sqlNow()}, ${sqlNow()} + make_interval(hours => $5))
      ON CONFLICT ON CONSTRAINT list_confirmations_submission_once DO NOTHING
      RETURNING id`,
-    [subscriberId, submissionId, NOTIFY_WORDING, spam, CONFIRM_HOURS],
+    [subscriberId, submissionId, LIST_WORDING, spam, CONFIRM_HOURS],
   );
   const confirmation = inserted.rows[0] as { id: string | number } | undefined;
   if (!confirmation) return undefined;
@@ -113,16 +113,16 @@ export async function insertSignUp(
 
 /**
  * Whether a confirmation mail to `email` is held back: anyone can type anyone's address, so one
- * address gets at most NOTIFY_CONFIRM_LIMIT confirmation mails, counted in the sign-up's
+ * address gets at most LIST_CONFIRM_LIMIT confirmation mails, counted in the sign-up's
  * transaction. Past it the sign-up is stored and answered as always; its mail is recorded as
  * held back (`recipient-limit`) and never sent.
  */
 export function holdBackConfirmation(tx: Queryable, email: string): Promise<string | undefined> {
   return recipientLimit(
     tx,
-    'notify-confirm-mail',
+    'list-confirm-mail',
     normalEmail(email),
-    readSetting('NOTIFY_CONFIRM_LIMIT'),
+    readSetting('LIST_CONFIRM_LIMIT'),
   );
 }
 
