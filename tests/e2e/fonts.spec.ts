@@ -3,7 +3,8 @@
  * site itself (src/integrations/heading-face.ts). A page is first drawn in the fallback face; the
  * face is named half a second later (an animation of `--font-serif`, src/styles/theme.css), so it
  * is requested only after the first paint, and swaps in without moving anything: the fallback face
- * is sized so that every heading takes the same lines and starts at the same place in either.
+ * (Times New Roman Bold, or Noto Serif Bold on Android) is sized so that every heading takes the
+ * same lines and starts at the same place in either.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -215,7 +216,10 @@ for (const width of WIDTHS) {
   });
 }
 
-for (const width of WIDTHS) {
+/** The two widths, and the narrowest and widest of the common Android phones. */
+const ANDROID_WIDTHS = [...new Set([360, ...WIDTHS, 412])].sort((a, b) => a - b);
+
+for (const width of ANDROID_WIDTHS) {
   test(`at ${width} px, every heading takes the same lines in the face and in Android's fallback, Noto Serif`, async ({
     page,
   }) => {
