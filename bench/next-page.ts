@@ -7,10 +7,10 @@
  * web-vitals takes them: from the page's activation (`activationStart`) when it was prerendered,
  * from its navigation otherwise.
  *
- * The site's own rules (`src/lib/speculation-rules.ts`, "moderate", in each page) are set off as a visitor
+ * The site's own rules (`public/speculation-rules.json`, "moderate") are set off as a visitor
  * sets them off, by real input events (trusted, as a finger or a mouse gives them), three ways:
  *
- * - `no rules`: a copy of the site whose pages' rules ask for nothing, the same finger: an
+ * - `no rules`: a copy of the site whose rules file asks for nothing, the same finger: an
  *   ordinary navigation, what the page costs without speculation;
  * - `tap`: the finger lands on the link and lifts 100 ms later (a tap's usual length). Chromium's
  *   "moderate" starts the prerender at the touch (pointerdown) and the page is shown at the
@@ -23,12 +23,11 @@
  *
  * Run alone: `node bench/next-page.ts [dist folder] [first of two ports]`.
  */
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { CHROMIUM_FLAGS } from '../scripts/chromium.ts';
 import { startStaticServer } from './static-server.ts';
-import { htmlFiles } from '../src/integrations/security-headers.ts';
 
 export const NEXT_PAGES = ['/services', '/contact'];
 export const TRIGGERS = ['no rules', 'tap', 'link at hand'] as const;
@@ -175,22 +174,13 @@ async function once(
 }
 
 /**
- * The built site served on `port` as it is, and a copy of it on `port + 1` whose pages carry
- * rules that ask for nothing (the same pages, bytes and headers otherwise).
+ * The built site served on `port` as it is, and a copy of it on `port + 1` whose rules ask for
+ * nothing (the same pages, headers and `Speculation-Rules` header).
  */
 export async function startNextPageSites(dist: string, scratch: string, port: number) {
   const root = join(scratch, 'next-page-no-rules');
   await cp(dist, root, { recursive: true });
-  for (const page of await htmlFiles(root)) {
-    const html = await readFile(page, 'utf8');
-    const rules = /(<script type="speculationrules">)([\s\S]*?)(<\/script>)/;
-    // Padded to the same length, so the copy's answers are the same size (its policy refuses the
-    // changed script, which asks for nothing anyway).
-    const noRules = html.replace(rules, (_, open: string, json: string, close: string) => {
-      return `${open}${'{}'.padEnd(json.length)}${close}`;
-    });
-    await writeFile(page, noRules);
-  }
+  await writeFile(join(root, 'speculation-rules.json'), '{}\n');
   const site = await startStaticServer({ root: dist, port });
   const bare = await startStaticServer({ root, port: port + 1 });
   return {

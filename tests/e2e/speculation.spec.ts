@@ -1,19 +1,20 @@
 /**
- * The next page at once: every page but the waiver carries the site's speculation rules
- * (src/lib/speculation-rules.ts) in a `<script type="speculationrules">`, allowed by its hash in
- * the site's Content-Security-Policy, which ask the browser to prerender a public page the visitor is about to open, with "moderate" eagerness
+ * The next page at once: every page names the site's speculation rules in a `Speculation-Rules`
+ * header (no script in the page: the rules are a JSON file of the site's own), which ask the
+ * browser to prerender a public page the visitor is about to open, with "moderate" eagerness
  * only (a link held under the pointer for a moment, or pressed), never a page of one booking or
  * address (their token in the link), the records desk, an endpoint or a calendar file. Chromium
  * takes the rules under the site's own Content-Security-Policy, and the page a visitor goes on
  * to is shown from its prerender. (The bench measures the paint: `npm run bench`,
  * bench/next-page.ts.)
  */
-import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS } from '../../scripts/chromium';
 import { PAGES } from '../fixtures/pages';
 import { PAGES as PATHS } from '../../src/shared/site-paths';
+
+const RULES = '/speculation-rules.json';
 
 interface Rule {
   eagerness?: string;
@@ -76,32 +77,25 @@ async function watchRefusals(page: Page): Promise<string[]> {
   return refused;
 }
 
-test('every page but the waiver carries the rules in a script its policy allows by hash; the waiver none', async ({
+test('every page names the rules in a header, a JSON file of the site served as speculation rules', async ({
   request,
 }) => {
   for (const { path } of PAGES) {
-    const answer = await request.get(path);
-    const blocks = [
-      ...(await answer.text()).matchAll(/<script type="speculationrules">([\s\S]*?)<\/script>/g),
-    ].map((match) => match[1]!);
-    // The waiver is signed and left (or handed on at the kiosk), and its answer is at the first
-    // round trip's limit: no rules.
-    if (path === PATHS.waiver) {
-      expect(blocks, path).toEqual([]);
-      continue;
-    }
-    expect(blocks, path).toHaveLength(1);
-    const hash = createHash('sha256').update(blocks[0]!, 'utf8').digest('base64');
-    expect(answer.headers()['content-security-policy'], path).toContain(`'sha256-${hash}'`);
-    expect(answer.headers()['speculation-rules'], path).toBeUndefined();
-    const rules = JSON.parse(blocks[0]!) as { prerender?: Rule[]; prefetch?: Rule[] };
-    expect(rules.prefetch).toBeUndefined();
-    expect(rules.prerender?.length).toBeGreaterThan(0);
-    // Only what the visitor is about to open: no list of pages loaded up front.
-    for (const rule of rules.prerender!) {
-      expect(rule.eagerness).toBe('moderate');
-      expect(rule.urls).toBeUndefined();
-    }
+    const page = await request.get(path);
+    expect(page.headers()['speculation-rules'], path).toBe(`"${RULES}"`);
+    // No inline rules: nothing a page carries for the Content-Security-Policy to allow.
+    expect(await page.text(), path).not.toMatch(/<script[^>]*speculationrules/i);
+  }
+  const file = await request.get(RULES);
+  expect(file.status()).toBe(200);
+  expect(file.headers()['content-type']).toBe('application/speculationrules+json');
+  const rules = JSON.parse(await file.text()) as { prerender?: Rule[]; prefetch?: Rule[] };
+  expect(rules.prefetch).toBeUndefined();
+  expect(rules.prerender?.length).toBeGreaterThan(0);
+  // Only what the visitor is about to open: no list of pages loaded up front.
+  for (const rule of rules.prerender!) {
+    expect(rule.eagerness).toBe('moderate');
+    expect(rule.urls).toBeUndefined();
   }
 });
 
@@ -113,8 +107,7 @@ test('Chromium takes the rules under the site’s own policy: the public pages a
 
   await page.goto('/');
   await expect.poll(() => ruleSets.length).toBeGreaterThan(0);
-  // The page's own script, not a file named by a header.
-  expect(ruleSets[0]!.url ?? '').toBe('');
+  expect(ruleSets[0]!.url).toMatch(new RegExp(`${RULES.replace('.', '\\.')}$`));
   expect(ruleSets[0]!.errorType).toBeUndefined();
   await expect
     .poll(() => [...candidates])
