@@ -9,6 +9,7 @@ import tailwindcss from '@tailwindcss/vite';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import islandScripts from './src/integrations/island-scripts.ts';
 import pageStyles from './src/integrations/page-styles.ts';
+import headingFace from './src/integrations/heading-face.ts';
 import securityHeaders from './src/integrations/security-headers.ts';
 import onDemandRoutes from './src/integrations/on-demand-routes.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
@@ -82,6 +83,8 @@ export default defineConfig({
       customPages: bookingPages,
     }),
     interactionDirective(),
+    // The headings' face, subset to the characters the built pages' headings use.
+    headingFace(),
     // Each page's styles cut to what it uses, then hashed for the Content-Security-Policy.
     pageStyles(),
     // Astro's island scripts wait until the page is parsed (same code, same hashes).

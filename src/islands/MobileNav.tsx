@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { island } from './ErrorBoundary';
-import type { NavItem } from '../lib/nav';
+import { NAV_ITEMS, currentAs } from '../lib/nav';
 
 interface Props {
-  items: readonly (NavItem & { current: 'page' | 'true' | undefined })[];
+  /** The page shown: the island reads the items itself rather than taking them as props, which
+      every page would carry a second time, serialized (about 100 bytes of each page's answer). */
+  pathname: string;
 }
 
 const MENU_ID = 'mobile-menu';
@@ -14,7 +16,8 @@ const MENU_ID = 'mobile-menu';
  * interaction, adds what the platform does not: an accurate aria-expanded, closing when a
  * link is chosen, and focus back on the toggle.
  */
-function Menu({ items }: Props) {
+function Menu({ pathname }: Props) {
+  const items = NAV_ITEMS.map((item) => ({ ...item, current: currentAs(item.href, pathname) }));
   const toggleRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const [hydrated, setHydrated] = useState(false);

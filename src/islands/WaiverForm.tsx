@@ -3,6 +3,7 @@ import {
   useId,
   useState,
   type KeyboardEvent,
+  type ReactNode,
   type RefObject,
   type SubmitEvent,
 } from 'react';
@@ -27,11 +28,12 @@ import {
   WAIVER_SECTIONS,
   waiverSchema,
 } from '../shared/waiver';
-import type { WaiverBlock } from '../shared/waiver-blocks';
 
 interface Props {
-  /** The waiver text, already split into headings and paragraphs (rendered as plain text). */
-  blocks: WaiverBlock[];
+  /** The waiver text, drawn by the page (WaiverFormSlot.astro) and given as the island's slot:
+      Astro hands a slot to the island from the page's own markup, so the text is not written a
+      second time into the island's serialized props (about 400 bytes of the waiver page). */
+  children: ReactNode;
   /** The version of that text; the server refuses a waiver signed under an outdated one. */
   version: string;
 }
@@ -120,7 +122,7 @@ function useKiosk(form: RefObject<HTMLFormElement | null>): boolean {
   return kiosk;
 }
 
-function Form({ blocks, version }: Props) {
+function Form({ children, version }: Props) {
   const id = useId();
   const { formRef, sending, errors, showErrors, clearError, control, send, action } = useForm({
     form: 'waiver',
@@ -324,17 +326,7 @@ function Form({ blocks, version }: Props) {
             tabIndex={0}
             className="max-h-60 overflow-y-auto rounded-md border border-sand-200 bg-sand-50 p-4 text-sm leading-relaxed text-ink"
           >
-            {blocks.map((block, index) =>
-              block.kind === 'heading' ? (
-                <h4 key={index} className="mt-4 mb-1 font-sans font-semibold first:mt-0">
-                  {block.text}
-                </h4>
-              ) : (
-                <p key={index} className="mb-3 last:mb-0">
-                  {block.text}
-                </p>
-              ),
-            )}
+            {children}
           </div>
           <p className="mt-2 text-xs text-muted">Waiver version {version}</p>
         </section>
