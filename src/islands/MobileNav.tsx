@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { island } from './ErrorBoundary';
-import { NAV_ITEMS, currentAs } from '../lib/nav';
+import { navItemsFor } from '../lib/nav';
 
 interface Props {
   /** The page shown: the island reads the items itself rather than taking them as props, which
@@ -17,7 +17,7 @@ const MENU_ID = 'mobile-menu';
  * link is chosen, and focus back on the toggle.
  */
 function Menu({ pathname }: Props) {
-  const items = NAV_ITEMS.map((item) => ({ ...item, current: currentAs(item.href, pathname) }));
+  const items = navItemsFor(pathname);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const [hydrated, setHydrated] = useState(false);

@@ -33,3 +33,8 @@ export function currentAs(href: string, pathname: string): 'page' | 'true' | und
   if (path === href) return 'page';
   return href !== '/' && path.startsWith(`${href}/`) ? 'true' : undefined;
 }
+
+/** The nav items, each with how it stands to the page shown (the header's list and its menu). */
+export function navItemsFor(pathname: string) {
+  return NAV_ITEMS.map((item) => ({ ...item, current: currentAs(item.href, pathname) }));
+}
