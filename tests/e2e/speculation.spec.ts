@@ -181,16 +181,41 @@ test('a visitor who rests the pointer on Services and opens it is shown the prer
     const shown = await page.evaluate(() => {
       const navigation = performance.getEntriesByType('navigation')[0] as
         (PerformanceNavigationTiming & { activationStart?: number }) | undefined;
+      const h1 = document.querySelector('h1');
       return {
         prerendering: (document as Document & { prerendering?: boolean }).prerendering,
         activationStart: navigation?.activationStart ?? 0,
-        heading: document.querySelector('h1')?.textContent ?? '',
+        heading: h1?.textContent ?? '',
+        marked: document.documentElement.dataset.prerendered !== undefined,
+        animation: getComputedStyle(document.documentElement).animationName,
+        headingFace: h1 ? getComputedStyle(h1).fontFamily : '',
       };
     });
     // Shown now, and it was prerendered: its activation came after its own navigation began.
     expect(shown.prerendering).toBe(false);
     expect(shown.activationStart).toBeGreaterThan(0);
     expect(shown.heading).not.toBe('');
+    // Its head's script marked it while it was prerendered: the headings name their face from
+    // the start, with no animation left to start when it is shown (src/styles/theme.css).
+    expect(shown.marked).toBe(true);
+    expect(shown.animation).toBe('none');
+    expect(shown.headingFace).toMatch(/^Spectral, /);
+    // The face was asked for while the page was hidden, and came.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          [...document.fonts].filter((face) => face.family === 'Spectral').map((face) => face.status),
+        ),
+      )
+      .toEqual(['loaded']);
+    // A page opened the ordinary way is not marked, and names its face by the animation.
+    await page.goto(`${baseURL}/contact`, { waitUntil: 'load' });
+    expect(
+      await page.evaluate(() => ({
+        marked: document.documentElement.dataset.prerendered !== undefined,
+        animation: getComputedStyle(document.documentElement).animationName,
+      })),
+    ).toEqual({ marked: false, animation: 'heading-face' });
     expect(refused).toEqual([]);
   } finally {
     await browser.close();
