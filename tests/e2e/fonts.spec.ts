@@ -178,10 +178,21 @@ async function movedFrom(page: Page, width: number, noto?: Buffer): Promise<stri
           starts: elements.map(start),
           page: document.documentElement.scrollHeight,
         });
-        const face = measure();
-        for (const e of elements) e.style.fontFamily = family;
-        await document.fonts.ready;
-        const fallback = measure();
+        // Face, fallback, face again: a page that changed meanwhile for its own reasons (an
+        // island drawn, a list filled in) is measured again, so only the faces differ.
+        let face = measure();
+        let fallback = face;
+        for (let attempt = 0; attempt < 3; attempt++) {
+          for (const e of elements) e.style.fontFamily = family;
+          await document.fonts.ready;
+          fallback = measure();
+          for (const e of elements) e.style.fontFamily = '';
+          await document.fonts.ready;
+          const again = measure();
+          if (JSON.stringify(again) === JSON.stringify(face)) break;
+          if (attempt === 2) return ['the page kept changing while it was measured'];
+          face = again;
+        }
         return [
           ...elements
             .map((e, i) => {
