@@ -204,7 +204,9 @@ test('a visitor who rests the pointer on Services and opens it is shown the prer
     await expect
       .poll(() =>
         page.evaluate(() =>
-          [...document.fonts].filter((face) => face.family === 'Spectral').map((face) => face.status),
+          [...document.fonts]
+            .filter((face) => face.family === 'Spectral')
+            .map((face) => face.status),
         ),
       )
       .toEqual(['loaded']);
