@@ -87,7 +87,7 @@ describe('a seat held while its checkout is open', () => {
   test('the timetable says a place is paid online when booked, not at the studio', async () => {
     const html = await (await renderPage(new Request(`${SITE}/classes`))).text();
     expect(html).toContain('$45 per person, paid online when you book');
-    expect(html).toContain('A place is paid online when you book it');
+    expect(html).toContain('time zone (Portland, Oregon). A place is paid online when you book it');
     expect(html).not.toContain('due at the studio');
     expect(html).not.toContain('Payment is at the studio');
   });

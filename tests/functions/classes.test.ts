@@ -176,7 +176,8 @@ describe('the timetable and booking a place', () => {
   test("without the studio's Stripe keys a place is paid at the studio, and the timetable says so", async () => {
     const html = await timetable();
     expect(html).toContain('$45 per person, due at the studio');
-    expect(html).toContain('Payment is at the studio.');
+    // A sentence of its own, after the time zone's.
+    expect(html).toContain('time zone (Portland, Oregon). Payment is at the studio.');
   });
 
   test('books a place at the price in content: the confirmation with its invite, the amount due, the manage and waiver links; the places left fall', async () => {
