@@ -283,7 +283,7 @@ function answerWithin<T>(what: string, promise: Promise<T>, ms = 30_000): Promis
   });
   return Promise.race([promise, late])
     .catch((error: unknown) => {
-      throw sessionLost(error) ? new Error(`${WEBKIT_GONE} (${what})`) : error;
+      throw sessionLost(error) ? new WebKitGone(what) : error;
     })
     .finally(() => clearTimeout(timer));
 }
@@ -296,6 +296,12 @@ function answerWithin<T>(what: string, promise: Promise<T>, ms = 30_000): Promis
  * a new MiniBrowser.
  */
 export const WEBKIT_GONE = "WebKit's MiniBrowser is gone: its WebDriver session ended";
+
+class WebKitGone extends Error {
+  constructor(step: string) {
+    super(`${WEBKIT_GONE} (${step})`);
+  }
+}
 
 const sessionLost = (error: unknown) =>
   error instanceof Error && error.name === 'NoSuchSessionError';
@@ -334,7 +340,7 @@ async function launchWebKit({ javaScript, webkitDriverUrl }: LaunchOptions): Pro
       try {
         await answerWithin('a blank page', driver.get('about:blank'));
       } catch (error) {
-        if (!(error instanceof Error && error.message.startsWith(WEBKIT_GONE))) throw error;
+        if (!(error instanceof WebKitGone)) throw error;
         console.warn(`${WEBKIT_GONE}; starting a new one`);
         driver = await newSession();
         await answerWithin('a blank page', driver.get('about:blank'));
