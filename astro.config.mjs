@@ -14,6 +14,7 @@ import securityHeaders from './src/integrations/security-headers.ts';
 import onDemandRoutes from './src/integrations/on-demand-routes.ts';
 import deploySettings from './src/integrations/deploy-settings.ts';
 import contentCheck from './src/integrations/content-check.ts';
+import contentEditor from './src/integrations/content-editor.ts';
 import { localSiteUrl, platformValue, readSetting } from './src/server/platform/settings.ts';
 
 /**
@@ -77,9 +78,9 @@ export default defineConfig({
     contentCheck(),
     deploySettings(),
     react(),
-    // Pages only ever arrived at, and the records desk (the studio's, not the public's).
+    // Pages only ever arrived at, the records desk and the content editor (the studio's own).
     sitemap({
-      filter: (page) => !UNLISTED.test(page) && !/\/records(\/|$)/.test(page),
+      filter: (page) => !UNLISTED.test(page) && !/\/(records|admin)(\/|$)/.test(page),
       customPages: bookingPages,
     }),
     interactionDirective(),
@@ -90,6 +91,9 @@ export default defineConfig({
     // Astro's island scripts wait until the page is parsed (same code, same hashes).
     islandScripts(),
     securityHeaders(),
+    // The content editor's script and configuration, for /admin alone (after the headers: it adds
+    // its files' rule to them).
+    contentEditor(),
     onDemandRoutes({ files: includedFiles }),
     ...(devFunctions ? [devFunctions] : []),
   ],
