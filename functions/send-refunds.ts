@@ -3,6 +3,7 @@ import { DatabaseUnavailableError } from '../src/server/platform/db';
 import { readMissingFees } from '../src/server/payments/fees';
 import { sendRefunds } from '../src/server/payments/refunds';
 import { stripeAccount } from '../src/server/payments/stripe';
+import { outbox } from '../src/server/mail-kinds';
 import { json } from '../src/server/request/responses';
 
 /**
@@ -18,7 +19,7 @@ export default async (): Promise<Response> => {
   const account = stripeAccount();
   if (!account) return json({ success: true, skipped: 'no Stripe key' });
   try {
-    const sent = await sendRefunds(account);
+    const sent = await sendRefunds(account, outbox);
     if (sent.succeeded + sent.pending + sent.failed > 0) {
       console.info(
         `send-refunds: ${sent.succeeded} refunded, ${sent.pending} still pending, ${sent.failed} refused by Stripe`,

@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { sessionPayable } from '../src/server/booking/session-payment';
-import { classPayable } from '../src/server/classes/payment';
+import { placePayable } from '../src/server/classes/payment';
 import { outbox } from '../src/server/mail-kinds';
 import { DatabaseUnavailableError } from '../src/server/platform/db';
 import { readFeeQuietly } from '../src/server/payments/fees';
@@ -10,7 +10,7 @@ import {
   applyEvent,
   isHandled,
   rereadSession,
-  type PayableKinds,
+  type Payables,
 } from '../src/server/payments/webhook';
 import { BODY_TIMEOUT_MS, readCapped } from '../src/server/request/guard';
 import { json, methodNotAllowed } from '../src/server/request/responses';
@@ -27,7 +27,7 @@ const BODY_WORDS = {
 } as const;
 
 /** The kinds of booking paid online, each with what it does when its payment settles. */
-const KINDS: PayableKinds = { session: sessionPayable(outbox), class: classPayable(outbox) };
+const KINDS: Payables = { session: sessionPayable(outbox), place: placePayable(outbox) };
 
 /**
  * Stripe's events about the Checkout Sessions the site opened, in order: the signature checked,
@@ -60,9 +60,9 @@ export default async function stripeWebhook(req: Request, context?: Context): Pr
     // After the commit: the refunds to Stripe, then the mails (payments/refunds.ts), then the
     // fee, last and never throwing, so it holds up nothing (payments/fees.ts).
     const paid = applied.paid;
-    const after = refundThenMail(account, applied.refunds, applied.mails, (ids) =>
-      outbox.deliverNow(ids),
-    ).then(() => paid && readFeeQuietly(account, paid));
+    const after = refundThenMail(account, applied.refunds, applied.mails, outbox).then(
+      () => paid && readFeeQuietly(account, paid),
+    );
     if (context?.waitUntil) context.waitUntil(after);
     else await after;
     console.info(`stripe-webhook: ${event.type} ${event.id}: ${applied.outcome}`);

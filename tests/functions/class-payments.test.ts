@@ -4,9 +4,9 @@
  * OpenAPI description (tests/fixtures/stripe.ts), and events signed with the SDK's own helper.
  * The studio's clock is the test's (never a sleep).
  *
- * The seat is held while its checkout is open (a held seat is taken: the class is never
+ * The place is held while its checkout is open (a held place is taken: the class is never
  * oversold), confirmed only by Stripe's event, given back when the checkout lapses; a payment
- * after the hold lapsed takes a seat when one is free and is refunded, once, when none is; a
+ * after the hold lapsed takes a place when one is free and is refunded, once, when none is; a
  * waitlist claim goes straight to payment; a paid place cancelled within the policy is refunded
  * in full, once, and the mail says so.
  */
@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import bookClass from '../../functions/book-class';
 import classWaitlist from '../../functions/class-waitlist';
 import classesSteps from '../../functions/classes-steps';
-import { loadSeat, seatToken } from '../../src/server/classes/store';
+import { loadPlace, placeToken } from '../../src/server/classes/store';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { renderPage } from '../fixtures/on-demand';
@@ -56,25 +56,25 @@ const book = (first: string, extra: Record<string, unknown> = {}) =>
     ),
   );
 
-/** A place booked with the keys set: its seat held, Stripe's page to pay on. */
+/** A place booked with the keys set: its place held, Stripe's page to pay on. */
 async function held(first: string) {
   const answer = await book(first);
   expect(answer.status).toBe(200);
   const body = (await answer.json()) as { checkout: string };
   const checkout = /\/pay\/(cs_test_\w+)$/.exec(body.checkout)?.[1];
   expect(checkout, JSON.stringify(body)).toBeDefined();
-  return { id: (await seatOf(first)).id, checkout: checkout! };
+  return { id: (await placeOf(first)).id, checkout: checkout! };
 }
 
-async function seatOf(first: string) {
+async function placeOf(first: string) {
   const { rows } = await env.db.query<{
     id: string;
     status: string;
     payment: string;
-    seat_no: number | null;
+    place_no: number | null;
     held_until: Date | null;
   }>(
-    `SELECT id, status, payment, seat_no, held_until FROM class_seats WHERE email = $1
+    `SELECT id, status, payment, place_no, held_until FROM class_places WHERE email = $1
       ORDER BY created_at DESC LIMIT 1`,
     [who(first).email],
   );
@@ -83,7 +83,7 @@ async function seatOf(first: string) {
 
 const mailsTo = (email: string) => env.smtp.mails.filter((m) => m.envelope.to.includes(email));
 
-describe('a seat held while its checkout is open', () => {
+describe('a place held while its checkout is open', () => {
   test('the timetable says a place is paid online when booked, not at the studio', async () => {
     const html = await (await renderPage(new Request(`${SITE}/classes`))).text();
     expect(html).toContain('$45 per person, paid online when you book');
@@ -92,23 +92,24 @@ describe('a seat held while its checkout is open', () => {
     expect(html).not.toContain('Payment is at the studio');
   });
 
-  test('booked with the keys set: the seat held, nothing mailed, Stripe asked for the price in content, once', async () => {
+  test('booked with the keys set: the place held, nothing mailed, Stripe asked for the price in content, once', async () => {
     const { id, checkout } = await held('Ann');
-    const seat = await seatOf('Ann');
-    expect(seat).toMatchObject({ status: 'booked', payment: 'held', seat_no: 1 });
+    const place = await placeOf('Ann');
+    expect(place).toMatchObject({ status: 'booked', payment: 'held', place_no: 1 });
     // The clock runs on from NOW: held for the 30 minutes of content/booking.yaml from the booking.
-    const heldMs = new Date(seat.held_until!).getTime() - NOW.getTime();
+    const heldMs = new Date(place.held_until!).getTime() - NOW.getTime();
     expect(heldMs).toBeGreaterThanOrEqual(HOLD_MS);
     expect(heldMs).toBeLessThan(HOLD_MS + 60_000);
     expect(await env.count('mail_outbox')).toBe(0);
     const session = stripe.standIn.session(checkout);
     expect(session).toMatchObject({ amount_total: 4500, currency: 'usd', status: 'open' });
-    expect(session.metadata).toMatchObject({ booking_kind: 'class', booking_id: id });
+    expect(session.metadata).toMatchObject({ booking_kind: 'place', booking_id: id });
     expect(session.success_url).toMatch(
       /^http:\/\/127\.0\.0\.1:8888\/classes\/manage\?token=[\w-]+&paid=1$/,
     );
     const creates = stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
-    expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:class:${id}`]);
+    const heldUntil = new Date(place.held_until!).getTime();
+    expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:place:${id}:${heldUntil}`]);
   });
 
   test("without script the form is answered with a 303 to Stripe's page; sent again, the same page", async () => {
@@ -122,20 +123,44 @@ describe('a seat held while its checkout is open', () => {
     expect(first.status).toBe(303);
     const to = first.headers.get('location')!;
     expect(to).toMatch(new RegExp(`^${stripe.standIn.url}/pay/cs_test_\\w+$`));
+    advanceClock(1_500);
     const again = await bookClass(formPost(`${SITE}/api/classes/book`, fields));
     expect(again.headers.get('location')).toBe(to);
-    expect(await env.count('class_seats')).toBe(1);
+    expect(await env.count('class_places')).toBe(1);
     expect(await env.count('payments')).toBe(1);
+  });
+
+  test('the same place booked again a moment later answers the checkout already open; the place stays held, and paying it confirms', async () => {
+    const body = {
+      ...MAT,
+      ...who('Ann'),
+      ...PERSON_SPAM_CHECKS,
+      submissionId: crypto.randomUUID(),
+    };
+    const post = () => bookClass(jsonPost(`${SITE}/api/classes/book`, body));
+    const { checkout: url } = (await (await post()).json()) as { checkout: string };
+    advanceClock(1_500);
+    const again = await post();
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { checkout: string }).checkout).toBe(url);
+    expect(await placeOf('Ann')).toMatchObject({ status: 'booked', payment: 'held' });
+    expect(await env.count('class_waitlist')).toBe(0);
+    const checkout = /\/pay\/(cs_test_\w+)$/.exec(url)![1]!;
+    expect(await (await deliver(stripe.standIn.complete(checkout))).json()).toMatchObject({
+      outcome: 'paid',
+    });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid' });
+    expect(stripe.standIn.refunds()).toEqual([]);
   });
 
   test('a price the browser made up is refused before anything is held or asked of Stripe', async () => {
     const answer = await book('Ann', { price: 1 });
     expect(answer.status).toBe(422);
-    expect(await env.count('class_seats')).toBe(0);
+    expect(await env.count('class_places')).toBe(0);
     expect(stripe.standIn.requests).toEqual([]);
   });
 
-  test('a held seat is taken: with every seat held, the next person is refused and may wait', async () => {
+  test('a held place is taken: with every place held, the next person is refused and may wait', async () => {
     for (const first of ['Ann', 'Ben', 'Cat', 'Dan']) await held(first);
     const refused = await book('Eve');
     expect(refused.status).toBe(409);
@@ -153,7 +178,7 @@ describe('a seat held while its checkout is open', () => {
     const { id, checkout } = await held('Ann');
     const answer = await deliver(stripe.standIn.complete(checkout));
     expect(await answer.json()).toMatchObject({ received: true, outcome: 'paid' });
-    expect(await seatOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid', seat_no: 1 });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid', place_no: 1 });
     // Another event about the same payment: nothing more.
     const another = stripe.standIn.event(
       'checkout.session.completed',
@@ -166,7 +191,7 @@ describe('a seat held while its checkout is open', () => {
     expect(mail!.text).toContain('$45');
     expect(mail!.text).not.toContain('Due at the studio');
     const page = await classManage(
-      new Request(`${SITE}/classes/manage?token=${seatToken((await loadSeat(id))!)}&paid=1`),
+      new Request(`${SITE}/classes/manage?token=${placeToken((await loadPlace(id))!)}&paid=1`),
     );
     expect(await page.text()).toContain('Paid');
   });
@@ -174,7 +199,7 @@ describe('a seat held while its checkout is open', () => {
 
 describe("a held place's page", () => {
   const page = async (id: string, method = 'GET') => {
-    const token = seatToken((await loadSeat(id))!);
+    const token = placeToken((await loadPlace(id))!);
     return method === 'GET'
       ? classManage(new Request(`${SITE}/classes/manage?token=${token}`))
       : classManage(formPost(`${SITE}/classes/manage`, { token }));
@@ -192,11 +217,11 @@ describe("a held place's page", () => {
     const refused = await page(id, 'POST');
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain('can be cancelled once Stripe has confirmed it');
-    expect(await seatOf('Ann')).toMatchObject({ status: 'booked', payment: 'held', seat_no: 1 });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'booked', payment: 'held', place_no: 1 });
     expect(await env.count('mail_outbox')).toBe(0);
   });
 
-  test('after the hold lapsed, before and after the steps gave the seat back: not kept, in words', async () => {
+  test('after the hold lapsed, before and after the steps gave the place back: not kept, in words', async () => {
     const { id } = await held('Ann');
     advanceClock(HOLD_MS + 1_000);
     for (const when of ['before the steps', 'after the steps']) {
@@ -213,11 +238,11 @@ describe("a held place's page", () => {
 });
 
 describe('no place without money, no money without a place', () => {
-  test('an expired checkout gives its seat back', async () => {
+  test('an expired checkout gives its place back', async () => {
     const { checkout } = await held('Ann');
     const answer = await deliver(stripe.standIn.expire(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'released' });
-    expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'lapsed', place_no: null });
   });
 
   test('a hold whose checkout lapsed with no event is given back by the steps on the studio clock', async () => {
@@ -226,20 +251,20 @@ describe('no place without money, no money without a place', () => {
     expect(await (await classesSteps()).json()).toMatchObject({ released: 0 });
     advanceClock(2_000);
     expect(await (await classesSteps()).json()).toMatchObject({ released: 1 });
-    expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'lapsed', place_no: null });
   });
 
-  test('paid after the hold lapsed, a seat still free: the place is confirmed', async () => {
+  test('paid after the hold lapsed, a place still free: the place is confirmed', async () => {
     const { checkout } = await held('Ann');
     advanceClock(HOLD_MS + 1_000);
     await classesSteps();
     const answer = await deliver(stripe.standIn.complete(checkout));
     expect(await answer.json()).toMatchObject({ outcome: 'paid' });
-    expect(await seatOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid', seat_no: 1 });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'booked', payment: 'paid', place_no: 1 });
     expect(stripe.standIn.refunds()).toEqual([]);
   });
 
-  test('paid after the hold lapsed and every seat taken: refunded in full, once, and told', async () => {
+  test('paid after the hold lapsed and every place taken: refunded in full, once, and told', async () => {
     const { checkout } = await held('Ann');
     advanceClock(HOLD_MS + 1_000);
     await classesSteps();
@@ -249,7 +274,7 @@ describe('no place without money, no money without a place', () => {
       outcome: 'paid after its place went: refunded',
     });
     expect(await (await deliver(event)).json()).toMatchObject({ outcome: 'already handled' });
-    expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'lapsed', place_no: null });
     const refunds = stripe.standIn.refunds();
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 4500, status: 'succeeded' });
@@ -261,13 +286,13 @@ describe('no place without money, no money without a place', () => {
     expect(told!.text).toContain('$45 has been refunded in full');
   });
 
-  test('a class cancelled below its minimum while a seat is being paid for: no mail for the seat, the payment refunded', async () => {
-    // Ten minutes before Mat Foundations' cutoff: the seat is held past it.
+  test('a class cancelled below its minimum while a place is being paid for: no mail for the place, the payment refunded', async () => {
+    // Ten minutes before Mat Foundations' cutoff: the place is held past it.
     setClock(new Date(MAT_CUTOFF.getTime() - 10 * 60_000));
     const { checkout } = await held('Ann');
     setClock(MAT_CUTOFF);
     expect(await (await classesSteps()).json()).toMatchObject({ released: 0, cancelled: 1 });
-    expect(await seatOf('Ann')).toMatchObject({ status: 'lapsed', seat_no: null });
+    expect(await placeOf('Ann')).toMatchObject({ status: 'lapsed', place_no: null });
     const { rows } = await env.db.query<{ kind: string }>(
       `SELECT kind FROM mail_outbox WHERE kind = 'class-cancel-visitor'`,
     );
@@ -306,17 +331,36 @@ describe('no place without money, no money without a place', () => {
       error:
         'Online payment is not available just now, so nothing was booked. Please try again in a few minutes.',
     });
-    const { rows } = await env.db.query(`SELECT 1 FROM class_seats WHERE seat_no IS NOT NULL`);
+    const { rows } = await env.db.query(`SELECT 1 FROM class_places WHERE place_no IS NOT NULL`);
     expect(rows).toEqual([]);
     expect(await env.count('mail_outbox')).toBe(0);
   });
 });
 
+describe('a payment that is not the price asked for', () => {
+  test('refunded whole, the place given back, the participant and the studio told', async () => {
+    const { id, checkout } = await held('Ann');
+    const answer = await deliver(
+      stripe.standIn.complete(checkout, { paid: { amount: 4500, currency: 'eur' } }),
+    );
+    expect(await answer.json()).toMatchObject({
+      outcome: 'paid other than asked: refunded, nothing booked',
+    });
+    expect(await placeOf('Ann')).toMatchObject({ id, payment: 'held', place_no: null });
+    expect(stripe.standIn.refunds().map((r) => [r.amount, r.currency])).toEqual([[4500, 'eur']]);
+    await env.smtp.waitForMails(2);
+    expect(mailsTo('ann@example.test')[0]!.text).toContain(
+      'was €45.00, not the $45 asked, so nothing was booked',
+    );
+    expect(mailsTo(STUDIO)[0]!.subject).toBe('Payment refunded, nothing booked: Ann Tester');
+  });
+});
+
 describe('a paid place and its waitlist', () => {
-  test('cancelled within the policy: refunded in full, once, and the mail says so; the seat offered, the claim link goes straight to payment', async () => {
-    const seats = [];
-    for (const first of ['Ann', 'Ben', 'Cat', 'Dan']) seats.push(await held(first));
-    await deliver(stripe.standIn.complete(seats[0]!.checkout));
+  test('cancelled within the policy: refunded in full, once, and the mail says so; the place offered, the claim link goes straight to payment', async () => {
+    const places = [];
+    for (const first of ['Ann', 'Ben', 'Cat', 'Dan']) places.push(await held(first));
+    await deliver(stripe.standIn.complete(places[0]!.checkout));
     const waiting = await classWaitlist(
       jsonPost(`${SITE}/api/classes/waitlist`, { ...MAT, ...who('Eve'), ...PERSON_SPAM_CHECKS }),
     );
@@ -325,7 +369,7 @@ describe('a paid place and its waitlist', () => {
     env.smtp.mails.length = 0;
 
     // Ann cancels twice: one refund.
-    const token = seatToken((await loadSeat(seats[0]!.id))!);
+    const token = placeToken((await loadPlace(places[0]!.id))!);
     const cancel = () => classManage(formPost(`${SITE}/classes/manage`, { token }));
     expect((await cancel()).status).toBe(200);
     expect((await cancel()).status).toBe(200);
@@ -346,19 +390,27 @@ describe('a paid place and its waitlist', () => {
     expect(shown.status).toBe(200);
     expect(await shown.text()).toContain('Claim and pay');
     expect(await env.count('payments')).toBe(before);
-    expect(await seatOf('Eve')).toMatchObject({ status: 'offered', payment: 'due' });
+    expect(await placeOf('Eve')).toMatchObject({ status: 'offered', payment: 'due' });
     const claimed = await classClaim(formPost(`${SITE}/classes/claim`, { token: link[1]! }));
     expect(claimed.status).toBe(303);
     const to = claimed.headers.get('location')!;
     const checkout = new RegExp(`^${stripe.standIn.url}/pay/(cs_test_\\w+)$`).exec(to)?.[1];
     expect(checkout, to).toBeDefined();
-    expect(await seatOf('Eve')).toMatchObject({ status: 'booked', payment: 'held' });
-    // A second POST: the same checkout.
+    expect(await placeOf('Eve')).toMatchObject({ status: 'booked', payment: 'held' });
+    // A second POST, a moment later: the same checkout, and the place still held for Eve.
+    advanceClock(1_500);
     const again = await classClaim(formPost(`${SITE}/classes/claim`, { token: link[1]! }));
     expect(again.headers.get('location')).toBe(to);
+    expect(await placeOf('Eve')).toMatchObject({ status: 'booked', payment: 'held' });
+    advanceClock(60_000);
+    const third = await classClaim(formPost(`${SITE}/classes/claim`, { token: link[1]! }));
+    expect(third.headers.get('location')).toBe(to);
+    expect(stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(
+      5,
+    );
     expect(await (await deliver(stripe.standIn.complete(checkout!))).json()).toMatchObject({
       outcome: 'paid',
     });
-    expect(await seatOf('Eve')).toMatchObject({ status: 'booked', payment: 'paid' });
+    expect(await placeOf('Eve')).toMatchObject({ status: 'booked', payment: 'paid' });
   });
 });

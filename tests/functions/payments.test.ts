@@ -9,7 +9,8 @@
  * often and in whatever order it comes; a payment after its hold lapsed takes the place when it is
  * still free and is refunded, once, when it is not.
  */
-import { describe, expect, test } from 'vitest';
+import Stripe from 'stripe';
+import { describe, expect, test, vi } from 'vitest';
 import bookSession from '../../functions/book-session';
 import sendRefundsNow from '../../functions/send-refunds';
 import stripeWebhook from '../../functions/stripe-webhook';
@@ -18,7 +19,7 @@ import {
   releaseLapsedSessionHolds,
   sessionToken,
 } from '../../src/server/booking/session-store';
-import { advanceClock, setClock } from '../../src/server/platform/clock';
+import { advanceClock, now, setClock } from '../../src/server/platform/clock';
 import { transaction } from '../../src/server/platform/db';
 import { useFunctionEnv } from '../fixtures/function-env';
 import { renderPage } from '../fixtures/on-demand';
@@ -97,7 +98,8 @@ describe('a place held while its checkout is open', () => {
     );
     expect(url).toBe(`${stripe.standIn.url}/pay/${checkout}`);
     const creates = stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
-    expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:session:${id}`]);
+    const heldUntil = new Date(rows[0]!.hold_expires_at).getTime();
+    expect(creates.map((r) => r.idempotencyKey)).toEqual([`checkout:session:${id}:${heldUntil}`]);
     // The time is taken for everyone else while the checkout is open.
     const other = await bookSession(
       jsonPost(
@@ -116,10 +118,67 @@ describe('a place held while its checkout is open', () => {
     expect(first.status).toBe(303);
     const to = first.headers.get('location')!;
     expect(to).toMatch(new RegExp(`^${stripe.standIn.url}/pay/cs_test_\\w+$`));
+    advanceClock(1_500);
     const again = await bookSession(formPost(`${SITE}/api/book-session`, fields));
     expect(again.headers.get('location')).toBe(to);
     expect(await env.count('session_bookings')).toBe(1);
     expect(await env.count('payments')).toBe(1);
+  });
+
+  test('the same booking sent again a moment later answers the checkout already open; the time stays held, and paying it confirms', async () => {
+    const body = { ...sessionBody('private', TUESDAY_9), submissionId: crypto.randomUUID() };
+    const first = await bookSession(jsonPost(`${SITE}/api/book-session`, body));
+    const { checkout: url } = (await first.json()) as { checkout: string };
+    advanceClock(1_500);
+    const again = await bookSession(jsonPost(`${SITE}/api/book-session`, body));
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { checkout: string }).checkout).toBe(url);
+    advanceClock(60_000);
+    const later = await bookSession(jsonPost(`${SITE}/api/book-session`, body));
+    expect(((await later.json()) as { checkout: string }).checkout).toBe(url);
+    const creates = stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions');
+    expect(creates).toHaveLength(1);
+    const { rows } = await env.db.query<{ id: string }>(`SELECT id FROM session_bookings`);
+    expect(rows).toHaveLength(1);
+    expect(await booking(rows[0]!.id)).toMatchObject({ payment: 'held', cancelled_at: null });
+    // The time is still taken for everyone else, and the first page can be paid.
+    const other = await bookSession(
+      jsonPost(
+        `${SITE}/api/book-session`,
+        sessionBody('private', TUESDAY_9, { email: 'ada@example.test' }),
+      ),
+    );
+    expect(other.status).toBe(409);
+    const checkout = /\/pay\/(cs_test_\w+)$/.exec(url)![1]!;
+    expect(await (await deliver(stripe.standIn.complete(checkout))).json()).toMatchObject({
+      outcome: 'paid',
+    });
+    expect(await booking(rows[0]!.id)).toMatchObject({ payment: 'paid', cancelled_at: null });
+    expect(stripe.standIn.refunds()).toEqual([]);
+  });
+
+  test('sent again while Stripe is still opening the first checkout (another instance): the repeat waits for it, and nothing is released', async () => {
+    const body = { ...sessionBody('private', TUESDAY_9), submissionId: crypto.randomUUID() };
+    const gate = stripe.standIn.holdNext('/v1/checkout/sessions');
+    const first = bookSession(jsonPost(`${SITE}/api/book-session`, body));
+    await gate.arrived;
+    advanceClock(1_500);
+    const second = bookSession(jsonPost(`${SITE}/api/book-session`, body));
+    // Stripe has answered the repeat that the key is in use, before the first goes on.
+    await stripe.standIn.requested('/v1/checkout/sessions', 2);
+    gate.release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const [a, b] = (await Promise.all(answers.map((a) => a.json()))) as { checkout: string }[];
+    expect(b!.checkout).toBe(a!.checkout);
+    expect(stripe.standIn.requests.filter((r) => r.path === '/v1/checkout/sessions').length).toBe(
+      2,
+    );
+    expect(await env.count('payments')).toBe(1);
+    const { rows } = await env.db.query<{ payment: string; cancelled_at: Date | null }>(
+      `SELECT payment, cancelled_at FROM session_bookings`,
+    );
+    expect(rows).toEqual([{ payment: 'held', cancelled_at: null }]);
   });
 
   test('a price the browser made up is refused before anything is held or asked of Stripe', async () => {
@@ -184,10 +243,43 @@ describe('a place held while its checkout is open', () => {
   test('a signature that does not match is refused, and changes nothing', async () => {
     const { id, checkout } = await heldSession();
     const event = stripe.standIn.complete(checkout);
-    const answer = await deliver(event, event.signature.replace(/v1=\w/, 'v1=0'));
+    // Every hex digit of the signature turned, so it differs whatever it was (a fixed digit
+    // matched it one time in sixteen).
+    const turned = event.signature.replace(
+      /v1=(\w+)/,
+      (_, hash: string) => `v1=${[...hash].map((c) => (c === '0' ? '1' : '0')).join('')}`,
+    );
+    const answer = await deliver(event, turned);
     expect(answer.status).toBe(400);
     expect((await booking(id)).payment).toBe('held');
     expect(await env.count('stripe_events')).toBe(0);
+  });
+
+  test('an event signed more than five minutes ago (a replay) is refused, and changes nothing; one signed just now is taken', async () => {
+    const { id, checkout } = await heldSession();
+    const event = stripe.standIn.complete(checkout);
+    const signer = new Stripe('sk_test_signer');
+    const signedAt = (ms: number) =>
+      signer.webhooks.generateTestHeaderString({
+        payload: event.payload,
+        secret: stripe.standIn.webhookSecret,
+        timestamp: Math.floor((now().getTime() + ms) / 1000),
+      });
+    for (const ago of [400 * 24 * 3_600_000, 6 * 60_000]) {
+      const stale = await stripeWebhook(
+        new Request(`${SITE}/api/stripe-webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signedAt(-ago) },
+          body: event.payload,
+        }),
+      );
+      expect(stale.status).toBe(400);
+      expect((await booking(id)).payment).toBe('held');
+    }
+    expect(await env.count('stripe_events')).toBe(0);
+    const fresh = await deliver(event, signedAt(-60_000));
+    expect(fresh.status).toBe(200);
+    expect((await booking(id)).payment).toBe('paid');
   });
 
   test('a body far larger than an event, streamed without a length, is refused unread past its cap', async () => {
@@ -275,7 +367,7 @@ describe("a held session's page", () => {
     for (const when of ['before the release', 'after the release']) {
       if (when === 'after the release') await transaction(releaseLapsedSessionHolds);
       const html = (await (await manage(id)).text()).replace(/\s+/g, ' ');
-      expect(html, when).toContain('Not booked: Private Sessions');
+      expect(html, when).toContain('Not booked: Private Session');
       expect(html, when).toContain('the payment did not reach us in time');
       expect(html, when).not.toContain('Waiting for your payment');
       expect(html, when).not.toContain('Cancel my session');
@@ -333,10 +425,89 @@ describe('no money without a place', () => {
       status: 'expired',
     } as never);
     await deliver(completed);
-    expect(await (await deliver(expired)).json()).toMatchObject({
-      outcome: 'ignored: already paid',
-    });
+    // Stripe's copy says paid: the expiry is read as what Stripe says, a payment already recorded.
+    expect(await (await deliver(expired)).json()).toMatchObject({ outcome: 'already paid' });
     expect(await booking(id)).toMatchObject({ payment: 'paid', cancelled_at: null });
+  });
+});
+
+describe('a payment that is not the price asked for', () => {
+  for (const [what, paid, words] of [
+    ['another amount', { amount: 100, currency: 'usd' }, '$1'],
+    ['another currency (12,000 yen for $120)', { amount: 12000, currency: 'jpy' }, '¥12,000'],
+  ] as const) {
+    test(`${what}: recorded and refunded whole, nothing booked, the visitor and the studio told, and said in the log`, async () => {
+      const { id, checkout } = await heldSession();
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const answer = await deliver(stripe.standIn.complete(checkout, { paid }));
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({
+        outcome: 'paid other than asked: refunded, nothing booked',
+      });
+      expect(errors.mock.calls.flat().join(' ')).toContain(
+        `was paid ${paid.amount} ${paid.currency}, not the 12000 usd asked`,
+      );
+      errors.mockRestore();
+      expect(await booking(id)).toMatchObject({ payment: 'held', cancelled_by: 'checkout' });
+      expect(stripe.standIn.refunds().map((r) => [r.amount, r.currency])).toEqual([
+        [paid.amount, paid.currency],
+      ]);
+      const { rows } = await env.db.query(
+        `SELECT r.reason, r.state, p.received_cents, p.received_currency
+           FROM payment_refunds r JOIN payments p ON p.id = r.payment_id`,
+      );
+      expect(rows).toEqual([
+        {
+          reason: 'mismatch',
+          state: 'succeeded',
+          received_cents: paid.amount,
+          received_currency: paid.currency,
+        },
+      ]);
+      await env.smtp.waitForMails(2);
+      const visitor = env.smtp.mails.find((m) => m.envelope.to.includes('grace@example.test'))!;
+      expect(visitor.text).toContain(
+        `was ${words}, not the $120 asked, so nothing was booked and your payment has been refunded in full.`,
+      );
+      const studio = env.smtp.mails.find((m) => m.envelope.to.includes(STUDIO))!;
+      expect(studio.subject).toBe('Payment refunded, nothing booked: Grace Hopper');
+      expect(studio.text).toContain(
+        `Stripe took ${words} from Grace Hopper for the private session on`,
+      );
+      // The time is free again, and the same event once more changes nothing.
+      const other = await heldSession(TUESDAY_9, 'ada@example.test');
+      expect(other.checkout).toMatch(/^cs_test_/);
+      expect(stripe.standIn.refunds()).toHaveLength(1);
+    });
+  }
+});
+
+describe('an event applied by what Stripe says now', () => {
+  test('an expiry for a checkout Stripe says is still open changes nothing: the time stays held', async () => {
+    const { id, checkout } = await heldSession();
+    const event = stripe.standIn.event('checkout.session.expired', {
+      ...(stripe.standIn.session(checkout) as unknown as { id: string; object: string }),
+      status: 'expired',
+    });
+    const answer = await deliver(event);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({
+      outcome: 'ignored: Stripe says the checkout is open',
+    });
+    expect(await booking(id)).toMatchObject({ payment: 'held', cancelled_at: null });
+    expect((await paymentState(checkout)).state).toBe('open');
+  });
+
+  test('an async payment failure for a checkout Stripe says is paid confirms it instead of releasing it', async () => {
+    const { id, checkout } = await heldSession();
+    const paid = stripe.standIn.complete(checkout);
+    const failed = stripe.standIn.event('checkout.session.async_payment_failed', {
+      ...(stripe.standIn.session(checkout) as unknown as { id: string; object: string }),
+      payment_status: 'unpaid',
+    });
+    expect(await (await deliver(failed)).json()).toMatchObject({ outcome: 'paid' });
+    expect(await booking(id)).toMatchObject({ payment: 'paid', cancelled_at: null });
+    expect(await (await deliver(paid)).json()).toMatchObject({ outcome: 'already paid' });
   });
 });
 

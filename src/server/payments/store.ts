@@ -5,17 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sqlNow } from '../platform/clock';
-import { dollars as dollarsOf } from '../../shared/money';
+import { amountIn, dollars as dollarsOf } from '../../shared/money';
 import { query, type Queryable } from '../platform/db';
+import type { PayableKind } from '../../shared/desk-api';
 
-export type BookingKind = 'session' | 'class';
-export type RefundReason = 'policy' | 'taken' | 'class-cancelled' | 'studio';
+export type RefundReason = 'policy' | 'taken' | 'class-cancelled' | 'studio' | 'mismatch';
 
 export interface Payment {
   id: string;
-  bookingKind: BookingKind;
+  bookingKind: PayableKind;
   bookingId: string;
   checkoutSession: string;
+  /** Stripe's page of the checkout, where the visitor pays while it is open. */
+  checkoutUrl: string | null;
   amountCents: number;
   currency: string;
   state: 'open' | 'paid' | 'expired';
@@ -36,9 +38,10 @@ export interface Refund {
 
 interface PaymentRow {
   id: string;
-  booking_kind: BookingKind;
+  booking_kind: PayableKind;
   booking_id: string;
   checkout_session: string;
+  checkout_url: string | null;
   amount_cents: number;
   currency: string;
   state: Payment['state'];
@@ -51,6 +54,7 @@ const paymentOf = (row: PaymentRow): Payment => ({
   bookingKind: row.booking_kind,
   bookingId: row.booking_id,
   checkoutSession: row.checkout_session,
+  checkoutUrl: row.checkout_url,
   amountCents: Number(row.amount_cents),
   currency: row.currency,
   state: row.state,
@@ -64,9 +68,9 @@ export async function recordCheckout(
   checkout: Omit<Payment, 'id' | 'state' | 'paymentIntent'>,
 ): Promise<Payment> {
   const { rows } = await tx.query(
-    `INSERT INTO payments (id, booking_kind, booking_id, checkout_session, amount_cents, currency,
-                           expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, ${sqlNow()})
+    `INSERT INTO payments (id, booking_kind, booking_id, checkout_session, checkout_url,
+                           amount_cents, currency, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${sqlNow()})
      ON CONFLICT (checkout_session) DO UPDATE SET checkout_session = EXCLUDED.checkout_session
      RETURNING *`,
     [
@@ -74,12 +78,30 @@ export async function recordCheckout(
       checkout.bookingKind,
       checkout.bookingId,
       checkout.checkoutSession,
+      checkout.checkoutUrl,
       checkout.amountCents,
       checkout.currency,
       checkout.expiresAt.toISOString(),
     ],
   );
   return paymentOf(rows[0] as PaymentRow);
+}
+
+/**
+ * The page of the checkout open for a booking, if one is open and its page not yet closed: what a
+ * repeated request for the booking is answered with.
+ */
+export async function openCheckoutOf(
+  kind: PayableKind,
+  bookingId: string,
+): Promise<string | undefined> {
+  const [row] = await query<{ checkout_url: string }>(
+    `SELECT checkout_url FROM payments
+      WHERE booking_kind = $1 AND booking_id = $2 AND state = 'open'
+        AND checkout_url IS NOT NULL AND expires_at > ${sqlNow()}`,
+    [kind, bookingId],
+  );
+  return row?.checkout_url;
 }
 
 /** The payment of a Checkout Session, locked for the rest of the transaction. */
@@ -96,7 +118,7 @@ export async function lockPaymentOfCheckout(
 /** A booking's paid payment, if any. */
 export async function paidPaymentOf(
   tx: Queryable,
-  kind: BookingKind,
+  kind: PayableKind,
   bookingId: string,
 ): Promise<Payment | undefined> {
   const { rows } = await tx.query(
@@ -106,11 +128,21 @@ export async function paidPaymentOf(
   return rows[0] ? paymentOf(rows[0] as PaymentRow) : undefined;
 }
 
-export async function markPaid(tx: Queryable, id: string, paymentIntent: string): Promise<void> {
+/**
+ * Records a payment paid, with what Stripe took when it was not what was asked (`received`: a
+ * payment refunded whole, its booking not confirmed).
+ */
+export async function markPaid(
+  tx: Queryable,
+  id: string,
+  paymentIntent: string,
+  received?: { cents: number; currency: string },
+): Promise<void> {
   await tx.query(
-    `UPDATE payments SET state = 'paid', payment_intent = $2, paid_at = ${sqlNow()}
+    `UPDATE payments SET state = 'paid', payment_intent = $2, paid_at = ${sqlNow()},
+                         received_cents = $3, received_currency = $4
       WHERE id = $1 AND state <> 'paid'`,
-    [id, paymentIntent],
+    [id, paymentIntent, received?.cents ?? null, received?.currency ?? null],
   );
 }
 
@@ -187,11 +219,34 @@ export async function pendingRefunds(tx: Queryable, ids?: string[]): Promise<Ref
   return (rows as RefundRow[]).map(refundOf);
 }
 
+/**
+ * Settles a refund by Stripe's answer: made (`stripeRefund`, in `state`), refused by Stripe
+ * (`refused`, its words: failed, counted as nothing), or not answered (`error`: still pending).
+ * The payment is locked first, as everything that writes its refunds locks it, so that a refund
+ * settled while another is decided for the same payment never waits on it the other way round.
+ */
 export async function settleRefund(
   tx: Queryable,
   id: string,
-  outcome: { stripeRefund: string; state: 'succeeded' | 'pending' | 'failed' } | { error: string },
+  outcome:
+    | { stripeRefund: string; state: 'succeeded' | 'pending' | 'failed' }
+    | { refused: string }
+    | { error: string },
 ): Promise<void> {
+  await tx.query(
+    `SELECT 1 FROM payments WHERE id = (SELECT payment_id FROM payment_refunds WHERE id = $1)
+        FOR UPDATE`,
+    [id],
+  );
+  if ('refused' in outcome) {
+    await tx.query(
+      `UPDATE payment_refunds
+          SET state = 'failed', attempts = attempts + 1, error = $2, settled_at = ${sqlNow()}
+        WHERE id = $1 AND state = 'pending'`,
+      [id, outcome.refused],
+    );
+    return;
+  }
   if ('error' in outcome) {
     await tx.query('UPDATE payment_refunds SET attempts = attempts + 1, error = $2 WHERE id = $1', [
       id,
@@ -206,6 +261,26 @@ export async function settleRefund(
       WHERE id = $1`,
     [id, outcome.stripeRefund, outcome.state],
   );
+}
+
+/** The ref of a mail about a refund: `<booking id>:refund-<refund id>`, as erasure finds it. */
+export async function refundRef(tx: Queryable, refund: Pick<Refund, 'id' | 'paymentId'>) {
+  const { rows } = await tx.query('SELECT booking_id FROM payments WHERE id = $1', [
+    refund.paymentId,
+  ]);
+  return `${(rows[0] as { booking_id: string }).booking_id}:refund-${refund.id}`;
+}
+
+/** Where one refund stands now, with Stripe's words when Stripe refused it. */
+export async function refundState(
+  id: string,
+): Promise<{ state: Refund['state']; words: string | undefined }> {
+  const [row] = await query<{ state: Refund['state']; error: string | null }>(
+    'SELECT state, error FROM payment_refunds WHERE id = $1',
+    [id],
+  );
+  if (!row) throw new Error(`No refund ${id}`);
+  return { state: row.state, words: row.state === 'failed' ? (row.error ?? undefined) : undefined };
 }
 
 /**
@@ -232,35 +307,13 @@ export async function eventOutcome(tx: Queryable, id: string, outcome: string): 
 }
 
 /**
- * A booking paid online and cancelled within the policy: its payment refunded in full, once
- * (the decision's key is the payment's). None when it was not paid online.
- */
-export async function refundInFull(
-  tx: Queryable,
-  kind: BookingKind,
-  bookingId: string,
-  requestedBy: string,
-): Promise<Refund[]> {
-  const paid = await paidPaymentOf(tx, kind, bookingId);
-  if (!paid) return [];
-  return [
-    await queueRefund(tx, paid, {
-      amountCents: paid.amountCents,
-      reason: 'policy',
-      requestedBy,
-      key: `policy:${paid.id}`,
-    }),
-  ];
-}
-
-/**
  * The refund a `payment-refunded` mail tells of, from its ref `<booking id>:refund-<refund id>`:
  * its booking, amount and reason, and the payment it gives back (of it), when it is a refund of a
  * `kind` booking.
  */
 export async function refundToTell(
   ref: string,
-  kind: BookingKind,
+  kind: PayableKind,
 ): Promise<
   | {
       bookingId: string;
@@ -268,6 +321,11 @@ export async function refundToTell(
       paidCents: number;
       reason: RefundReason;
       state: Refund['state'];
+      /** Stripe's words, when it refused the refund. */
+      words: string | null;
+      /** What was asked, and what Stripe took in its currency (they differ for a mismatch). */
+      askedCents: number;
+      currency: string;
     }
   | undefined
 > {
@@ -279,8 +337,13 @@ export async function refundToTell(
     paid_cents: number;
     reason: RefundReason;
     state: Refund['state'];
+    error: string | null;
+    asked_cents: number;
+    currency: string;
   }>(
-    `SELECT p.booking_id, r.amount_cents, p.amount_cents AS paid_cents, r.reason, r.state
+    `SELECT p.booking_id, r.amount_cents, coalesce(p.received_cents, p.amount_cents) AS paid_cents,
+            r.reason, r.state, r.error, p.amount_cents AS asked_cents,
+            coalesce(p.received_currency, p.currency) AS currency
        FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
       WHERE r.id = $1 AND p.booking_kind = $2`,
     [refundId, kind],
@@ -292,8 +355,62 @@ export async function refundToTell(
       paidCents: Number(row.paid_cents),
       reason: row.reason,
       state: row.state,
+      words: row.state === 'failed' ? row.error : null,
+      askedCents: Number(row.asked_cents),
+      currency: row.currency.trim(),
     }
   );
+}
+
+/**
+ * What the visitor's mail says of a payment that was not the price asked for: nothing booked,
+ * refunded whole. `what` is the booking, e.g. "the private session on Tuesday, March 2, …".
+ */
+export function mismatchWords(
+  refund: { amountCents: number; askedCents: number; currency: string },
+  what: string,
+): string {
+  return `Your payment for ${what} was ${amountIn(refund.amountCents, refund.currency)}, not the ${dollarsOf(refund.askedCents)} asked, so nothing was booked and your payment has been refunded in full. It reaches your card in 5 to 10 days.`;
+}
+
+/** What the studio's mail says of a payment that was not the price asked for. */
+function mismatchStudioLines(
+  refund: { amountCents: number; askedCents: number; currency: string },
+  person: { name: string; email: string },
+  what: string,
+): string[] {
+  return [
+    `Stripe took ${amountIn(refund.amountCents, refund.currency)} from ${person.name} for ${what}, not the ${dollarsOf(refund.askedCents)} asked for it. Nothing was booked: what was held for them is free again, and the whole payment is being refunded to them. They have been told.`,
+    `If this happens again, please check the prices and the site's settings; ${person.name}'s e-mail address is ${person.email}.`,
+  ];
+}
+
+/** Why a refund was made, as the studio's mail about its refusal says it. */
+const REFUND_BECAUSE: Record<RefundReason, string> = {
+  policy: 'They cancelled within your cancellation policy.',
+  taken:
+    'Their payment came after the time held for them had run out and the place had gone to someone else.',
+  'class-cancelled': 'The class was cancelled.',
+  studio: 'You refunded it on the desk.',
+  mismatch:
+    'Stripe took a different amount or currency from the price asked for, so nothing was booked.',
+};
+
+/**
+ * What the studio's mail says of a refund Stripe would not make: how much, of whose payment for
+ * what, why it was being refunded, Stripe's words, and what she can do.
+ */
+function refusedRefundLines(
+  refund: { amountCents: number; paidCents: number; reason: RefundReason; words: string | null },
+  person: { name: string; email: string },
+  what: string,
+): string[] {
+  return [
+    `Stripe would not refund ${dollarsOf(refund.amountCents)} of ${person.name}'s payment of ${dollarsOf(refund.paidCents)} for ${what}, so nothing of it was refunded.`,
+    ...(refund.words ? [`Stripe said: “${refund.words}”`] : []),
+    `Why it was being refunded: ${REFUND_BECAUSE[refund.reason]}`,
+    `You can refund it again on the desk's Bookings screen, or give the money back another way. ${person.name}'s e-mail address is ${person.email}.`,
+  ];
 }
 
 /**
@@ -311,26 +428,43 @@ export function deskRefundWords(
     : `${instructor} has refunded ${dollarsOf(amountCents)} of your payment of ${dollarsOf(paidCents)} for ${what}. It reaches your card in 5 to 10 days.`;
 }
 
-/** A paid payment with what was refunded of it (refunds not refused), and what is pending. */
+/** A refund Stripe would not make: how much, and Stripe's words. */
+export interface RefusedRefund {
+  amountCents: number;
+  words: string;
+}
+
+/**
+ * A paid payment with what was refunded of it (refunds not refused), what is pending, and the
+ * refunds Stripe refused (counted as nothing).
+ */
 export interface PaidPayment extends Payment {
   feeCents: number | null;
   paidAt: Date | null;
   refundedCents: number;
   refundPendingCents: number;
+  refused: RefusedRefund[];
 }
 
-/** The paid payments of these bookings, by booking id. */
+/** The paid payments of these bookings, by booking id; each with its refunds in one line. */
 export async function paidPaymentsOf(
   tx: Queryable,
-  kind: BookingKind,
+  kind: PayableKind,
   bookingIds: readonly string[],
-): Promise<Map<string, PaidPayment>> {
-  const found = new Map<string, PaidPayment>();
+): Promise<Map<string, PaidPayment & { refundsLine: string | null }>> {
+  const found = new Map<string, PaidPayment & { refundsLine: string | null }>();
   if (bookingIds.length === 0) return found;
   const { rows } = await tx.query(
     `SELECT p.*,
             coalesce(sum(r.amount_cents) FILTER (WHERE r.state <> 'failed'), 0)::int AS refunded,
-            coalesce(sum(r.amount_cents) FILTER (WHERE r.state = 'pending'), 0)::int AS pending
+            coalesce(sum(r.amount_cents) FILTER (WHERE r.state = 'pending'), 0)::int AS pending,
+            coalesce(json_agg(json_build_object('amountCents', r.amount_cents,
+                                                'words', coalesce(r.error, ''))
+                              ORDER BY r.created_at) FILTER (WHERE r.state = 'failed'),
+                     '[]'::json) AS refused,
+            string_agg(to_char(r.amount_cents / 100.0, 'FM999990.00') || ' ' || r.state
+                       || coalesce(' ' || r.stripe_refund, ''), '; ' ORDER BY r.created_at)
+              AS refunds_line
        FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
       WHERE p.booking_kind = $1 AND p.booking_id = ANY($2::uuid[]) AND p.state = 'paid'
       GROUP BY p.id`,
@@ -341,22 +475,42 @@ export async function paidPaymentsOf(
     paid_at: Date | null;
     refunded: number;
     pending: number;
+    refused: RefusedRefund[] | string;
+    refunds_line: string | null;
   })[]) {
+    // json arrives parsed from `pg`, and as text from some drivers.
+    const refused: RefusedRefund[] =
+      typeof row.refused === 'string' ? (JSON.parse(row.refused) as RefusedRefund[]) : row.refused;
     found.set(row.booking_id, {
       ...paymentOf(row),
       feeCents: row.fee_cents === null ? null : Number(row.fee_cents),
       paidAt: row.paid_at && new Date(row.paid_at),
       refundedCents: Number(row.refunded),
       refundPendingCents: Number(row.pending),
+      refused: refused.map((r) => ({
+        ...r,
+        amountCents: Number(r.amountCents),
+      })),
+      refundsLine: row.refunds_line,
     });
   }
   return found;
 }
 
+/** The amount of the refund asked for under `key` (a press on the desk), if it was asked. */
+export async function refundAskedUnder(tx: Queryable, key: string): Promise<number | undefined> {
+  const { rows } = await tx.query(
+    'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
+    [`refund:${key}`],
+  );
+  const row = rows[0] as { amount_cents: number } | undefined;
+  return row && Number(row.amount_cents);
+}
+
 /** A booking's paid payment locked for the rest of the transaction, with its refunds. */
 export async function lockPaidPayment(
   tx: Queryable,
-  kind: BookingKind,
+  kind: PayableKind,
   bookingId: string,
 ): Promise<PaidPayment | undefined> {
   await tx.query(
@@ -372,7 +526,7 @@ export async function lockPaidPayment(
  * of it; `undefined` when it was not paid online.
  */
 export async function refundedOf(
-  kind: BookingKind,
+  kind: PayableKind,
   bookingId: string,
 ): Promise<{ paidCents: number; refundedCents: number } | undefined> {
   const tx: Queryable = { query: async (sql, params) => ({ rows: await query(sql, params) }) };
@@ -390,16 +544,38 @@ export function refundWords(money: { paidCents: number; refundedCents: number })
 }
 
 /**
- * What is left of a booking's online payment, refunded because the studio cancelled it (on the
- * desk, or a class below its minimum at its cutoff): once, whoever asks, for the key is the
- * payment's. None when it was not paid online, or is refunded already.
+ * What a visitor's cancellation within the policy says of their money: the part of an online
+ * payment refunded (`money`), what they paid at the studio (`paidAtStudioCents`), or nothing due.
+ */
+export function cancelledMoney(
+  money: { paidCents: number; refundedCents: number } | undefined,
+  paidAtStudioCents: number,
+): string {
+  if (money) {
+    return (
+      refundWords(money) ||
+      `Your payment of ${dollarsOf(money.paidCents)} is to be refunded: the studio will write to you about it.`
+    );
+  }
+  if (paidAtStudioCents > 0) {
+    return `You paid ${dollarsOf(paidAtStudioCents)} at the studio: it is given back to you there.`;
+  }
+  return 'Nothing is due for it.';
+}
+
+/**
+ * What is left of a booking's online payment after any refund she made on the desk, refunded
+ * because the booking ended: cancelled within the policy (`policy`), cancelled by the studio (on
+ * the desk, `studio`), or its class cancelled (on the desk, or below its minimum at its cutoff).
+ * Once, whoever asks, for the key is the payment's. None when it was not paid online, or nothing
+ * is left of it.
  */
 export async function refundRest(
   tx: Queryable,
-  kind: BookingKind,
+  kind: PayableKind,
   bookingId: string,
   requestedBy: string,
-  reason: 'studio' | 'class-cancelled',
+  reason: 'policy' | 'studio' | 'class-cancelled',
 ): Promise<Refund | undefined> {
   const paid = await lockPaidPayment(tx, kind, bookingId);
   if (!paid || paid.refundedCents >= paid.amountCents) return undefined;
@@ -407,6 +583,41 @@ export async function refundRest(
     amountCents: paid.amountCents - paid.refundedCents,
     reason,
     requestedBy,
-    key: `${reason === 'studio' ? 'studio-cancel' : 'class-cancelled'}:${paid.id}`,
+    key: `${REST_KEYS[reason]}:${paid.id}`,
   });
+}
+
+const REST_KEYS = {
+  policy: 'policy',
+  studio: 'studio-cancel',
+  'class-cancelled': 'class-cancelled',
+} as const;
+
+/** What the studio is told of a refund: one Stripe would not make, or a payment not the price. */
+export type StudioRefundAbout = 'refused' | 'mismatch';
+
+/**
+ * The studio's mail about a refund of `person`'s payment for `what`: its subject and lines, or
+ * none when a refusal it would tell of is no longer so.
+ */
+export function studioRefundWords(
+  about: StudioRefundAbout,
+  refund: Parameters<typeof refusedRefundLines>[0] &
+    Parameters<typeof mismatchStudioLines>[0] & {
+      state: Refund['state'];
+    },
+  person: { name: string; email: string },
+  what: string,
+): { subject: string; lines: string[] } | undefined {
+  if (about === 'mismatch') {
+    return {
+      subject: `Payment refunded, nothing booked: ${person.name}`,
+      lines: mismatchStudioLines(refund, person, what),
+    };
+  }
+  if (refund.state !== 'failed') return undefined;
+  return {
+    subject: `Refund not made: ${dollarsOf(refund.amountCents)} to ${person.name}`,
+    lines: refusedRefundLines(refund, person, what),
+  };
 }

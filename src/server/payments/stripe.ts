@@ -44,9 +44,9 @@ export function stripeAccount(): StripeAccount | undefined {
 
 /**
  * The event Stripe sent, its signature checked against the webhook's secret at the site's own
- * clock (Stripe's five minutes of tolerance); any mismatch throws the SDK's
- * StripeSignatureVerificationError. A site with a key and no secret cannot know a payment is
- * real, and says so.
+ * clock (Stripe's five minutes of tolerance: an event signed earlier is a replay); any mismatch
+ * throws the SDK's StripeSignatureVerificationError. A site with a key and no secret cannot know a
+ * payment is real, and says so.
  */
 export function verifiedEvent(account: StripeAccount, payload: Buffer, signature: string) {
   if (!account.webhookSecret) {
@@ -58,7 +58,8 @@ export function verifiedEvent(account: StripeAccount, payload: Buffer, signature
     account.webhookSecret,
     undefined,
     undefined,
-    Math.floor(now().getTime() / 1000),
+    // The moment it was received, in milliseconds, as the SDK reads it (it divides by 1000).
+    now().getTime(),
   );
 }
 
