@@ -4,7 +4,7 @@ import { PAGES } from '../src/shared/site-paths';
 import { answerPlace, storePlace } from '../src/server/classes/book';
 import { checkClassBooking } from '../src/server/classes/engine';
 import { awaitsPayment, openPlaceCheckout } from '../src/server/classes/payment';
-import { loadClassDate, loadSeat, seatBySubmission } from '../src/server/classes/store';
+import { loadClassDate, loadPlace, placeBySubmission } from '../src/server/classes/store';
 import { answerCheckout, holdUntil, payOnline } from '../src/server/payments/checkout';
 import { outbox } from '../src/server/mail-kinds';
 import { readSetting } from '../src/server/platform/settings';
@@ -24,7 +24,7 @@ const NO_SCRIPT: NoScript = {
  * A place in a small group class: the class (from the timetable in content, its price compared
  * with the price the page showed), the person; the place stored (Postgres refuses one too many),
  * the confirmation with its invite and the studio's notice queued with it. With the studio's
- * Stripe keys set, the seat is held instead and the visitor sent to Stripe's page to pay the
+ * Stripe keys set, the place is held instead and the visitor sent to Stripe's page to pay the
  * class's price in content (src/server/classes/payment.ts); the mails wait for the payment.
  */
 export default async function bookClass(req: Request, context?: FunctionContext) {
@@ -46,15 +46,15 @@ export default async function bookClass(req: Request, context?: FunctionContext)
     const stored = await storePlace(outbox, request.value, received, chosen.value, hold);
     if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT);
     await deliver(context, outbox, stored.value.queued);
-    const seat = pay
+    const place = pay
       ? await (stored.value.id
-          ? loadSeat(stored.value.id)
-          : seatBySubmission(received.submissionId))
+          ? loadPlace(stored.value.id)
+          : placeBySubmission(received.submissionId))
       : undefined;
-    if (!pay || !seat || !awaitsPayment(seat)) return await answerPlace(stored.value, received);
-    // Paid online: the seat is held, and the visitor goes to Stripe's page to pay for it.
-    const date = (await loadClassDate(seat.classDateId))!;
-    const checkout = await openPlaceCheckout(pay, seat, date, outbox);
+    if (!pay || !place || !awaitsPayment(place)) return await answerPlace(stored.value, received);
+    // Paid online: the place is held, and the visitor goes to Stripe's page to pay for it.
+    const date = (await loadClassDate(place.classDateId))!;
+    const checkout = await openPlaceCheckout(pay, place, date, outbox);
     if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT);
     return answerCheckout(received, checkout.value);
   } catch (error) {

@@ -38,7 +38,7 @@ export default async function classWaitlist(req: Request, context?: FunctionCont
     const stored = await storeWaitlist(outbox, request.value, received, chosen.value);
     if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT);
     await deliver(context, outbox, stored.value.queued);
-    return answerWaitlist(received);
+    return await answerWaitlist(stored.value, received);
   } catch (error) {
     return refuse(req, fault('class', error), NO_SCRIPT);
   }

@@ -20,7 +20,7 @@ export default async (): Promise<Response> => {
     // The refunds first, so a mail saying "refunded" follows Stripe's yes; one Stripe does not
     // answer stays pending, and send-refunds asks again.
     const account = stripeAccount();
-    if (summary.refunds.length > 0 && account) await sendRefunds(account, summary.refunds);
+    if (summary.refunds.length > 0 && account) await sendRefunds(account, outbox, summary.refunds);
     if (summary.mails.length > 0) await outbox.deliverNow(summary.mails);
     const { mails, refunds, ...counts } = summary;
     if (counts.released + counts.lapsed + counts.offered + counts.cutOff > 0) {

@@ -1,6 +1,6 @@
 /**
  * `npm run backup [-- --out=FILE]`: a backup of the site's database, which `npm run restore`
- * puts back (docs/running.md, "Backups").
+ * puts back (docs/operations.md, "Backups").
  *
  * - `NETLIFY_DB_URL` set (self-hosted, or Netlify Database through its connection string):
  *   `pg_dump` in its custom format, every table with its rows (the migrations' record too), then

@@ -9,7 +9,7 @@
  * leaves a line in the records desk's access log. `--check` only counts what is left to do.
  *
  * Exit status: 0 when everything is sealed with the current key; 1 otherwise (and on an error).
- * Steps: docs/running.md, "Changing the encryption key".
+ * Steps: docs/operations.md, "Changing the encryption key".
  */
 import './source-imports.ts';
 import { openSiteDatabase } from './site-database.ts';

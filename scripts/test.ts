@@ -6,7 +6,8 @@
  *
  * `node scripts/test.ts <part> [args]` runs one part alone, with what it needs found (or
  * installed) first: `unit`, `functions`, `bundles`, `server`, `e2e` and `engines` (the last
- * three build the site first). These are `npm run test:<part>`; further arguments go to the part's
+ * three build the site first), and `money` (the money rules' model-based test, 20,000 sequences
+ * unless MONEY_MODEL_RUNS says otherwise). These are `npm run test:<part>`; further arguments go to the part's
  * runner, e.g. `npm run test:e2e -- tests/e2e/contact.spec.ts`.
  */
 import { spawnSync } from 'node:child_process';
@@ -42,6 +43,11 @@ const PARTS: Record<string, { step: Step; needs: Need[] }> = {
   e2e: {
     step: ['browser tests (Chromium)', bin('playwright'), ['test']],
     needs: ['chromium', 'build'],
+  },
+  // The money rules' model-based test alone, for 20,000 random sequences (npm test runs 2,000).
+  money: {
+    step: ['the money rules, model-based', ...vitest('functions')],
+    needs: ['postgres'],
   },
   // The same behaviours in Gecko (Firefox ESR) and WebKit (WebKitGTK), on the same build.
   engines: {
@@ -81,6 +87,10 @@ function plan(argv: string[]): { steps: Step[]; needs: Set<Need> } {
     process.exit(2);
   }
   const extra = rest[0] === '--' ? rest.slice(1) : rest;
+  if (name === 'money') {
+    env.MONEY_MODEL_RUNS ??= '20000';
+    extra.unshift('tests/functions/money-model.test.ts');
+  }
   const [title, command, args] = part.step;
   const step: Step = [title, command, [...args, ...extra]];
   return {

@@ -1,9 +1,9 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { parse as parseYaml } from 'yaml';
+import { eventSchema } from './lib/content-files';
 import {
   availabilitySchema,
-  eventSchema,
   pageSchema,
   programSchema,
   retentionSchema,
@@ -63,7 +63,7 @@ const programs = defineCollection({
 
 const testimonials = defineCollection({
   loader: markdown('testimonials'),
-  schema: testimonialSchema,
+  schema: ({ image }) => testimonialSchema(image),
 });
 
 const events = defineCollection({ loader: markdown('events'), schema: eventSchema });

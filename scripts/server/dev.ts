@@ -17,6 +17,7 @@ import type { AstroIntegration } from 'astro';
 import { readSetting } from '../../src/server/platform/settings.ts';
 import { ON_DEMAND_ROUTES } from '../../src/integrations/on-demand-routes.ts';
 import type { ListedFunction } from './bundles.ts';
+import { EDITOR_API } from './editor.ts';
 import { createRouter, type LoadedFunction } from './functions.ts';
 
 type Route = ReturnType<typeof createRouter>;
@@ -88,7 +89,9 @@ export default function devFunctions(): AstroIntegration {
         server.middlewares.use((req, res, next) => {
           void running.then((functions) => {
             const path = new URL(req.url ?? '/', 'http://dev').pathname;
-            if (!functions?.route(path, req.method ?? 'GET')) return next();
+            // The functions, and the content editor's local backend (editor.ts).
+            if (!functions) return next();
+            if (path !== EDITOR_API && !functions.route(path, req.method ?? 'GET')) return next();
             pass(req, res, functions.url);
           });
         });

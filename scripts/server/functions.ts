@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from '@netlify/functions';
 import type { ExtendedRoute } from '@netlify/zip-it-and-ship-it';
@@ -106,9 +106,13 @@ export function createRouter(functions: LoadedFunction[]) {
  * own paths, which the build lists (src/integrations/on-demand-routes.ts), so that every other
  * path is answered as before (a function, a static file, the 404 page with its headers).
  */
-export async function loadOnDemand(root: string): Promise<LoadedFunction | undefined> {
-  const list = join(root, ON_DEMAND_ROUTES);
-  const file = join(dirname(list), 'ssr.mjs');
+export async function loadOnDemand(
+  root: string,
+  /** Where the function is: the build's folder, or a copy of it (a module loads once per path). */
+  dir = dirname(join(root, ON_DEMAND_ROUTES)),
+): Promise<LoadedFunction | undefined> {
+  const list = join(dir, basename(ON_DEMAND_ROUTES));
+  const file = join(dir, 'ssr.mjs');
   if (!existsSync(file) || !existsSync(list)) return undefined;
   const routes = JSON.parse(await readFile(list, 'utf8')) as ExtendedRoute[];
   const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {

@@ -16,10 +16,11 @@
  * leaves aborts its request's `signal`; after any refusal the server hangs up.
  */
 import { randomUUID } from 'node:crypto';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { ON_DEMAND_ROUTES } from '../../src/integrations/on-demand-routes.ts';
 import { BodyError, streamBody, type BodyProblem } from './body.ts';
 import { prepareFunctions } from './bundles.ts';
 import {
@@ -42,11 +43,12 @@ import { readSiteConfig } from './netlify-config.ts';
 import { dailyTime } from '../../src/server/platform/schedule.ts';
 import { startDailyTimer, startIntervalTimer, type DailyTimer } from './daily.ts';
 import { startOutboxTimer } from './outbox.ts';
+import { createEditorBackend, EDITOR_API } from './editor.ts';
 import { normalPath, type RequestPath } from './paths.ts';
 import { loadRules, type RedirectMatch } from './rules.ts';
 import { readSetting } from '../../src/server/platform/settings.ts';
-import { readSettings, type Settings } from './settings.ts';
-import { buildSite } from './site-build.ts';
+import { isSelfHosted, readSettings, type Settings } from './settings.ts';
+import { buildSite, type LastGood } from './site-build.ts';
 import { step } from './progress.ts';
 import { StaticSite } from './static.ts';
 
@@ -112,6 +114,80 @@ export interface StartOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * After the content editor saved a file: the site built again, one build at a time, and once more
+ * when something was saved while a build ran; until a build is done the last one is served. Then
+ * `built()` (the pages rendered on demand loaded again).
+ */
+function rebuilder(root: string, publishDir: string, built: () => Promise<void>): () => void {
+  let running: Promise<unknown> | undefined;
+  let again = false;
+  const run = () => {
+    const began = performance.now();
+    running = buildSite(root, publishDir)
+      .done.then(async (outcome) => {
+        // A build that failed keeps the site as it was, and says why.
+        if (typeof outcome === 'object') return servingLastGood(outcome);
+        await built();
+        const seconds = ((performance.now() - began) / 1000).toFixed(1);
+        console.log(`Rebuilt after the editor's save in ${seconds} s`);
+      })
+      .catch(() => console.error("The rebuild after the editor's save stopped (see above)"))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  };
+  return () => {
+    if (running) again = true;
+    else run();
+  };
+}
+
+/**
+ * The pages rendered on demand of a new build, from a copy of the adapter's function (`.netlify/
+ * start/ssr-<n>`): Node loads a module once per path, and the build has replaced the chunks the
+ * loaded one would still import. The copy before the last is removed.
+ */
+async function freshOnDemand(root: string): Promise<LoadedFunction | undefined> {
+  const start = join(root, '.netlify', 'start');
+  const copies = (await readdir(start).catch(() => [] as string[])).filter((name) =>
+    /^ssr-\d+$/.test(name),
+  );
+  const copy = join(start, `ssr-${Date.now()}`);
+  await cp(dirname(join(root, ON_DEMAND_ROUTES)), copy, {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  const loaded = await loadOnDemand(root, copy);
+  for (const old of copies.sort().slice(0, -1)) {
+    await rm(join(start, old), { recursive: true, force: true });
+  }
+  return loaded;
+}
+
+/**
+ * The build failed and the last good one is served, as a deploy keeps the last good site: what is
+ * wrong, in the build's own words (a content mistake names its file, line and field), and that
+ * the site served is the one built before. The functions read the content that site was built from.
+ */
+function servingLastGood(last: LastGood) {
+  const content = last.problems.every((line) => line.startsWith('content/'));
+  console.error(
+    [
+      content
+        ? 'The site was not built again: there is a mistake in the content.'
+        : 'The site could not be built again:',
+      ...last.problems.map((line) => `  ${line}`),
+      `Until it is fixed, the site built on ${last.builtAt.slice(0, 16).replace('T', ' ')} UTC is served as it was. Fix it, then start again.`,
+    ].join('\n'),
+  );
+  process.env.CONTENT_DIR ??= last.contentDir;
+}
+
 export async function startServer(options: StartOptions = {}): Promise<StudioServer> {
   const root = options.root ?? process.cwd();
   const settings = options.settings ?? readSettings();
@@ -152,6 +228,8 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
     if (started.status === 'fulfilled') await started.value.close();
     throw options.signal?.aborted ? new Error('stopped while starting') : failed!.reason;
   }
+  const outcome = built.status === 'fulfilled' ? built.value : undefined;
+  if (typeof outcome === 'object') servingLastGood(outcome);
   const database = (started as PromiseFulfilledResult<Database>).value;
   const functions = (loaded as PromiseFulfilledResult<LoadedFunction[]>).value;
   // Once the site is built: the pages Astro renders on demand, after every function of our own.
@@ -178,7 +256,21 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
     throw error;
   }
   const files = new StaticSite(site.publishDir);
-  const route = createRouter(functions);
+  let route = createRouter(functions);
+  // The content editor's local backend: on this machine only, never on a self-hosted server.
+  const rebuild = options.build
+    ? rebuilder(root, site.publishDir, async () => {
+        const fresh = await freshOnDemand(root);
+        const at = functions.findIndex((func) => func.name === 'ssr');
+        if (fresh && at >= 0) functions[at] = fresh;
+        else if (fresh) functions.push(fresh);
+        route = createRouter(functions);
+      })
+    : undefined;
+  const editor =
+    isSelfHosted(settings) || settings.trustProxy
+      ? undefined
+      : createEditorBackend({ root, saved: () => rebuild?.() });
   const pending = new PendingWork();
   const hostPart = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   let base = `http://${hostPart}:${settings.port}`;
@@ -430,6 +522,8 @@ export async function startServer(options: StartOptions = {}): Promise<StudioSer
     if (stopping) res.setHeader('connection', 'close');
     const url = requestUrl(req);
     if (!url) return sendText(req, res, 400, 'Bad Request');
+    // Its own cap (a phone's photo), before the server's.
+    if (editor && url.pathname === EDITOR_API) return editor.handle(req, res);
     const declared = Number(req.headers['content-length']);
     if (declared > settings.maxBodyBytes) return sendProblem(req, res, 413, TOO_LARGE);
     // Normalised once, here: a path written to slip past the rules below is not found.

@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { z } from 'zod';
+import { eventSchema } from '../lib/content-files.ts';
 import {
   availabilitySchema,
-  eventSchema,
   IMAGE_HINT,
-  PAGE_NEEDS,
+  missingBlocks,
   pageSchema,
   programSchema,
   retentionSchema,
@@ -29,7 +29,7 @@ import {
   type ImageField,
 } from '../lib/content-schemas.ts';
 import { RETENTION_RULES } from '../server/retention/rules.ts';
-import { says } from '../shared/content-fields.ts';
+import { issuesOf, says } from '../shared/content-fields.ts';
 import {
   WAIVER_VERSIONS_FILE,
   waiverFrontmatterSchema,
@@ -109,24 +109,10 @@ function line(source: Source, path: PropertyKey[], message: string, key?: string
   return field === undefined ? `${where}: ${message}` : `${where}: ${String(field)}: ${message}`;
 }
 
-/**
- * A choice of kinds of value (`place`: studio, online, or an address) where the value is of one
- * kind but wrong inside (an address without its street): that kind's own mistakes, each on its
- * field, rather than the choice's one message.
- */
-function expand(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
-  if (issue.code !== 'invalid_union') return [issue];
-  const inside = issue.errors.find((errors) => errors.some((error) => error.path.length > 0));
-  if (!inside) return [issue];
-  return inside.flatMap((error) => expand({ ...error, path: [...issue.path, ...error.path] }));
-}
-
 /** Her words for what `schema` finds wrong with `source`: one line per mistake. */
 function problemsOf(source: Source, schema: z.ZodType): string[] {
-  const result = schema.safeParse(source.doc.toJS() ?? {});
-  if (result.success) return [];
   const problems: string[] = [];
-  for (const issue of result.error.issues.flatMap(expand)) {
+  for (const issue of issuesOf(schema, source.doc.toJS() ?? {})) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) problems.push(line(source, issue.path, issue.message, key));
     } else {
@@ -160,26 +146,6 @@ const imageBeside =
         context.addIssue({ code: 'custom', message: `${value} is not there: ${IMAGE_HINT}` });
       }
     });
-
-const BLOCKS =
-  'write a list of blocks, each starting with "- title:", e.g. - title: Mindful Movement';
-const LIST = 'write a list of lines, each starting with "- ", e.g. - CPR and First Aid';
-
-/** What a page's file must have for its page, when it is missing. */
-const PAGE_BLOCK: Record<string, string> = {
-  hero: "write a heading block, its title and text lines indented under it, e.g. title: Hello, I'm Maya",
-  programs:
-    'write a heading block, its title and text lines indented under it, e.g. title: Specialized Programs',
-  heroImage: IMAGE_HINT,
-  heroImageAlt: 'describe the picture for someone who cannot see it, e.g. Illustration of ...',
-  certifications: LIST,
-  continuingEducation: LIST,
-  features: BLOCKS,
-  values: BLOCKS,
-  notes: BLOCKS,
-};
-const BLOCK =
-  'write a block, its title and text lines indented under it, e.g. title: Your First Visit';
 
 /**
  * What is wrong in content/ under `root`, one line per mistake in her words (empty when
@@ -232,7 +198,7 @@ export function checkContent(
     ['sessions', sessionSchema],
     ['services', serviceSchema],
     ['programs', (path) => programSchema(imageBeside(path))],
-    ['testimonials', testimonialSchema],
+    ['testimonials', (path) => testimonialSchema(imageBeside(path))],
     ['events', eventSchema],
   ];
   for (const [folder, schema] of folders) {
@@ -243,12 +209,8 @@ export function checkContent(
     const id = relative(content, path).replace(/\.md$/, '');
     const data = (source?.doc.toJS() ?? {}) as Record<string, unknown>;
     if (source && id === 'waiver') waiverSource = source;
-    for (const field of source ? (PAGE_NEEDS[id] ?? []) : []) {
-      if (data[field] === undefined) {
-        problems.push(
-          `${source!.name}: ${field}: missing: the page shows it: ${PAGE_BLOCK[field] ?? BLOCK}`,
-        );
-      }
+    for (const problem of source ? missingBlocks(id, data) : []) {
+      problems.push(`${source!.name}: ${problem}`);
     }
   }
   return { problems, ...waiverVersionsOf(root, waiverSource, problems) };
@@ -278,7 +240,7 @@ export const contentProblems = (root: string, retentionKinds?: readonly string[]
   checkContent(root, retentionKinds).problems;
 
 /** The kinds of record the retention rules keep: the names retention.yaml may have. */
-const RETENTION_KINDS = [...new Set(RETENTION_RULES.map((rule) => rule.period))];
+export const RETENTION_KINDS = [...new Set(RETENTION_RULES.map((rule) => rule.period))];
 
 export default function contentCheck(): AstroIntegration {
   let waiver: WaiverVersions | undefined;

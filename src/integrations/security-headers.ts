@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { ON_DEMAND_INLINE_SCRIPTS } from '../shared/booking/session-form-script.ts';
 
 /**
  * Writes the site's Content-Security-Policy into `dist/_headers` once the pages are built, and an
@@ -41,6 +42,8 @@ export default function securityHeaders(): AstroIntegration {
           found.attributes += inline.attributes.length;
         }
         for (const css of await runtimeStyles(root)) found.styles.add(sha256(css));
+        // Written only into pages rendered on demand, which are not among the built files.
+        for (const code of ON_DEMAND_INLINE_SCRIPTS) found.scripts.add(sha256(code));
         const policy = contentSecurityPolicy({
           scriptHashes: [...found.scripts].sort(),
           styleHashes: [...found.styles].sort(),
@@ -88,6 +91,30 @@ export function contentSecurityPolicy({
     // A booking paid online is answered with a 303 to Stripe Checkout's hosted page, and a
     // browser holds the redirects of a form's submission to form-action too (docs/payments.md).
     "form-action 'self' https://checkout.stripe.com",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * The content editor's page's policy (/admin, src/server/pages/editor.ts), and no other page's:
+ * its script from the site itself; the styles its components write as it runs (`'unsafe-inline'`
+ * styles, never scripts); `'unsafe-eval'` for the schema checker Decap CMS compiles its
+ * configuration's checks with (ajv); GitHub's API and pictures, which the deployed editor reads
+ * and commits through, and the pictures she picks (`blob:`: shown, and read again to be saved).
+ */
+export function editorContentSecurityPolicy(): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self' 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
+    "font-src 'self' data:",
+    "connect-src 'self' blob: https://api.github.com",
+    "frame-src 'self' blob:",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
 }

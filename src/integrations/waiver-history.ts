@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../server/waiver/current-text.ts';
 import {
-  splitWaiverSource,
   versionsFromHistory,
+  waiverLinesOf,
   type WaiverState,
   type WaiverVersion,
 } from '../shared/waiver-versions.ts';
@@ -20,17 +20,10 @@ export const WAIVER_FILE = 'content/waiver.md';
 
 /** A state of content/waiver.md, read leniently: an old one may lack `material` (then true). */
 export function stateOf(source: string): WaiverState | undefined {
-  const parts = splitWaiverSource(source);
-  const { version, material, changes } = parts?.frontmatter ?? {};
-  if (!parts?.text || (typeof version !== 'string' && typeof version !== 'number')) {
-    return undefined;
-  }
-  return {
-    version: String(version),
-    material: material !== false,
-    ...(typeof changes === 'string' && changes.trim() ? { changes: changes.trim() } : {}),
-    sha256: sha256(parts.text),
-  };
+  const state = waiverLinesOf(source);
+  if (!state) return undefined;
+  const { text, ...lines } = state;
+  return { ...lines, sha256: sha256(text) };
 }
 
 function git(root: string, ...args: string[]): string {

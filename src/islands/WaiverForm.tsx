@@ -1,6 +1,7 @@
 import {
   useEffect,
   useId,
+  useRef,
   useState,
   type KeyboardEvent,
   type ReactNode,
@@ -135,9 +136,16 @@ function Form({ children, version }: Props) {
   const [agreed, setAgreed] = useState(false);
   const [signature, setSignature] = useState<Signature>(NO_SIGNATURE);
   const [padKey, setPadKey] = useState(0);
-  // Just sent: the form is blank for the next waiver, and says nothing of what is missing until
-  // someone starts on it, so that the moment after a success reads as one.
+  // Just sent: the form is blank for the next waiver, and the terms' hint waits until someone
+  // starts on it, so that the moment after a success reads as one.
   const [sent, setSent] = useState(false);
+  // Signed on this device (not a kiosk): the page says so until they choose to sign another, so
+  // nobody takes the blank form for a waiver that was not saved and signs twice.
+  const [signed, setSigned] = useState<{ firstName: string; email: string } | null>(null);
+  const signedRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (signed) signedRef.current?.focus();
+  }, [signed]);
   const kiosk = useKiosk(formRef);
   // The pad's typed-name field is made anew with each signature: no autofill there either.
   useEffect(() => {
@@ -234,6 +242,7 @@ function Form({ children, version }: Props) {
       setSignature(NO_SIGNATURE);
       setPadKey((key) => key + 1);
       setSent(true);
+      if (!kiosk) setSigned({ firstName: result.data.firstName, email: result.data.email });
       // The kiosk: a few seconds to read the success (the form is blank already), then the
       // notice goes and the next signer starts at the top, unless they have begun already.
       if (kiosk) {
@@ -271,9 +280,46 @@ function Form({ children, version }: Props) {
 
   const termsHelpId = `${id}-terms-help`;
 
+  const signAnother = () => {
+    setSigned(null);
+    // The form shows again, blank, at its first field.
+    requestAnimationFrame(() => {
+      const first = formRef.current?.elements.namedItem(WAIVER_FIELD_ORDER[0]!);
+      if (first instanceof HTMLElement) first.focus();
+    });
+  };
+
   return (
     <>
       <Notices />
+      {signed && (
+        <section
+          aria-labelledby={`${id}-signed-title`}
+          data-waiver-signed
+          className="space-y-4 rounded-2xl border border-sage-200 bg-sage-50 p-6"
+        >
+          <h3
+            id={`${id}-signed-title`}
+            ref={signedRef}
+            tabIndex={-1}
+            className="font-serif text-2xl font-semibold text-ink"
+          >
+            Your waiver is signed
+          </h3>
+          <p className="break-words text-ink">
+            Thank you, {signed.firstName}. Your waiver is saved with the studio, and a copy is
+            e-mailed to {signed.email}. You need not sign again unless your health changes
+            significantly.
+          </p>
+          <button
+            type="button"
+            onClick={signAnother}
+            className="rounded-full border border-sage-700 bg-white px-6 py-2.5 text-base font-semibold text-sage-800 hover:bg-sage-100"
+          >
+            Sign another waiver
+          </button>
+        </section>
+      )}
       {/* eslint-disable-next-line jsx-a11y-x/no-noninteractive-element-interactions -- one Enter handler for the fields inside */}
       <form
         ref={formRef}
@@ -284,6 +330,7 @@ function Form({ children, version }: Props) {
         onKeyDown={onKeyDown}
         onInput={() => setSent(false)}
         aria-busy={sending}
+        hidden={signed !== null}
         data-kiosk={kiosk ? 'on' : undefined}
         className="space-y-8"
       >
@@ -371,7 +418,6 @@ function Form({ children, version }: Props) {
               clearError('signature');
               if (next.dataUrl) setSent(false);
             }}
-            quiet={sent}
             invalid={Boolean(errors.signature)}
             describedBy={errors.signature ? `${id}-signature-error` : undefined}
           />

@@ -4,9 +4,7 @@
  * (src/content.config.ts), and the build checks content/ with the same ones before Astro reads
  * it (src/integrations/content-check.ts), so a mistake is told once, in her words.
  */
-import { readFileSync } from 'node:fs';
 import { Temporal } from 'temporal-polyfill';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ICON_NAMES } from './icons';
 import { LOCAL_TIME_EXAMPLE, zonedTime } from './studio-time';
@@ -120,30 +118,30 @@ export const programSchema = <Image extends z.ZodType>(image: ImageField<Image>)
     'a program',
   );
 
-export const testimonialSchema = fields(
-  {
-    name: words('write who said it, e.g. Sarah M.'),
-    rating: wholeNumber('use a whole number of stars from 1 to 5, e.g. 5')
-      .min(1, 'use a whole number of stars from 1 to 5, e.g. 5')
-      .max(5, 'use a whole number of stars from 1 to 5, e.g. 5'),
-    order: order(),
-  },
-  'a testimonial',
-);
+const PHOTO_ALT_HINT = 'describe the photo for someone who cannot see it, e.g. Sarah smiling';
 
-/**
- * The studio's time zone, read from content/site.yaml for the events' schema, which checks
- * each event's times in it (the site's own schema reports a missing or unknown zone itself).
- */
-function studioTimeZone(): string | undefined {
-  try {
-    const zone = (parseYaml(readFileSync('./content/site.yaml', 'utf8')) as { timeZone?: unknown })
-      ?.timeZone;
-    return typeof zone === 'string' && isTimeZone(zone) ? zone : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A testimonial; `photo`, if she adds one, a picture beside the file, resized by the build. */
+export const testimonialSchema = <Image extends z.ZodType>(image: ImageField<Image>) =>
+  fields(
+    {
+      name: words('write who said it, e.g. Sarah M.'),
+      rating: wholeNumber('use a whole number of stars from 1 to 5, e.g. 5')
+        .min(1, 'use a whole number of stars from 1 to 5, e.g. 5')
+        .max(5, 'use a whole number of stars from 1 to 5, e.g. 5'),
+      order: order(),
+      photo: image().optional(),
+      photoAlt: words(PHOTO_ALT_HINT).optional(),
+    },
+    'a testimonial',
+  ).superRefine((testimonial, context) => {
+    if (testimonial.photo !== undefined && !testimonial.photoAlt) {
+      context.addIssue({
+        code: 'custom',
+        path: ['photoAlt'],
+        message: `missing: ${PHOTO_ALT_HINT}`,
+      });
+    }
+  });
 
 // YAML reads `2026-06-14 09:00:00` (with seconds) as a UTC date, which would shift it by the
 // studio's offset: only the local text is accepted, and a YAML date gets told what to write.
@@ -159,60 +157,65 @@ const localTime = z.string({
 const PLACE_HINT =
   'use studio, online, or an address with name, street, locality, region and postalCode';
 
-export const eventSchema = fields(
-  {
-    title: words("write the event's title, e.g. Spring Reformer Workshop"),
-    /** Local date and time in the studio's zone (or `timeZone`), e.g. 2026-06-14 09:00. */
-    start: localTime,
-    end: localTime,
-    /** Only for an event held in another zone than the studio's (e.g. online from abroad). */
-    timeZone: timeZoneSchema.optional(),
-    place: z.union(
-      [
-        z.literal('studio'),
-        z.literal('online'),
-        addressSchema.extend({
-          name: words("write the place's name, e.g. Laurelhurst Park"),
-          country: addressSchema.shape.country.optional(),
-        }),
-      ],
-      says(PLACE_HINT),
-    ),
-    price: dollarsOr('free', 'use a number of US dollars, e.g. 25, or free'),
-    /** e.g. "8 mats; bring your own if you have one". */
-    capacity: words('write a line about places, e.g. 8 mats; bring your own').optional(),
-    /** Where to book, if not by e-mail. */
-    booking: webAddress('https://example.com/book').optional(),
-    /** One or two sentences for the list and search results; the description's start if unset. */
-    summary: words('write one or two sentences, at most 200 characters')
-      .max(200, 'write one or two sentences, at most 200 characters')
-      .optional(),
-  },
-  'an event',
-).superRefine((event, context) => {
-  // An unknown zone of the event's own is reported by its field above.
-  if (event.timeZone && !isTimeZone(event.timeZone)) return;
-  const zone = event.timeZone ?? studioTimeZone();
-  if (!zone) {
-    context.addIssue({
-      code: 'custom',
-      path: ['timeZone'],
-      message: 'no time zone: set timeZone in content/site.yaml (or in this event)',
-    });
-    return;
-  }
-  const start = zonedTime(event.start, zone);
-  const end = zonedTime(event.end, zone);
-  if (!start.ok) context.addIssue({ code: 'custom', path: ['start'], message: start.message });
-  if (!end.ok) context.addIssue({ code: 'custom', path: ['end'], message: end.message });
-  if (start.ok && end.ok && Temporal.ZonedDateTime.compare(end.at, start.at) <= 0) {
-    context.addIssue({
-      code: 'custom',
-      path: ['end'],
-      message: `must be after start: the event starts ${event.start} and ends ${event.end}`,
-    });
-  }
-});
+/**
+ * An event, its times checked in `studioTimeZone()` (content/site.yaml's, which the build reads
+ * from the file: src/lib/content-files.ts) unless it has a zone of its own.
+ */
+export const eventSchemaIn = (studioTimeZone: () => string | undefined) =>
+  fields(
+    {
+      title: words("write the event's title, e.g. Spring Reformer Workshop"),
+      /** Local date and time in the studio's zone (or `timeZone`), e.g. 2026-06-14 09:00. */
+      start: localTime,
+      end: localTime,
+      /** Only for an event held in another zone than the studio's (e.g. online from abroad). */
+      timeZone: timeZoneSchema.optional(),
+      place: z.union(
+        [
+          z.literal('studio'),
+          z.literal('online'),
+          addressSchema.extend({
+            name: words("write the place's name, e.g. Laurelhurst Park"),
+            country: addressSchema.shape.country.optional(),
+          }),
+        ],
+        says(PLACE_HINT),
+      ),
+      price: dollarsOr('free', 'use a number of US dollars, e.g. 25, or free'),
+      /** e.g. "8 mats; bring your own if you have one". */
+      capacity: words('write a line about places, e.g. 8 mats; bring your own').optional(),
+      /** Where to book, if not by e-mail. */
+      booking: webAddress('https://example.com/book').optional(),
+      /** One or two sentences for the list and search results; the description's start if unset. */
+      summary: words('write one or two sentences, at most 200 characters')
+        .max(200, 'write one or two sentences, at most 200 characters')
+        .optional(),
+    },
+    'an event',
+  ).superRefine((event, context) => {
+    // An unknown zone of the event's own is reported by its field above.
+    if (event.timeZone && !isTimeZone(event.timeZone)) return;
+    const zone = event.timeZone ?? studioTimeZone();
+    if (!zone) {
+      context.addIssue({
+        code: 'custom',
+        path: ['timeZone'],
+        message: 'no time zone: set timeZone in content/site.yaml (or in this event)',
+      });
+      return;
+    }
+    const start = zonedTime(event.start, zone);
+    const end = zonedTime(event.end, zone);
+    if (!start.ok) context.addIssue({ code: 'custom', path: ['start'], message: start.message });
+    if (!end.ok) context.addIssue({ code: 'custom', path: ['end'], message: end.message });
+    if (start.ok && end.ok && Temporal.ZonedDateTime.compare(end.at, start.at) <= 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['end'],
+        message: `must be after start: the event starts ${event.start} and ends ${event.end}`,
+      });
+    }
+  });
 
 const ICON_HINT = `use one of ${ICON_NAMES.join(', ')}`;
 
@@ -278,5 +281,35 @@ export const PAGE_NEEDS: Record<string, PageFields[]> = {
   waiver: ['hero', 'notes'],
   consultation: ['hero', 'notes'],
 };
+
+const BLOCKS =
+  'write a list of blocks, each starting with "- title:", e.g. - title: Mindful Movement';
+const LIST = 'write a list of lines, each starting with "- ", e.g. - CPR and First Aid';
+
+/** What a page's file must have for its page, when it is missing. */
+const PAGE_BLOCK: Record<string, string> = {
+  hero: "write a heading block, its title and text lines indented under it, e.g. title: Hello, I'm Maya",
+  programs:
+    'write a heading block, its title and text lines indented under it, e.g. title: Specialized Programs',
+  heroImage: IMAGE_HINT,
+  heroImageAlt: 'describe the picture for someone who cannot see it, e.g. Illustration of ...',
+  certifications: LIST,
+  continuingEducation: LIST,
+  features: BLOCKS,
+  values: BLOCKS,
+  notes: BLOCKS,
+};
+const BLOCK =
+  'write a block, its title and text lines indented under it, e.g. title: Your First Visit';
+
+/**
+ * The blocks page `id` shows that `data` (its file's lines) lacks, each as the build and the
+ * content editor say it (`hero: missing: the page shows it: ...`).
+ */
+export function missingBlocks(id: string, data: Record<string, unknown>): string[] {
+  return (PAGE_NEEDS[id] ?? [])
+    .filter((field) => data[field] === undefined)
+    .map((field) => `${field}: missing: the page shows it: ${PAGE_BLOCK[field] ?? BLOCK}`);
+}
 
 export { availabilitySchema, retentionSchema, sessionHoursSchema, timetableSchema };

@@ -1,6 +1,7 @@
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { buildNow } from './clock';
 import { byStart, hasEnded, toStudioEvent, type StudioEvent } from './events';
+import { aOneOf } from '../shared/one-session';
 import { plainText } from './plain-text';
 
 type Ordered = 'sessions' | 'services' | 'programs' | 'testimonials';
@@ -11,6 +12,21 @@ async function ordered<C extends Ordered>(name: C): Promise<CollectionEntry<C>[]
 }
 
 export const getSessions = () => ordered('sessions');
+
+/**
+ * Where a session card is booked on the site, in the words a visitor looks for: a session of
+ * one person at a time on its page (`where` set), the small group on the classes' timetable.
+ */
+export function bookingOf(session: {
+  id: string;
+  data: { title: string; where?: string };
+}): { href: string; label: string } | undefined {
+  if (session.data.where) {
+    return { href: `/book/${session.id}`, label: `Book ${aOneOf(session.data.title)}` };
+  }
+  if (session.id === 'small-group') return { href: '/classes', label: 'Book a class' };
+  return undefined;
+}
 export const getServices = () => ordered('services');
 export const getPrograms = () => ordered('programs');
 export const getTestimonials = () => ordered('testimonials');

@@ -118,6 +118,26 @@ export const MAIL_KINDS = {
     about: 'booking',
     label: 'Payment refunded',
   },
+  /** A payment that was not the price asked for, refunded and nothing booked: to the studio. */
+  'payment-mismatch': {
+    compose: async (ref) =>
+      (await (
+        await import('./booking/session-refund-mail')
+      ).sessionStudioRefundMail(ref, 'mismatch')) ??
+      (await import('./classes/mail')).classStudioRefundMail(ref, 'mismatch'),
+    about: 'booking',
+    label: 'Payment not the price asked for',
+  },
+  /** A refund Stripe would not make, to the studio (`<session or class place id>:refund-<refund id>`). */
+  'refund-refused': {
+    compose: async (ref) =>
+      (await (
+        await import('./booking/session-refund-mail')
+      ).sessionStudioRefundMail(ref, 'refused')) ??
+      (await import('./classes/mail')).classStudioRefundMail(ref, 'refused'),
+    about: 'booking',
+    label: 'Refund Stripe would not make',
+  },
   // The classes' mails (src/server/classes/mail.ts): a place's ref is `<place id>:<sequence>`, a
   // class date's `<date id>:<sequence>`, a waitlist entry's `<entry id>:<step>`.
   /** The participant's confirmation with the invite (METHOD:REQUEST) and the amount due. */

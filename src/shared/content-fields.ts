@@ -146,3 +146,24 @@ export const webAddress = (example: string) =>
     protocol: /^https?$/,
     ...says(`use a web address starting with https://, e.g. ${example}`),
   });
+
+/**
+ * A choice of kinds of value (`place`: studio, online, or an address) where the value is of one
+ * kind but wrong inside (an address without its street): that kind's own mistakes, each on its
+ * field, rather than the choice's one message.
+ */
+export function expand(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const inside = issue.errors.find((errors) => errors.some((error) => error.path.length > 0));
+  if (!inside) return [issue];
+  return inside.flatMap((error) => expand({ ...error, path: [...issue.path, ...error.path] }));
+}
+
+/**
+ * Every mistake `schema` finds in `data`, choices expanded (see `expand`): what the build's
+ * content check prints, and the content editor shows.
+ */
+export function issuesOf(schema: z.ZodType, data: unknown): z.core.$ZodIssue[] {
+  const result = schema.safeParse(data);
+  return result.success ? [] : result.error.issues.flatMap(expand);
+}

@@ -282,6 +282,7 @@ export const ACTION_WORDS = {
   'cancel-class': 'Cancelled a class date',
   'add-class': 'Added a single class date',
   'mark-paid': 'Marked a booking paid at the studio',
+  'unmark-paid': 'Took back a payment marked at the studio',
   'mark-no-show': 'Marked a no-show',
   'unmark-no-show': 'Took back a no-show',
   refund: 'Refunded a payment',
@@ -474,6 +475,8 @@ export interface PaymentView {
   refundPendingCents: number;
   /** What may still be refunded: paid online, less every refund. */
   refundableCents: number;
+  /** Refunds Stripe would not make (counted as nothing), with Stripe's words. */
+  refused: { amountCents: number; words: string }[];
 }
 
 export interface BookedPerson {
@@ -540,7 +543,35 @@ export interface TimetableClass {
   time: string;
   lengthMinutes: number;
   capacity: number;
+  minimum: number;
   priceCents: number;
+}
+
+/**
+ * What the classes page will do with a single date starting at `start`, said to her before she
+ * adds it and again once it is added: bookable until its cutoff, and cancelled then below its
+ * minimum; or, when its cutoff has passed already, that nobody could book it and it would be
+ * cancelled at once (the desk refuses it). `at` formats a moment on the studio's clock.
+ */
+export function singleDateOutlook(
+  start: Date,
+  now: Date,
+  rules: { cutoffHours: number; minimum: number },
+  at: (moment: Date) => string,
+): { bookable: boolean; words: string } {
+  const hours = `${rules.cutoffHours} ${rules.cutoffHours === 1 ? 'hour' : 'hours'}`;
+  const cutoff = new Date(start.getTime() - rules.cutoffHours * 3_600_000);
+  const fewer = `fewer than ${rules.minimum} ${rules.minimum === 1 ? 'person' : 'people'}`;
+  if (cutoff <= now) {
+    return {
+      bookable: false,
+      words: `A class with ${fewer} booked ${hours} before it starts is cancelled then, and booking for it closes. So nobody could book this one on the classes page, and it would be cancelled at once. Please choose a time at least ${hours} from now.`,
+    };
+  }
+  return {
+    bookable: true,
+    words: `Visitors can book it on the classes page now. If ${fewer} have booked by ${at(cutoff)}, ${hours} before it starts, it is cancelled and those booked are told; otherwise they can book until it starts.`,
+  };
 }
 
 export interface BookingsOverview {
@@ -549,8 +580,11 @@ export interface BookingsOverview {
   classes: DeskClass[];
   /** Her timetable's classes, and the places and price of a class with none of its own. */
   timetable: TimetableClass[];
-  defaults: { capacity: number; minimum: number; priceCents: number };
+  defaults: { capacity: number; minimum: number; priceCents: number; cutoffHours: number };
 }
 
 /** What the desk's actions on one booking name: a consultation, a session or a class place. */
 export type BookingKind = 'consultation' | 'session' | 'place';
+
+/** The bookings that have a price, paid at the studio or online: a session, a class place. */
+export type PayableKind = Exclude<BookingKind, 'consultation'>;

@@ -75,6 +75,26 @@ export function splitWaiverSource(
   };
 }
 
+/**
+ * A state of content/waiver.md, read leniently (an old one may lack `material`: then true): its
+ * version's lines and its text, as signed; none when it has no version or no text.
+ */
+export function waiverLinesOf(
+  source: string,
+): (Omit<WaiverState, 'sha256'> & { text: string }) | undefined {
+  const parts = splitWaiverSource(source);
+  const { version, material, changes } = parts?.frontmatter ?? {};
+  if (!parts?.text || (typeof version !== 'string' && typeof version !== 'number')) {
+    return undefined;
+  }
+  return {
+    version: String(version),
+    material: material !== false,
+    ...(typeof changes === 'string' && changes.trim() ? { changes: changes.trim() } : {}),
+    text: parts.text,
+  };
+}
+
 /** One committed state of content/waiver.md: its version's lines and its text's SHA-256. */
 export interface WaiverState {
   version: string;

@@ -263,3 +263,11 @@ export const RE_SIGN_SPENT =
 /** A re-sign link past its days. */
 export const RE_SIGN_EXPIRED =
   'This link has expired. Please fill in the form, or ask the studio for a new link.';
+
+/**
+ * Said before booking on every booking page (a session's, the classes'): the page cannot know
+ * whether a waiver covers the visitor, and must not tell a stranger whether one covers an
+ * address typed; the confirmation, sent to that address, says so only when none does.
+ */
+export const waiverBeforeBooking = (what: 'session' | 'class') =>
+  `New to the studio? Please sign the liability waiver before your first ${what}: it takes about 5 minutes, and once is enough. Signed already? Nothing more to do; your confirmation says so if the studio has no waiver from your e-mail address.`;

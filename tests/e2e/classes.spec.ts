@@ -28,8 +28,8 @@ const SHOTS = 'test-results/classes';
 
 const look = looker(SHOTS);
 
-const seatsLeft = async (item: Locator) =>
-  Number(await item.locator('[data-seats-left]').getAttribute('data-seats-left'));
+const placesLeft = async (item: Locator) =>
+  Number(await item.locator('[data-places-left]').getAttribute('data-places-left'));
 
 /** The class (its key and start) of the first item with at least two places to book. */
 async function openClass(page: Page): Promise<{ key: string; start: string }> {
@@ -37,7 +37,7 @@ async function openClass(page: Page): Promise<{ key: string; start: string }> {
   const items = page.locator('li[data-class]');
   for (let i = 0; i < (await items.count()); i++) {
     const item = items.nth(i);
-    if ((await item.getByText('Book a place').count()) > 0 && (await seatsLeft(item)) >= 2) {
+    if ((await item.getByText('Book a place').count()) > 0 && (await placesLeft(item)) >= 2) {
       return {
         key: (await item.getAttribute('data-class'))!,
         start: (await item.getAttribute('data-start'))!,
@@ -73,17 +73,17 @@ test('a place booked with scripts off and on: the places left fall, the invite c
   test.setTimeout(120_000);
   const off = await phone(browser, false);
   const which = await openClass(off);
-  const before = await seatsLeft(itemOf(off, which));
+  const before = await placesLeft(itemOf(off, which));
   await expectNoViolationsWithoutScript(browser, off);
 
   await bookPlace(off, which, 'ada', false);
   await off.goto('/classes');
-  expect(await seatsLeft(itemOf(off, which))).toBe(before - 1);
+  expect(await placesLeft(itemOf(off, which))).toBe(before - 1);
 
   const on = await phone(browser, true);
   await bookPlace(on, which, 'ben', true);
   await on.goto('/classes');
-  expect(await seatsLeft(itemOf(on, which))).toBe(before - 2);
+  expect(await placesLeft(itemOf(on, which))).toBe(before - 2);
 
   for (const who of ['ada', 'ben']) {
     const mail = await smtp.where(
@@ -107,7 +107,8 @@ test('a place booked with scripts off and on: the places left fall, the invite c
       await expect(on.getByRole('heading', { level: 1 })).toHaveText('Your place');
       await look(on, 'manage-script');
     }
-    await off.getByRole('button', { name: 'Cancel my place' }).click();
+    await off.getByText('Cancel my place…').click();
+    await off.getByRole('button', { name: 'Yes, cancel my place' }).click();
     await expect(off.getByRole('heading', { level: 1 })).toHaveText('Your place is cancelled');
     if (who === 'ada') await look(off, 'cancelled-noscript');
   }
@@ -125,5 +126,5 @@ test('a place booked with scripts off and on: the places left fall, the invite c
     await look(page, `claim-unknown-${mode}`);
   }
   await off.goto('/classes');
-  expect(await seatsLeft(itemOf(off, which))).toBe(before);
+  expect(await placesLeft(itemOf(off, which))).toBe(before);
 });

@@ -374,7 +374,7 @@ test('a mail sent while the mail server is down is listed as owed, then failed; 
     await page.goto('/records#/delivery');
     await expect(async () => {
       await page.reload();
-      await expect(page.getByRole('heading', { name: 'Undelivered e-mail' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Unsent mail' })).toBeVisible();
       await expect(mail.getByText('Failed', { exact: true })).toBeVisible({ timeout: 3_000 });
     }).toPass({ timeout: 60_000 });
     await screens('delivery');
@@ -446,10 +446,10 @@ test('on a phone the screen comes first: one row of navigation, the rest under M
   await expect(more).toHaveAttribute('aria-expanded', 'true');
   await screens('nav-more');
   await page.setViewportSize({ width: 375, height: 812 });
-  await nav.getByRole('link', { name: 'Versions' }).click();
-  await expect(heading('Versions')).toBeVisible();
+  await nav.getByRole('link', { name: 'Waiver texts' }).click();
+  await expect(heading('Waiver texts')).toBeVisible();
   await expect(more).toHaveAttribute('aria-expanded', 'false');
-  await expect(nav.getByRole('link', { name: 'Versions' })).toBeHidden();
+  await expect(nav.getByRole('link', { name: 'Waiver texts' })).toBeHidden();
   // Escape closes it and gives the focus back to More.
   await more.click();
   await page.keyboard.press('Escape');
@@ -457,14 +457,14 @@ test('on a phone the screen comes first: one row of navigation, the rest under M
   await expect(more).toBeFocused();
   await page.setViewportSize({ width: 1280, height: 900 });
   // On a laptop more screens are in the row, still one row; the rarest stay under More.
-  for (const name of ['Messages', 'Versions', 'Delivery']) {
+  for (const name of ['Messages', 'Waiver texts', 'Mail']) {
     await expect(nav.getByRole('link', { name: new RegExp(`^${name}`) })).toBeVisible();
   }
   await expect(nav.getByRole('link', { name: 'Access log' })).toBeHidden();
   expect((await nav.boundingBox())!.height).toBeLessThanOrEqual(52);
 });
 
-test('the first screen says what the next retention run will remove, and how long each kind is kept', async () => {
+test('the first screen says what the next daily clean-up will remove, and how long each kind is kept', async () => {
   const db = await localDatabase();
   // A message taken for spam 40 days ago (spam is kept 30), and the tombstone of an earlier run.
   const { rows: added } = await db.query<{ id: string }>(
@@ -513,7 +513,7 @@ test('the first screen says what the next retention run will remove, and how lon
     expect(new Date(preview.next).getUTCHours()).toBe(9);
 
     const panel = page.getByRole('region', { name: 'Records past their keeping time' });
-    await expect(panel.getByText(/^The next retention run, on .+, will remove:$/)).toBeVisible();
+    await expect(panel.getByText(/^The next daily clean-up, on .+, will remove:$/)).toBeVisible();
     await expect(
       panel.getByRole('listitem').filter({
         hasText: `${spam} message${spam === 1 ? '' : 's'} taken for spam (kept 30 days from arrival)`,

@@ -13,7 +13,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import bookClass from '../../functions/book-class';
 import bookConsultation from '../../functions/book-consultation';
 import bookSession from '../../functions/book-session';
+import sendRefundsNow from '../../functions/send-refunds';
 import stripeWebhook from '../../functions/stripe-webhook';
+import { loadSession, sessionToken } from '../../src/server/booking/session-store';
+import { loadPlace, placeToken } from '../../src/server/classes/store';
 import { upcomingClasses } from '../../src/server/classes/engine';
 import { now, setClock } from '../../src/server/platform/clock';
 import type { BookingsOverview, LogRow } from '../../src/shared/desk-api';
@@ -21,8 +24,9 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import type { ReceivedMail } from '../fixtures/smtp';
 import { startStripeStandIn, type StripeStandIn } from '../fixtures/stripe';
 import { bookingBody, PERSON_SPAM_CHECKS, sessionBody } from '../fixtures/submissions';
+import { renderPage } from '../fixtures/on-demand';
 import { desk, ORIGIN, signIn, signWaiver, STAFF } from './desk';
-import { jsonPost } from './harness';
+import { formPost, jsonPost } from './harness';
 
 const env = useFunctionEnv();
 const STUDIO = 'studio-inbox@example.test';
@@ -92,13 +96,11 @@ async function session(email = 'grace@example.test') {
   return rows[0]!.id;
 }
 
-/** A session booked and paid online through the stand-in's completion. */
-async function paidSession(email = 'grace@example.test') {
-  withStripe();
-  const id = await session(email);
+/** Pays a booking's open checkout at the stand-in and delivers Stripe's event to the webhook. */
+async function payOnline(bookingId: string, mails: number) {
   const { rows } = await env.db.query<{ checkout_session: string }>(
     'SELECT checkout_session FROM payments WHERE booking_id = $1',
-    [id],
+    [bookingId],
   );
   const event = standIn.complete(rows[0]!.checkout_session);
   const answer = await stripeWebhook(
@@ -109,9 +111,38 @@ async function paidSession(email = 'grace@example.test') {
     }),
   );
   expect(answer.status).toBe(200);
-  await env.smtp.waitForMails(2);
+  await env.smtp.waitForMails(mails);
   env.smtp.mails.length = 0;
+}
+
+/** A session booked and paid online through the stand-in's completion. */
+async function paidSession(email = 'grace@example.test') {
+  withStripe();
+  const id = await session(email);
+  await payOnline(id, 2);
   return id;
+}
+
+/** A class place booked and paid online through the stand-in's completion. */
+async function paidPlace(first: string) {
+  withStripe();
+  const id = await place(first);
+  await payOnline(id, 3);
+  return id;
+}
+
+/** A place paid online, as the checkout records one: a paid row with Stripe's reference. */
+async function paidOnline(placeId: string) {
+  await env.db.query(
+    `UPDATE class_places SET payment = 'paid', paid_at = now(), paid_by = 'checkout' WHERE id = $1`,
+    [placeId],
+  );
+  await env.db.query(
+    `INSERT INTO payments (id, booking_kind, booking_id, checkout_session, amount_cents, currency,
+                           state, payment_intent, expires_at, paid_at)
+     VALUES (gen_random_uuid(), 'place', $1, $2, 4500, 'usd', 'paid', $3, now(), now())`,
+    [placeId, `cs_test_${placeId.replace(/-/g, '')}`, `pi_test_${placeId.replace(/-/g, '')}`],
+  );
 }
 
 async function place(first: string) {
@@ -129,7 +160,7 @@ async function place(first: string) {
   );
   expect(answer.status).toBe(200);
   const { rows } = await env.db.query<{ id: string }>(
-    'SELECT id FROM class_seats WHERE email = $1',
+    'SELECT id FROM class_places WHERE email = $1',
     [`${first.toLowerCase()}@example.test`],
   );
   return rows[0]!.id;
@@ -159,7 +190,7 @@ async function log(cookie: string): Promise<LogRow[]> {
 
 /** What each table holds of the bookings, to show a refusal changed nothing. */
 async function snapshot() {
-  const tables = ['session_bookings', 'class_seats', 'class_dates', 'consultation_bookings'];
+  const tables = ['session_bookings', 'class_places', 'class_dates', 'consultation_bookings'];
   const rows: unknown[] = [];
   for (const table of tables) {
     rows.push((await env.db.query(`SELECT * FROM ${table} ORDER BY id`)).rows);
@@ -195,7 +226,7 @@ describe('the screen', () => {
     ]);
     const [private_, consult] = seen.bookings;
     expect(private_).toMatchObject({
-      title: 'Private Sessions',
+      title: 'Private Session',
       person: { waiverStatus: 'covered' },
       payment: { state: 'due', amountCents: 12000, refundableCents: 0 },
       outsideHours: false,
@@ -244,7 +275,7 @@ describe('the screen', () => {
 describe('paid at the studio, and a no-show', () => {
   test('marked once, in the access log; bad input refused with words, changing nothing', async () => {
     const id = await session();
-    const seat = await place('Ann');
+    const placeId = await place('Ann');
     const cookie = await signIn(env.smtp);
     const before = await snapshot();
     const bad = await refusal(post(cookie, 'paid', { kind: 'lesson', id }), 422);
@@ -258,7 +289,7 @@ describe('paid at the studio, and a no-show', () => {
     expect(await snapshot()).toEqual(before);
 
     expect((await post(cookie, 'paid', { kind: 'session', id })).status).toBe(200);
-    expect((await post(cookie, 'paid', { kind: 'place', id: seat })).status).toBe(200);
+    expect((await post(cookie, 'paid', { kind: 'place', id: placeId })).status).toBe(200);
     const again = await refusal(post(cookie, 'paid', { kind: 'session', id }), 409);
     expect(again.error).toBe('That booking is marked paid already.');
     const seen = await overview(cookie);
@@ -273,9 +304,36 @@ describe('paid at the studio, and a no-show', () => {
     expect(rows[0]!.paid_by).toBe(STAFF);
     const entries = await log(cookie);
     expect(entries.filter((e) => e.action === 'mark-paid').map((e) => e.recordId)).toEqual([
-      seat,
+      placeId,
       id,
     ]);
+  });
+
+  test('a mark paid at the studio is taken back by her, in the access log; a payment made online never is', async () => {
+    const id = await session();
+    const cookie = await signIn(env.smtp);
+    const never = await refusal(post(cookie, 'paid', { kind: 'session', id, paid: false }), 409);
+    expect(never.error).toMatch(/^That booking is not marked paid at the studio/);
+    expect((await post(cookie, 'paid', { kind: 'session', id })).status).toBe(200);
+    expect((await post(cookie, 'paid', { kind: 'session', id, paid: false })).status).toBe(200);
+    expect((await overview(cookie)).bookings[0]!.payment).toMatchObject({ state: 'due' });
+    const { rows } = await env.db.query<{ payment: string; paid_at: Date | null; paid_by: null }>(
+      'SELECT payment, paid_at, paid_by FROM session_bookings WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({ payment: 'due', paid_at: null, paid_by: null });
+    expect((await log(cookie)).slice(0, 2).map((e) => [e.action, e.recordId])).toEqual([
+      ['unmark-paid', id],
+      ['mark-paid', id],
+    ]);
+    // Ann paid online (as the checkout records a payment: a paid row with Stripe's reference).
+    const ann = await place('Ann');
+    await paidOnline(ann);
+    const refused = await refusal(
+      post(cookie, 'paid', { kind: 'place', id: ann, paid: false }),
+      409,
+    );
+    expect(refused.error).toMatch(/A payment made online is refunded instead\.$/);
   });
 
   test('a no-show only once its time has begun; taken back too', async () => {
@@ -299,6 +357,33 @@ describe('paid at the studio, and a no-show', () => {
     expect((await log(cookie)).slice(0, 2).map((e) => e.action)).toEqual([
       'unmark-no-show',
       'mark-no-show',
+    ]);
+  });
+
+  test('a class place too, through its own kind', async () => {
+    const placeId = await place('Ann');
+    let cookie = await signIn(env.smtp);
+    const early = await refusal(
+      post(cookie, 'no-show', { kind: 'place', id: placeId, noShow: true }),
+      409,
+    );
+    expect(early.error).toBe('A booking can be marked a no-show once its time has begun.');
+    setClock(new Date('2027-03-03T02:05:00Z'));
+    cookie = await signIn(env.smtp);
+    const marked = async () =>
+      (await overview(cookie)).classes.find((c) => c.id)!.places.find((p) => p.id === placeId)!;
+    expect(
+      (await post(cookie, 'no-show', { kind: 'place', id: placeId, noShow: true })).status,
+    ).toBe(200);
+    expect((await marked()).noShow).toBe(true);
+    expect(
+      (await post(cookie, 'no-show', { kind: 'place', id: placeId, noShow: false })).status,
+    ).toBe(200);
+    expect((await marked()).noShow).toBe(false);
+    const entries = (await log(cookie)).slice(0, 2);
+    expect(entries.map((e) => [e.action, e.recordId])).toEqual([
+      ['unmark-no-show', placeId],
+      ['mark-no-show', placeId],
     ]);
   });
 });
@@ -330,13 +415,15 @@ describe('cancelling', () => {
 
   test('a consultation and a class place, through their own cancellations', async () => {
     const consult = await consultation();
-    const seat = await place('Ann');
+    const placeId = await place('Ann');
     const cookie = await signIn(env.smtp);
     env.smtp.mails.length = 0;
     expect(
       (await post(cookie, 'cancel', { kind: 'consultation', id: consult, note: '' })).status,
     ).toBe(200);
-    expect((await post(cookie, 'cancel', { kind: 'place', id: seat, note: '' })).status).toBe(200);
+    expect((await post(cookie, 'cancel', { kind: 'place', id: placeId, note: '' })).status).toBe(
+      200,
+    );
     await env.smtp.waitForMails(4);
     const ann = env.smtp.mails.find((m) => m.envelope.to.includes('ann@example.test'))!;
     expect(calendarMethod(ann)).toBe('CANCEL');
@@ -349,7 +436,7 @@ describe('cancelling', () => {
     const seen = await overview(cookie);
     expect(seen.bookings[0]!.cancelledAt).not.toBeNull();
     expect(seen.classes.find((c) => c.start === MAT.start)!.booked).toBe(0);
-    await refusal(post(cookie, 'cancel', { kind: 'place', id: seat, note: '' }), 409);
+    await refusal(post(cookie, 'cancel', { kind: 'place', id: placeId, note: '' }), 409);
     await refusal(post(cookie, 'cancel', { kind: 'consultation', id: consult, note: '' }), 409);
   });
 
@@ -440,7 +527,7 @@ describe('adding a single class date', () => {
       cancelledAt: null,
     });
     const listed = (await upcomingClasses()).find((c) => c.key === added.key)!;
-    expect(listed).toMatchObject({ title: 'Reformer Workshop', seatsLeft: 3, priceCents: 6000 });
+    expect(listed).toMatchObject({ title: 'Reformer Workshop', placesLeft: 3, priceCents: 6000 });
     const booked = await bookClass(
       jsonPost(
         `${ORIGIN}/api/classes/book`,
@@ -455,7 +542,7 @@ describe('adding a single class date', () => {
       ),
     );
     expect(booked.status).toBe(200);
-    expect((await upcomingClasses()).find((c) => c.key === added.key)!.seatsLeft).toBe(2);
+    expect((await upcomingClasses()).find((c) => c.key === added.key)!.placesLeft).toBe(2);
     expect((await log(cookie))[0]).toMatchObject({ action: 'add-class', recordKind: 'booking' });
   });
 
@@ -482,6 +569,30 @@ describe('adding a single class date', () => {
       'Mat Foundations',
       'Saturday Reformer Group',
     ]);
+  });
+
+  test('says what the classes page will do with it: bookable until its cutoff, cancelled below its minimum; past the cutoff already, refused before anything is stored', async () => {
+    const cookie = await signIn(env.smtp);
+    const before = await snapshot();
+    // Monday 03:59 in Portland: 12:00 today is within the 12 hours before a class's cutoff.
+    const today = await refusal(
+      post(cookie, 'add-class', { ...WORKSHOP, date: '2027-03-01', time: '12:00' }),
+      422,
+    );
+    expect((today as unknown as { fieldErrors: Record<string, string> }).fieldErrors).toEqual({
+      time: 'A class with fewer than 2 people booked 12 hours before it starts is cancelled then, and booking for it closes. So nobody could book this one on the classes page, and it would be cancelled at once. Please choose a time at least 12 hours from now.',
+    });
+    expect(await snapshot()).toEqual(before);
+    const answer = await post(cookie, 'add-class', WORKSHOP);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({
+      outlook:
+        'Visitors can book it on the classes page now. If fewer than 2 people have booked by Tue, Mar 2, 10:00 PM PST, 12 hours before it starts, it is cancelled and those booked are told; otherwise they can book until it starts.',
+    });
+    // The screen has what it needs to say so before she presses Add.
+    const { defaults, timetable } = await overview(cookie);
+    expect(defaults).toMatchObject({ cutoffHours: 12, minimum: 2 });
+    expect(timetable[0]).toMatchObject({ name: 'Mat Foundations', minimum: 2 });
   });
 
   test('a time passed, overlapping another class, or bad input: refused in words, nothing stored', async () => {
@@ -670,6 +781,95 @@ describe('refunds of what was paid online', () => {
     expect(`${told.text} ${told.html}`).not.toContain('Ben Tester');
   });
 
+  test('after a part refunded on the desk, the visitor’s cancel within the policy refunds what is left, once, and says how much', async () => {
+    const id = await paidSession();
+    const cookie = await signIn(env.smtp);
+    const part = { kind: 'session', id, amount: '20', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', part)).status).toBe(200);
+    const token = sessionToken((await loadSession(id))!);
+    const cancel = () => renderPage(formPost(`${ORIGIN}/book/manage`, { token, action: 'cancel' }));
+    expect((await cancel()).status).toBe(303);
+    expect((await cancel()).status).toBe(303);
+    expect(standIn.refunds().map((r) => r.amount)).toEqual([2000, 10000]);
+    const { rows } = await env.db.query<{ cancelled_by: string }>(
+      'SELECT cancelled_by FROM session_bookings WHERE id = $1',
+      [id],
+    );
+    expect(rows).toEqual([{ cancelled_by: 'visitor' }]);
+    const told = await mailTo('grace@example.test', /^Cancelled/);
+    expect(told.text).toContain('Your payment of $120 is refunded in full');
+    expect((await overview(cookie)).bookings[0]!.payment).toMatchObject({
+      state: 'refunded',
+      refundedCents: 12000,
+      refundableCents: 0,
+    });
+  });
+
+  test('a class place part refunded on the desk, then cancelled within the policy: what is left refunded, once', async () => {
+    const id = await paidPlace('Ann');
+    const cookie = await signIn(env.smtp);
+    const part = { kind: 'place', id, amount: '10', request: crypto.randomUUID() };
+    expect((await post(cookie, 'refund', part)).status).toBe(200);
+    const token = placeToken((await loadPlace(id))!);
+    const cancel = () => renderPage(formPost(`${ORIGIN}/classes/manage`, { token }));
+    expect((await cancel()).status).toBe(200);
+    expect((await cancel()).status).toBe(200);
+    expect(standIn.refunds().map((r) => r.amount)).toEqual([1000, 3500]);
+    const told = await mailTo('ann@example.test', /^Cancelled/);
+    expect(told.text).toContain('Your payment of $45 is refunded in full');
+  });
+
+  test('a refund Stripe refuses is a failed refund: said to her in words, counted as nothing, never sent again, and the rest can still be refunded', async () => {
+    const id = await paidSession();
+    const cookie = await signIn(env.smtp);
+    const words = 'Charge ch_1 has been charged back; cannot issue a refund.';
+    standIn.refuseNext('/v1/refunds', words);
+    const press = { kind: 'session', id, amount: '20', request: crypto.randomUUID() };
+    const said = `Stripe would not make this refund, so nothing was refunded (Stripe said: “${words}”). Refund it again later, or give the money back another way.`;
+    expect((await refusal(post(cookie, 'refund', press), 409)).error).toBe(said);
+    // The same press again: the same answer, and Stripe is not asked again.
+    expect((await refusal(post(cookie, 'refund', press), 409)).error).toBe(said);
+    await sendRefundsNow();
+    expect(standIn.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
+    expect(standIn.refunds()).toEqual([]);
+    expect((await overview(cookie)).bookings[0]!.payment).toMatchObject({
+      state: 'paid-online',
+      refundedCents: 0,
+      refundPendingCents: 0,
+      refundableCents: 12000,
+      refused: [{ amountCents: 2000, words }],
+    });
+    const mail = await mailTo(STUDIO, /^Refund not made: \$20 to Grace/);
+    expect(mail.text).toContain(
+      "Stripe would not refund $20 of Grace Hopper's payment of $120 for the private session on Tuesday, March 2, 2027, 9:00 AM PST (Pacific Time), so nothing of it was refunded.",
+    );
+    expect(mail.text).toContain(`Stripe said: “${words}”`);
+    expect(mail.text).toContain('Why it was being refunded: You refunded it on the desk.');
+    // Nothing told to the client: nothing was refunded.
+    expect(env.smtp.mails.filter((m) => m.envelope.to.includes('grace@example.test'))).toEqual([]);
+    // The real remainder, all of it, can still be refunded.
+    const rest = await post(cookie, 'refund', {
+      ...press,
+      amount: '',
+      request: crypto.randomUUID(),
+    });
+    expect(await rest.json()).toMatchObject({ refundedCents: 12000, confirmed: true });
+    expect(standIn.refunds().map((r) => r.amount)).toEqual([12000]);
+  });
+
+  test('the same refund pressed ten times at once: one refund, and every press answered 200', async () => {
+    const id = await paidSession();
+    const cookie = await signIn(env.smtp);
+    const body = { kind: 'session', id, amount: '20', request: crypto.randomUUID() };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => post(cookie, 'refund', body)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(standIn.refunds().map((r) => r.amount)).toEqual([2000]);
+    const { rows } = await env.db.query('SELECT 1 FROM payment_refunds');
+    expect(rows).toHaveLength(1);
+  });
+
   test('two presses at once of the same request: one refund', async () => {
     const id = await paidSession();
     const cookie = await signIn(env.smtp);
@@ -709,17 +909,7 @@ describe('a class whose places were paid online', () => {
     const ann = await place('Ann');
     await place('Ben');
     // Ann paid online (as the checkout records a payment: a paid row with Stripe's reference).
-    await env.db.query(
-      `UPDATE class_seats SET payment = 'paid', paid_at = now(), paid_by = 'checkout' WHERE id = $1`,
-      [ann],
-    );
-    await env.db.query(
-      `INSERT INTO payments (id, booking_kind, booking_id, checkout_session, amount_cents, currency,
-                             state, payment_intent, expires_at, paid_at)
-       VALUES (gen_random_uuid(), 'class', $1, 'cs_test_ann', 4500, 'usd', 'paid', 'pi_test_ann',
-               now(), now())`,
-      [ann],
-    );
+    await paidOnline(ann);
     const cookie = await signIn(env.smtp);
     const before = await overview(cookie);
     const paid = before.classes.find((c) => c.start === MAT.start)!.places[0]!;
@@ -744,12 +934,14 @@ describe('a class whose places were paid online', () => {
 });
 
 describe('the CSV for her bookkeeping', () => {
-  test('each session and place with its price, payment, Stripe reference and fee, and refunds', async () => {
+  test('each session and place on her clock (date and time apart), with phone, waiver, no-show, price, payment, Stripe reference and fee, and refunds', async () => {
     // Booked before the keys are set: paid at the studio (with them it would be paid online).
-    const seat = await place('Ann');
+    // Ann's class place asks no phone: the CSV gives her waiver's.
+    await signWaiver({ email: 'ann@example.test', phone: '(503) 555-0177' });
+    const placeId = await place('Ann');
     const paidOnline = await paidSession();
     const cookie = await signIn(env.smtp);
-    await post(cookie, 'paid', { kind: 'place', id: seat });
+    await post(cookie, 'paid', { kind: 'place', id: placeId });
     const press = { kind: 'session', id: paidOnline, amount: '20', request: crypto.randomUUID() };
     expect((await post(cookie, 'refund', press)).status).toBe(200);
     const { rows } = await env.db.query<{ payment_intent: string }>(
@@ -765,30 +957,50 @@ describe('the CSV for her bookkeeping', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
+    // Her studio's clock, a date and a time a spreadsheet reads as such, and no number first.
     expect(lines[0]).toBe(
-      'Booking ID,Kind,What,Starts at (UTC),Name,Email,Status,Price,Payment,Paid at (UTC),Recorded paid by,Paid online,Stripe reference,Stripe fee,Refunded,Refunds',
+      'Date,Starts at (Pacific Time),Kind,What,Name,Email,Phone,Waiver,Status,No-show,Price,Payment,Paid on (Pacific Time),Recorded paid by,Paid online,Stripe reference,Stripe fee,Refunded,Refunds,Booking number',
     );
     expect(lines).toHaveLength(3);
     const [session, mat] = lines.slice(1).map((line) => line.split(','));
-    expect(session!.slice(1, 9)).toEqual([
+    expect(session!.slice(0, 12)).toEqual([
+      '2027-03-02',
+      '09:00',
       'Session',
-      'Private Sessions',
-      '2027-03-02 17:00:00',
+      'Private Session',
       'Grace Hopper',
       'grace@example.test',
+      "'+1 503 555 0123",
+      'Nothing on file',
       'Booked',
+      'No',
       '120.00',
       'Paid online',
     ]);
-    expect(session!.slice(10, 13)).toEqual(['Stripe', '120.00', rows[0]!.payment_intent]);
+    expect(session![12]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(session!.slice(13, 16)).toEqual(['Stripe', '120.00', rows[0]!.payment_intent]);
     // Stripe's fee, from the charge's balance transaction (the stand-in's: 2.9% of $120 + 30¢);
     // empty would be "not reported".
-    expect(session![13]).toBe('3.78');
-    expect(session![14]).toBe('20.00');
-    expect(session![15]).toMatch(/^20\.00 succeeded re_\w+$/);
-    expect(mat!.slice(1, 3)).toEqual(['Class', 'Mat Foundations']);
-    expect(mat!.slice(7, 9)).toEqual(['45.00', 'Paid at the studio']);
-    expect(mat![10]).toBe(STAFF);
+    expect(session![16]).toBe('3.78');
+    expect(session![17]).toBe('20.00');
+    expect(session![18]).toMatch(/^20\.00 succeeded re_\w+$/);
+    expect(session![19]).toBe(paidOnline);
+    // Tuesday's 6 PM class is Tuesday 18:00 in her spreadsheet, not Wednesday 02:00.
+    expect(mat!.slice(0, 12)).toEqual([
+      '2027-03-02',
+      '18:00',
+      'Class',
+      'Mat Foundations',
+      'Ann Tester',
+      'ann@example.test',
+      '(503) 555-0177',
+      'Covered',
+      'Booked',
+      'No',
+      '45.00',
+      'Paid at the studio',
+    ]);
+    expect(mat![13]).toBe(STAFF);
     expect((await log(cookie))[0]).toMatchObject({ action: 'export-bookings' });
   });
 });

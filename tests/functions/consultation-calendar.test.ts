@@ -3,14 +3,18 @@
  * server the test controls: what it blocks, how often it is read, and what happens when it cannot
  * be read. The studio's clock is the test's; nothing sleeps.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import bookSession from '../../functions/book-session';
 import { renderPage } from '../fixtures/on-demand';
+import { busyReadsDone } from '../../src/server/booking/busy-copy';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { everySecondCalendar } from '../fixtures/busy-calendar';
 import { useFunctionEnv } from '../fixtures/function-env';
+import { sessionBody } from '../fixtures/submissions';
 import { desk, signIn, STAFF } from './desk';
+import { jsonPost } from './harness';
 
 const env = useFunctionEnv();
 const SITE = 'http://127.0.0.1:8888';
@@ -72,11 +76,16 @@ let server: Server;
 let served: Served;
 let requests = 0;
 let address = '';
+/** The answers a hanging calendar has not given yet: given at the end of each test. */
+const hung: ServerResponse[] = [];
 
 beforeAll(async () => {
   server = createServer((_req, res) => {
     requests += 1;
-    if (served.hang) return;
+    if (served.hang) {
+      hung.push(res);
+      return;
+    }
     res.writeHead(served.status, { 'content-type': 'text/calendar' });
     res.end(served.body);
   });
@@ -101,15 +110,26 @@ beforeEach(() => {
   vi.stubEnv('SIGN_IN_RATE_LIMIT', '1000/1m');
   vi.stubEnv('SIGN_IN_ADDRESS_LIMIT', '1000/1m');
 });
-afterEach(() => {
+afterEach(async () => {
+  // What the reads of this test left under way ends before the next test's data.
+  for (const res of hung.splice(0)) res.destroy();
+  await busyReadsDone();
   setClock(undefined);
   vi.unstubAllEnvs();
 });
 
-async function slots(): Promise<string[]> {
+/** The slots the page offers, as soon as it answers (a read it set going may go on). */
+async function offered(): Promise<string[]> {
   const answer = await renderPage(new Request(`${SITE}/consultation`));
   expect(answer.status).toBe(200);
   return [...(await answer.text()).matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]);
+}
+
+/** The slots the page offers, once the read of the calendar it set going has ended too. */
+async function slots(): Promise<string[]> {
+  const all = await offered();
+  await busyReadsDone();
+  return all;
 }
 
 /** The slots of one Portland day, as "09:00"-style times, from ISO instants in UTC. */
@@ -180,8 +200,28 @@ describe('busy times from the instructor’s calendar', () => {
     await slots();
     expect(requests).toBe(1);
     advanceClock(31_000);
-    await slots(); // served from the copy, read again after the answer
+    await slots(); // served from the copy, read again meanwhile
     expect(requests).toBe(2);
+  });
+
+  test('a calendar that stops answering holds up no page: the last good copy answers at once, minute after minute, while it is read again', async () => {
+    // A wait for the calendar would outlast the test itself.
+    vi.stubEnv('CONSULTATION_BUSY_TIMEOUT_MS', String(10 * 60_000));
+    const booked = await bookSession(
+      jsonPost(`${SITE}/api/book-session`, sessionBody('private', '2027-03-04T17:00:00Z')),
+    );
+    expect(booked.status).toBe(200);
+    const { booking } = (await booked.json()) as { booking: { manage: string } };
+    const before = fromTuesday(await slots());
+    served = { ...served, hang: true };
+    for (let minute = 1; minute <= 3; minute += 1) {
+      advanceClock(61_000);
+      expect(fromTuesday(await offered())).toEqual(before);
+      const manage = await renderPage(new Request(`${SITE}${booking.manage}`));
+      expect(manage.status).toBe(200);
+      expect(await manage.text()).toContain('Choose another time');
+      await expect.poll(() => requests).toBe(1 + minute);
+    }
   });
 
   test('when it cannot be read, the last good copy stays in use and the desk says what went wrong, never the address', async () => {

@@ -428,7 +428,7 @@ describe('the feed holds every kind of booking', () => {
       [
         `session-${sessionId}@127.0.0.1`,
         TUESDAY_10.replace('Z', '.000Z'),
-        'Private Sessions: Grace Hopper',
+        'Private Session: Grace Hopper',
       ],
       [`class-${dateId}@127.0.0.1`, '2027-03-03T02:00:00.000Z', 'Mat Foundations (1 of 4)'],
     ]);

@@ -138,6 +138,10 @@ describe('booking a slot', () => {
       expect(event.start.toISOString()).toBe('2027-03-02T17:00:00.000Z');
       expect(event.end?.toISOString()).toBe('2027-03-02T17:15:00.000Z');
       expect(Number(event.sequence)).toBe(0);
+      // A reminder an hour before, as the calendar reads it.
+      expect((event as typeof event & { alarms?: unknown[] }).alarms).toEqual([
+        expect.objectContaining({ action: 'DISPLAY', trigger: '-PT1H' }),
+      ]);
       const part = mail.attachments.find((a) => a.contentType === 'text/calendar')!;
       expect(part.headers.get('content-type')).toMatchObject({ params: { method: 'REQUEST' } });
     }

@@ -15,6 +15,9 @@ import { useFunctionEnv } from '../fixtures/function-env';
 import { seedWaivers, type SeededWaiver } from '../fixtures/waiver-rows';
 
 const env = useFunctionEnv();
+// Each test seeds 1,000 waivers and runs the script in a child process: about 10 s on a quiet
+// machine, past 30 s when every core is busy (it timed out so in a full run).
+vi.setConfig({ testTimeout: 120_000 });
 const ROOT = resolve(import.meta.dirname, '../..');
 const OLD = randomBytes(32).toString('base64');
 const NEW = randomBytes(32).toString('base64');

@@ -56,6 +56,8 @@ test('every kind names the record it is about and a label for the desk', () => {
     'session-cancel-studio',
     'session-reminder',
     'payment-refunded',
+    'payment-mismatch',
+    'refund-refused',
     'class-visitor',
     'class-reminder',
     'class-cancel-visitor',

@@ -3,6 +3,7 @@ import { newToken, tokenHash } from '../../src/server/platform/tokens';
 import { Hono } from 'hono';
 import { deskFunction, signedIn, type DeskEnv } from '../../src/server/records/router';
 import { FRESH_SIGN_IN_NEEDED, SIGN_IN_SENT } from '../../src/shared/desk-api';
+import { API_SECURITY_HEADERS } from '../../src/server/request/responses';
 import { advanceClock, setClock } from '../../src/server/platform/clock';
 import { useFunctionEnv } from '../fixtures/function-env';
 import {
@@ -653,6 +654,34 @@ describe('origin, method and body', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('x-frame-options')).toBe('DENY');
       expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    }
+  });
+
+  test('every answer carries the headers every function sends and no others: routes, downloads, 404s, 405s, HEAD', async () => {
+    const cookie = await signIn(env.smtp);
+    const id = await signWaiver();
+    // What says what the answer is; the rest is what every desk answer carries.
+    const OWN = ['content-type', 'content-disposition', 'content-length', 'set-cookie', 'allow'];
+    const EVERY = {
+      ...API_SECURITY_HEADERS,
+      'cache-control': 'no-store',
+      'x-robots-tag': 'noindex, nofollow',
+    };
+    for (const response of [
+      await call('GET', '/api/records/session'),
+      await call('GET', '/api/records/waivers', undefined, cookie),
+      await call('GET', `/api/records/waivers/${id}/pdf`, undefined, cookie),
+      await call('GET', '/api/records/export/messages', undefined, cookie),
+      await call('GET', '/api/records/nothing-here', undefined, cookie),
+      await desk('/api/records/session', { method: 'PUT', cookie }),
+      await functionFor('/api/records/session')(
+        deskRequest('/api/records/session', { method: 'HEAD' as 'GET', cookie }),
+      ),
+      await desk('/api/records/sign-in', { body: { email: 'x@example.test' } }),
+    ]) {
+      const headers = Object.fromEntries(response.headers);
+      for (const name of OWN) delete headers[name];
+      expect(headers, `${response.status}`).toEqual(EVERY);
     }
   });
 });

@@ -138,6 +138,37 @@ describe('the booking page', () => {
     expect(html).toContain('In-home sessions are offered in the ZIP codes 97202, 97206');
   });
 
+  test('an in-home session asks where first, before a time, and holds the ZIP code to her areas, said beside the field', async () => {
+    const html = await (await page('in-home')).text();
+    // Where comes before the times, so an address outside her areas is said before one is chosen.
+    expect(html.indexOf('name="postalCode"')).toBeLessThan(html.indexOf('name="slot"'));
+    expect(html.indexOf('name="street"')).toBeLessThan(html.indexOf('name="slot"'));
+    // Without script the browser itself refuses another ZIP code, in her words.
+    const zip = /<input[^>]*name="postalCode"[^>]*>/.exec(html)![0];
+    expect(zip).toContain(
+      'pattern="\\s*(97202|97206|97214|97215|97232|97212|97211|97217|97227)(-\\d{4})?\\s*"',
+    );
+    expect(zip).toContain('title="In-home sessions are offered in the ZIP codes 97202, 97206');
+    expect(zip).toContain('aria-describedby="session-postalCode-hint"');
+    // With script, the same words beside the field as it is typed, and every problem beside its field.
+    expect(html).toContain(
+      'data-outside="In-home sessions are offered in the ZIP codes 97202, 97206, 97214, 97215, 97232, 97212, 97211, 97217, 97227. For another area, please write to the studio."',
+    );
+    expect(html).toMatch(/id="session-postalCode-error"[^>]*data-error-for="postalCode"/);
+    expect(html).toContain('data-error-for="slot"');
+    expect(html).toContain("document.querySelector('form[data-session-form]')");
+  });
+
+  test('says before booking, to everyone, that a waiver is signed before the first session', async () => {
+    for (const type of ['private', 'in-home']) {
+      const html = await (await page(type)).text();
+      expect(html).toContain(
+        'New to the studio? Please sign the liability waiver before your first session: it takes about 5 minutes, and once is enough.',
+      );
+      expect(html).toMatch(/data-waiver-note[\s\S]*?href="\/waiver"/);
+    }
+  });
+
   test('a session content does not book by time is not found', async () => {
     expect((await page('small-group')).status).toBe(404);
     expect((await page('vip')).status).toBe(404);
@@ -152,7 +183,7 @@ describe('booking a private session', () => {
     expect(body).toMatchObject({
       success: true,
       booking: {
-        title: 'Private Sessions',
+        title: 'Private Session',
         start: '2027-03-02T17:00:00.000Z',
         end: '2027-03-02T18:00:00.000Z',
         day: 'Tuesday, March 2, 2027',
@@ -225,6 +256,12 @@ describe('booking a private session', () => {
     ]);
   });
 
+  test('sent without a time, the field error beside the times names the session', async () => {
+    const answer = await book('private', '');
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).fieldErrors.slot).toBe('Please choose a time for your session.');
+  });
+
   test('a form post without script is answered with a 303 to its page', async () => {
     const fields = Object.fromEntries(
       Object.entries(sessionBody('private', TUESDAY_9)).map(([k, v]) => [k, String(v)]),
@@ -236,6 +273,39 @@ describe('booking a private session', () => {
     expect(await env.count('session_bookings')).toBe(1);
     const confirmation = await renderPage(new Request(`${SITE}${location}`));
     expect(await confirmation.text()).toContain('Your session is booked!');
+  });
+});
+
+describe('what her mail says of the spam checks', () => {
+  const posted = (fields: Record<string, unknown>) =>
+    bookSession(
+      formPost(
+        `${SITE}/api/book-session`,
+        Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)])),
+      ),
+    );
+
+  test('the page stamps the time into its plain form, so a post from an ordinary phone is timed and her mail says nothing of it', async () => {
+    const html = await (await renderPage(new Request(`${SITE}/book/private`))).text();
+    expect(html).toMatch(/<input type="hidden" name="fillTimeMs"/);
+    expect(html).toContain("namedItem('fillTimeMs')");
+    expect((await posted({ ...sessionBody('private', TUESDAY_9), fillTimeMs: 9000 })).status).toBe(
+      303,
+    );
+    await env.smtp.waitForMails(2);
+    const [studio] = mailTo(STUDIO);
+    expect(studio!.text).not.toMatch(/JavaScript|scripts|spam/i);
+  });
+
+  test('a post whose browser ran no script says so in her words, and what she can do', async () => {
+    const { fillTimeMs: _untimed, ...fields } = sessionBody('private', TUESDAY_9);
+    expect((await posted(fields)).status).toBe(303);
+    await env.smtp.waitForMails(2);
+    const [studio] = mailTo(STUDIO);
+    expect(studio!.text).not.toMatch(/JavaScript|hidden spam field|rate limits/);
+    expect(studio!.text).toContain(
+      'Their browser ran no scripts, so this booking had one spam check fewer than usual. If you do not know them and it looks wrong, cancel it on the desk.',
+    );
   });
 });
 
@@ -350,6 +420,27 @@ async function rawSession(start: string, end: string) {
 const refusedByPostgres = (work: Promise<unknown>) =>
   expect(work).rejects.toMatchObject({ code: '23P01', constraint: 'held_time_no_overlap' });
 
+describe('a form sent again without script', () => {
+  test('is told it was sent, never handed the session’s link, and nothing more is stored or sent', async () => {
+    const fields = Object.fromEntries(
+      Object.entries(sessionBody('private', TUESDAY_9)).map(([k, v]) => [k, String(v)]),
+    );
+    const first = await bookSession(formPost(`${SITE}/api/book-session`, fields));
+    expect(first.status).toBe(303);
+    const queued = await env.count('mail_outbox');
+    const again = await bookSession(formPost(`${SITE}/api/book-session`, fields));
+    expect(again.headers.get('location')).toBe('/book/manage?repeat=1');
+    const page = await managePage('repeat=1');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('This form was already sent');
+    expect(html).toContain('If it booked a session, that booking stands');
+    expect(html).not.toMatch(/token=/);
+    expect(await env.count('session_bookings')).toBe(1);
+    expect(await env.count('mail_outbox')).toBe(queued);
+  });
+});
+
 describe('a session and a consultation never overlap', () => {
   test('a session first: the consultation inside it is refused, by the page and by Postgres', async () => {
     expect((await book('private', TUESDAY_9)).status).toBe(200);
@@ -412,6 +503,21 @@ describe('an in-home session', () => {
     const row = await onlySession();
     expect(row).toMatchObject({ amount_cents: 15000, place: 'home', postal_code: '97214' });
     expect(row.held).toBe('["2027-03-02 17:30:00+00","2027-03-02 19:45:00+00")');
+  });
+
+  test('its invite, read back by node-ical, is at their address with its city, and rings an hour before', async () => {
+    expect((await book('in-home', TUESDAY_10, { postalCode: '97214' })).status).toBe(200);
+    await env.smtp.waitForMails(2);
+    const [mail] = mailTo('grace@example.test');
+    expect(mail!.text).toContain('At your address: 3520 SE Woodstock Blvd, Portland, OR 97214');
+    const { event, text } = calendarOf(mail!);
+    expect(event.location).toBe('3520 SE Woodstock Blvd, Portland, OR 97214');
+    expect(event.summary).toBe('In-Home Session with Maya Lindqvist');
+    const alarms = (event as VEvent & { alarms?: { action: string; trigger: string }[] }).alarms;
+    expect(alarms).toEqual([expect.objectContaining({ action: 'DISPLAY', trigger: '-PT1H' })]);
+    expect(text).toMatch(
+      /BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT1H\r\nDESCRIPTION:.+\r\nEND:VALARM/,
+    );
   });
 });
 

@@ -52,6 +52,19 @@ describe('the words on the desk', () => {
     expect(found).toEqual([]);
   });
 
+  test('speak no developer’s words: no retention run, delivery, versions, material, cutoff or SHA-256', () => {
+    // A screen's route (`delivery`, `versions`) is code; its label is her words.
+    const developers = (words: string) =>
+      /retention run|\bmaterial\b|\bcut ?offs?\b|SHA-256/i.test(words) ||
+      /^(Delivery|Versions)$/.test(words.trim());
+    const found = FILES.flatMap((file) =>
+      wordsOf(file)
+        .filter(developers)
+        .map((words) => `${file.slice(ROOT.length + 1)}: ${words.replace(/\s+/g, ' ').trim()}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   test('the access log names the site’s own runs in words, not by their command', () => {
     expect(ACTOR_WORDS['the retention schedule']).toBe('The site’s daily clean-up');
     expect(ACTOR_WORDS['npm run rotate-key']).toBe('Whoever runs the site');

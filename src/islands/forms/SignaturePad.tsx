@@ -21,8 +21,6 @@ interface Props {
   onChange: (signature: Signature) => void;
   invalid?: boolean;
   describedBy?: string;
-  /** Keeps the empty pad's hint back: the form was just sent and nobody has started again. */
-  quiet?: boolean;
 }
 
 const MAX_WIDTH = 400;
@@ -54,7 +52,7 @@ function scaleStrokes(groups: PointGroup[], factor: number): PointGroup[] {
  * name, which the server draws when no image comes), and the hidden `signature` and
  * `signatureKind`, kept up to date here.
  */
-export default function SignaturePad({ onChange, invalid, describedBy, quiet }: Props) {
+export default function SignaturePad({ onChange, invalid, describedBy }: Props) {
   const id = useId();
   const wrapperRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -199,9 +197,7 @@ export default function SignaturePad({ onChange, invalid, describedBy, quiet }: 
           data-signature-pad
           role="img"
           aria-label="Signature pad: draw your signature here with a mouse, finger or stylus"
-          aria-describedby={[helpId, empty && !quiet ? hintId : '', describedBy ?? '']
-            .join(' ')
-            .trim()}
+          aria-describedby={[helpId, empty ? hintId : '', describedBy ?? ''].join(' ').trim()}
           // Until the pad measures its box (after hydration), it is as wide as it may be and
           // 2:1, so the server-rendered page neither overflows a phone nor shifts afterwards.
           // Classes, not a style attribute: the site's policy then allows no inline style by hash.
@@ -213,7 +209,7 @@ export default function SignaturePad({ onChange, invalid, describedBy, quiet }: 
       <p id={helpId} className="sr-only">
         If you cannot draw, type your full name in the field below the pad instead.
       </p>
-      {empty && !quiet && (
+      {empty && (
         <p id={hintId} className="mt-2 text-sm font-medium text-clay-700 noscript:hidden">
           Please provide your electronic signature above
         </p>

@@ -84,7 +84,7 @@ export default function AccessLog() {
       <ScreenTitle>Access log</ScreenTitle>
       <p className="text-muted">
         Every sign-in, every opening of a waiver with health information, every download, export and
-        erasure, every change of the encryption key, every retention run that removed records and
+        erasure, every change of the encryption key, every daily clean-up that removed records and
         every restore from a backup, every change to a booking or payment, newest first.
       </p>
       {list.loading && <Loading what="the access log" />}

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { BookingsOverview } from '../../shared/desk-api';
+import { singleDateOutlook, type BookingsOverview } from '../../shared/desk-api';
 import { dollars } from '../../shared/money';
 import { ask, desk } from './api';
-import type { StudioFormats } from './format';
+import { studioMoment, type StudioFormats } from './format';
 import { BUTTON, BUTTON_QUIET, Field, FormCard, INPUT, Notice, Status, useFormPost } from './ui';
 
 const OTHER = '';
@@ -17,15 +17,33 @@ export function AddClassDate({
   format,
   onAdded,
 }: {
-  overview: Pick<BookingsOverview, 'timetable' | 'defaults'>;
+  overview: Pick<BookingsOverview, 'timetable' | 'defaults' | 'timeZone'>;
   format: StudioFormats;
   onAdded: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState(overview.timetable[0]?.name ?? OTHER);
+  const [typed, setTyped] = useState({ date: '', time: '', capacity: '' });
   const entry = overview.timetable.find((c) => c.name === chosen);
   const places = entry?.capacity ?? overview.defaults.capacity;
   const price = entry?.priceCents ?? overview.defaults.priceCents;
+  // What the classes page will do with the date, said while she types it, as the desk decides.
+  const start = studioMoment(typed.date, typed.time, overview.timeZone);
+  const minimum = Math.min(
+    entry?.minimum ?? overview.defaults.minimum,
+    /^\d+$/.test(typed.capacity) ? Number(typed.capacity) : places,
+  );
+  const outlook =
+    start && start > new Date()
+      ? singleDateOutlook(
+          start,
+          new Date(),
+          { cutoffHours: overview.defaults.cutoffHours, minimum },
+          (moment) => format.at(moment.toISOString()),
+        )
+      : undefined;
+  const typing = (field: keyof typeof typed) => (event: { target: { value: string } }) =>
+    setTyped((was) => ({ ...was, [field]: event.target.value }));
 
   const { busy, error, done, round, submit, clearError } = useFormPost(
     async (values) => {
@@ -44,9 +62,9 @@ export function AddClassDate({
       );
       return `Added ${answer.title}, ${format.at(answer.start)}. ${
         answer.listedFrom
-          ? `Visitors can book it on the classes page from ${format.day(answer.listedFrom)}, as far ahead as your timetable shows.`
-          : 'Visitors can book it on the classes page now.'
-      }`;
+          ? `It shows on the classes page from ${format.day(answer.listedFrom)}, as far ahead as your timetable shows. `
+          : ''
+      }${answer.outlook}`;
     },
     () => {
       setOpen(false);
@@ -107,7 +125,14 @@ export function AddClassDate({
             error={errors.name}
           />
         )}
-        <Field label="Date" name="date" type="date" required error={errors.date} />
+        <Field
+          label="Date"
+          name="date"
+          type="date"
+          required
+          error={errors.date}
+          onChange={typing('date')}
+        />
         <Field
           label="Starts at"
           name="time"
@@ -115,6 +140,7 @@ export function AddClassDate({
           required
           error={errors.time}
           hint={`Your studio's time (${format.zone}).`}
+          onChange={typing('time')}
         />
         <Field
           label="Length in minutes"
@@ -132,6 +158,7 @@ export function AddClassDate({
           placeholder={String(places)}
           error={errors.capacity}
           hint={`Empty: ${places}.`}
+          onChange={typing('capacity')}
         />
         <Field
           label="Price in dollars"
@@ -142,6 +169,14 @@ export function AddClassDate({
           hint={`Empty: ${dollars(price)}.`}
         />
       </div>
+      {outlook && errors.time !== outlook.words && (
+        <p
+          className={`rounded-lg p-3 text-sm ${outlook.bookable ? 'bg-sand-50 text-ink' : 'border border-clay-600 bg-white font-semibold text-clay-700'}`}
+          data-outlook
+        >
+          {outlook.words}
+        </p>
+      )}
       <Status>
         {error && Object.keys(errors).length === 0 && <Notice tone="bad">{error.message}</Notice>}
       </Status>

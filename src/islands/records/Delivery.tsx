@@ -60,7 +60,7 @@ export default function Delivery() {
 
   return (
     <div className="space-y-6">
-      <ScreenTitle>Undelivered e-mail</ScreenTitle>
+      <ScreenTitle>Unsent mail</ScreenTitle>
       <p className="text-muted">
         Every submission is saved before its e-mail is sent. An e-mail that could not be sent is
         tried again, waiting longer each time; after about six hours it is given up on and waits

@@ -29,12 +29,12 @@ function Summary({ preview }: { preview: RetentionPreview }) {
     <>
       {going.length === 0 ? (
         <p>
-          The next retention run, on {when(preview.next)}, will remove nothing: no record is past
+          The next daily clean-up, on {when(preview.next)}, will remove nothing: no record is past
           its keeping time.
         </p>
       ) : (
         <>
-          <p>The next retention run, on {when(preview.next)}, will remove:</p>
+          <p>The next daily clean-up, on {when(preview.next)}, will remove:</p>
           <ul className="list-disc space-y-1 pl-6">
             {going.map((item) => (
               <li key={item.name}>

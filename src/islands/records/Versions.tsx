@@ -14,7 +14,7 @@ export default function Versions() {
   const texts = useLoad('waiver-texts', (options) => desk['waiver-texts'].$get({}, options));
   return (
     <div className="space-y-6">
-      <ScreenTitle>Waiver versions</ScreenTitle>
+      <ScreenTitle>Waiver texts</ScreenTitle>
       {texts.loading && <Loading what="the waiver's versions" />}
       {texts.error && <Failed error={texts.error} retry={texts.reload} />}
       {texts.data && (
@@ -35,13 +35,13 @@ function InForce({ texts }: { texts: WaiverTexts }) {
       <p>
         The version in force is <strong>{current.version}</strong>
         {current.material
-          ? ', a material change: everyone who signed an earlier version must sign it again.'
+          ? ', a change that asks everyone who signed an earlier version to sign again.'
           : `, a change that needs no new signature: a waiver under version ${current.reSignFrom} or later covers a participant.`}
       </p>
       <p className="text-sm text-muted">
         {validForMonths
           ? `A waiver stays valid for ${count(validForMonths, 'month')}: one older than that shows as expired.`
-          : 'A waiver does not expire with time: it stays valid until a material new version asks for a new signature.'}{' '}
+          : 'A waiver does not expire with time: it stays valid until a new version asks everyone to sign again.'}{' '}
         You publish a new version, and choose how long a waiver stays valid, in the waiver’s
         settings on the site: your guide says how, under “A new version of the waiver”.
       </p>
@@ -137,10 +137,12 @@ function Texts({ texts }: { texts: WaiverTexts }) {
                 {text.material === null
                   ? ' · not in the list of versions'
                   : text.material
-                    ? ' · material'
-                    : ' · not material'}
+                    ? ' · asked everyone to sign again'
+                    : ' · no new signature needed'}
               </summary>
-              <p className="mt-2 text-xs break-all text-muted">SHA-256 {text.sha256}</p>
+              <p className="mt-2 text-xs break-all text-muted">
+                Fingerprint of this text: {text.sha256}
+              </p>
               <div className="mt-3 max-h-96 overflow-y-auto rounded-md border border-sand-200 bg-sand-50 p-3 text-sm whitespace-pre-wrap">
                 {text.text}
               </div>

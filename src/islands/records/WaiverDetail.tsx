@@ -113,13 +113,13 @@ export default function WaiverDetail({ id }: { id: string }) {
               waiver.audit.timed ? 'Checked' : 'Not checked (sent without JavaScript)',
             ],
             [
-              'Waiver text SHA-256',
+              'Fingerprint of the waiver text',
               <code key="text" className="break-all">
                 {waiver.audit.textSha256}
               </code>,
             ],
             [
-              'Signed PDF SHA-256',
+              'Fingerprint of the signed PDF',
               waiver.pdf ? (
                 <code key="pdf" className="break-all">
                   {waiver.pdf.sha256}

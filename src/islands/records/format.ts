@@ -54,3 +54,34 @@ export function studioFormats(timeZone: string) {
 }
 
 export type StudioFormats = ReturnType<typeof studioFormats>;
+
+/**
+ * The moment a date (YYYY-MM-DD) and wall-clock time (HH:MM) name on the zone's clock, or null
+ * while either is incomplete; on the night the clocks fall back, the first of the two. The zone's
+ * offset is read from how the zone writes a moment, so the desk needs no time-zone library.
+ */
+export function studioMoment(date: string, time: string, timeZone: string): Date | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{1,2}):(\d{2})$/.exec(time);
+  if (!d || !t) return null;
+  const wall = Date.UTC(+d[1], +d[2] - 1, +d[3], +t[1], +t[2]);
+  const written = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
+  const offsetAt = (ms: number) => {
+    const part = (type: string) =>
+      Number(written.formatToParts(ms).find((entry) => entry.type === type)?.value);
+    return (
+      Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) -
+      Math.floor(ms / 60_000) * 60_000
+    );
+  };
+  const first = wall - offsetAt(wall);
+  return new Date(wall - offsetAt(first));
+}

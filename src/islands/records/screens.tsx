@@ -75,7 +75,7 @@ export const SCREENS = [
   },
   {
     screen: 'versions',
-    label: 'Versions',
+    label: 'Waiver texts',
     path: 'versions',
     place: 'desk',
     show: () => <Versions />,
@@ -83,7 +83,7 @@ export const SCREENS = [
   { screen: 'list', label: 'List', path: 'list', place: 'desk', show: () => <List /> },
   {
     screen: 'delivery',
-    label: 'Delivery',
+    label: 'Mail',
     path: 'delivery',
     place: 'desk',
     show: () => <Delivery />,

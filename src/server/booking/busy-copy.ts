@@ -64,12 +64,15 @@ function address(): string | undefined {
 }
 
 /**
- * The instructor's busy spans within `window.range`, from the freshest copy there is. `later`
- * runs work after the answer (Netlify's waitUntil); without it the work is done before.
+ * The instructor's busy spans within `window.range`, from the freshest copy there is. A stale
+ * copy is read again meanwhile, never waited for: `later` hands that work to the platform
+ * (Netlify's waitUntil) so that it is not cut short once the answer is sent; whatever `later`
+ * does, the answer does not wait for it (a calendar that stops answering would otherwise hold up
+ * a page a minute for its whole time limit).
  */
 export async function busyTimes(
   window: BusyWindow,
-  later: (work: Promise<unknown>) => Promise<void> | void = (work) => work.then(() => undefined),
+  later: (work: Promise<unknown>) => Promise<void> | void = () => undefined,
 ): Promise<Interval[]> {
   const url = address();
   if (!url) return [];
@@ -82,7 +85,10 @@ export async function busyTimes(
       await refresh(url, print, window);
       row = await readRow();
     } else if (row!.stale) {
-      await later(refresh(url, print, window).catch(() => undefined));
+      const work = refresh(url, print, window).catch(() => undefined);
+      reading.add(work);
+      void work.finally(() => reading.delete(work));
+      void Promise.resolve(later(work)).catch(() => undefined);
     }
     if (!row || row.address_sha256 !== print || row.fetched_at === null) return [];
     return await spansOf(row, window);
@@ -90,6 +96,14 @@ export async function busyTimes(
     console.error(`busy feed: the calendar's copy could not be used (${(error as Error)?.name})`);
     return [];
   }
+}
+
+/** The reads of a stale copy under way in this instance, which no answer waits for. */
+const reading = new Set<Promise<unknown>>();
+
+/** Resolves once every read of a stale copy under way in this instance has ended (tests). */
+export async function busyReadsDone(): Promise<void> {
+  while (reading.size > 0) await Promise.all(reading);
 }
 
 async function readRow(): Promise<FeedRow | undefined> {

@@ -1,7 +1,26 @@
 /**
  * Small pieces every calendar this site writes shares: the UID of a booking, the attendee's
- * display name, and the line break ical-generator leaves off the last line.
+ * display name, the reminder alarm, and the line break ical-generator leaves off the last line.
  */
+import { ICalAlarmType, type ICalAlarmData } from 'ical-generator';
+
+/** How long before a booking its invite's alarm rings. */
+export const ALARM_MINUTES_BEFORE = 60;
+
+/**
+ * The alarm of a booking's invite (a VALARM that shows a reminder an hour before), none on a
+ * cancellation: a calendar that adds the event reminds its reader, whatever its own default.
+ */
+export function reminderAlarm(summary: string, cancelled: boolean): ICalAlarmData[] {
+  if (cancelled) return [];
+  return [
+    {
+      type: ICalAlarmType.display,
+      triggerBefore: ALARM_MINUTES_BEFORE * 60,
+      description: `${summary}, in ${ALARM_MINUTES_BEFORE} minutes`,
+    },
+  ];
+}
 
 /**
  * The visitor's name as the attendee's CN: a display name only (the address is what counts),

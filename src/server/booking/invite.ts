@@ -19,7 +19,7 @@ import ical, {
 } from 'ical-generator';
 import type { ConsultationPlace } from '../../shared/booking/place';
 import type { CalendarEvent } from '../platform/mail';
-import { bookingUid, displayName, withFinalLineBreak } from './ics-write';
+import { bookingUid, displayName, reminderAlarm, withFinalLineBreak } from './ics-write';
 
 export interface InviteBooking {
   /** The booking's id: the UID is made from it, so it never changes. */
@@ -87,6 +87,7 @@ function write(method: 'REQUEST' | 'CANCEL', booking: InviteBooking, context: In
       },
     ],
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    alarms: reminderAlarm(summary, cancelled),
   });
   return {
     method,

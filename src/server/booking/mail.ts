@@ -177,15 +177,18 @@ function studioInvite(booking: Booking, method: 'REQUEST' | 'CANCEL'): CalendarE
     : cancellation(details, context(booking));
 }
 
+/**
+ * Said to her only of a booking whose browser ran no script at all: the form could not time it,
+ * so one of the spam checks could not run. What she can do about it, in her words.
+ */
+export const UNTIMED_NOTE =
+  'Their browser ran no scripts, so this booking had one spam check fewer than usual. If you do not know them and it looks wrong, cancel it on the desk.';
+
 function visitorDetails(booking: Booking): string[] {
   return [
     `Name: ${booking.name}\nEmail: ${booking.email}\nPhone: ${booking.phone || 'not given'}`,
     ...(booking.topic ? [`What they would like to talk about:\n${booking.topic}`] : []),
-    ...(booking.timed
-      ? []
-      : [
-          'Booked from a browser without JavaScript, so the form could not time it; the hidden spam field and the rate limits still checked it.',
-        ]),
+    ...(booking.timed ? [] : [UNTIMED_NOTE]),
   ];
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../../shared/booking/session-form';
 import * as zoned from '../../shared/booking/zoned';
 import { failed, ok, type Result } from '../../shared/result';
+import { oneOf } from '../../shared/one-session';
 import { PAGES } from '../../shared/site-paths';
 import { fullDateLabel, timeRangeLabel } from '../../shared/time-format';
 import { now } from '../platform/clock';
@@ -200,7 +201,7 @@ export function sessionSummary(booking: SessionBooking, token: string): SessionS
   const { timeZone, studioAddress, hours } = sessionPolicy();
   const from = zoned.instantOf(booking.start);
   return {
-    title: booking.title,
+    title: oneOf(booking.title),
     start: booking.start.toISOString(),
     end: booking.end.toISOString(),
     day: fullDateLabel(from, timeZone),

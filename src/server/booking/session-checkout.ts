@@ -19,8 +19,9 @@ import {
 } from './session-store';
 
 /**
- * Opens Stripe Checkout for a held session: where to send the visitor (a repeated submission
- * gets the same checkout). Stripe down: the hold is released and a 503 says so in words.
+ * Opens Stripe Checkout for a held session (`awaitsPayment`): where to send the visitor (a
+ * repeated submission gets the same checkout). Stripe down: the hold is released and a 503 says
+ * so in words.
  */
 export function openSessionCheckout(
   account: StripeAccount,
@@ -33,6 +34,7 @@ export function openSessionCheckout(
     {
       kind: 'session',
       bookingId: booking.id,
+      heldUntil: booking.holdExpiresAt!,
       description: `${booking.title}, ${fullDateLabel(booking.start, timeZone)}, ${timeLabel(booking.start, timeZone)}`,
       amountCents: booking.amountCents,
       email: booking.email,

@@ -13,7 +13,7 @@ import ical, {
   ICalEventStatus,
 } from 'ical-generator';
 import type { CalendarEvent } from '../platform/mail';
-import { displayName, withFinalLineBreak } from './ics-write';
+import { displayName, reminderAlarm, withFinalLineBreak } from './ics-write';
 
 export interface SessionInvite {
   id: string;
@@ -71,6 +71,7 @@ export function sessionCalendar(
       },
     ],
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    alarms: reminderAlarm(summary, cancelled),
   });
   return {
     method,

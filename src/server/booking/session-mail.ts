@@ -13,6 +13,7 @@
  */
 import * as zoned from '../../shared/booking/zoned';
 import { dollars } from '../../shared/money';
+import { aOneOf, oneOf } from '../../shared/one-session';
 import {
   dayLabel,
   fullDateLabel,
@@ -21,12 +22,12 @@ import {
   zoneName,
 } from '../../shared/time-format';
 import { mailBody, type Block } from '../mail/blocks';
-import { refundedOf, refundWords } from '../payments/store';
+import { cancelledMoney, refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
 import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
-import { firstName } from './mail';
+import { firstName, UNTIMED_NOTE } from './mail';
 import { sessionPolicy } from './policy';
 import { sessionCalendar } from './session-invite';
 import { loadSession, sessionManageUrl, type SessionBooking } from './session-store';
@@ -52,14 +53,13 @@ async function about(
 
 /** One session of its kind, as a sentence says it: "private session" (from "Private Sessions"). */
 export const kindOf = (booking: Pick<SessionBooking, 'title'>) =>
-  booking.title.replace(/s$/i, '').toLowerCase();
+  oneOf(booking.title).toLowerCase();
 
 /** "a private session", "an in-home session". */
-const aKindOf = (booking: Pick<SessionBooking, 'title'>) =>
-  `${/^[aeiou]/.test(kindOf(booking)) ? 'an' : 'a'} ${kindOf(booking)}`;
+const aKindOf = (booking: Pick<SessionBooking, 'title'>) => aOneOf(booking.title);
 
 /** Its name on a calendar: "Private Session". */
-const nameOf = (booking: Pick<SessionBooking, 'title'>) => booking.title.replace(/s$/i, '');
+const nameOf = (booking: Pick<SessionBooking, 'title'>) => oneOf(booking.title);
 
 const isSession = (value: SessionBooking | NothingToSend | undefined): value is SessionBooking =>
   value !== undefined && 'id' in value;
@@ -78,17 +78,24 @@ export function amountLine(
   return `Amount due: ${amount}, paid at ${to === 'visitor' ? 'your' : 'the'} session`;
 }
 
+/**
+ * A visitor's address on one line, with the city: the ZIP codes she serves are the studio's city's
+ * (content's `areas`), so a calendar or a map finds "3520 SE Woodstock Blvd, Portland, OR 97202".
+ */
+const homeAddress = (booking: SessionBooking) => {
+  const { city } = siteFacts();
+  return `${booking.street ?? ''}, ${city ? `${city} ` : ''}${booking.postalCode ?? ''}`;
+};
+
 /** Where the session happens, on one line. */
 export function placeOf(booking: SessionBooking, to: 'visitor' | 'studio' = 'visitor'): string {
   return booking.place === 'home'
-    ? `At ${to === 'visitor' ? 'your' : 'their'} address: ${booking.street ?? ''}, ${booking.postalCode ?? ''}`
+    ? `At ${to === 'visitor' ? 'your' : 'their'} address: ${homeAddress(booking)}`
     : `At the studio: ${sessionPolicy().studioAddress}`;
 }
 
 const location = (booking: SessionBooking) =>
-  booking.place === 'home'
-    ? `${booking.street ?? ''}, ${booking.postalCode ?? ''}`
-    : sessionPolicy().studioAddress;
+  booking.place === 'home' ? homeAddress(booking) : sessionPolicy().studioAddress;
 
 interface When {
   date: string;
@@ -191,11 +198,7 @@ export async function sessionVisitorMail(ref: string): Composed {
 function visitorDetails(booking: SessionBooking): string[] {
   return [
     `Name: ${booking.name}\nEmail: ${booking.email}\nPhone: ${booking.phone || 'not given'}`,
-    ...(booking.timed
-      ? []
-      : [
-          'Booked from a browser without JavaScript, so the form could not time it; the hidden spam field and the rate limits still checked it.',
-        ]),
+    ...(booking.timed ? [] : [UNTIMED_NOTE]),
   ];
 }
 
@@ -235,8 +238,8 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
   const studio = siteFacts();
   const w = when(booking);
   const byStudio = booking.cancelledBy !== 'visitor';
-  // Cancelled by the studio after paying online: refunded (records/bookings.ts), and said so.
-  const money = byStudio ? await refundedOf('session', booking.id) : undefined;
+  // Paid online: what is left of it was refunded with the cancellation, and said so.
+  const money = await refundedOf('session', booking.id);
   return {
     to: booking.email,
     subject: `Cancelled: your session on ${w.short}`,
@@ -245,9 +248,7 @@ export async function sessionVisitorCancelMail(ref: string): Composed {
         `Hello ${firstName(booking.name)},`,
         byStudio
           ? `${studio.instructor} has had to cancel your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.${money ? ` ${refundWords(money)}` : ''}`
-          : booking.payment === 'paid'
-            ? `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Your payment of ${dollars(booking.amountCents)} is refunded in full: it reaches your card in 5 to 10 days.`
-            : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. Nothing is due for it.`,
+          : `Your ${kindOf(booking)} on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked. ${cancelledMoney(money, booking.payment === 'paid' ? booking.amountCents : 0)}`,
         ...(byStudio && booking.cancelNote
           ? [`A note from the studio:\n${booking.cancelNote}`]
           : []),

@@ -7,18 +7,18 @@
  * also queues its mails (the new invite and reminder after a move, SEQUENCE raised; the
  * cancellations, METHOD:CANCEL, after a cancel); repeating it changes nothing more.
  */
-import { slotSchema } from '../../shared/booking/form';
+import { slotSchemaFor } from '../../shared/booking/form';
 import { timeLabel } from '../../shared/time-format';
 import type { SessionManageData } from '../../shared/booking/session-form';
 import { isToken } from '../platform/tokens';
 import { now } from '../platform/clock';
 import { siteFacts } from '../platform/site-facts';
-import { transaction } from '../platform/db';
+import { transaction, type Queryable } from '../platform/db';
 import { queue, type FormOutbox } from '../request/steps';
 import { sessionPolicy, sessionType, withinPolicy } from './policy';
 import { sessionMails, sessionSummary, type SessionMailKind } from './session-book';
 import { checkSessionSlot, nearestSessions, sessionSlots } from './session-offer';
-import { refundInFull } from '../payments/store';
+import { refundRest } from '../payments/store';
 import { refundThenMail } from '../payments/refunds';
 import { stripeAccount } from '../payments/stripe';
 import {
@@ -31,7 +31,7 @@ import {
 import { isSlotTaken, mailRef } from './store';
 import type { OfferedSlot } from '../../shared/booking/form';
 
-export type SessionOutbox = FormOutbox<SessionMailKind>;
+export type SessionOutbox = FormOutbox<SessionMailKind | 'refund-refused'>;
 
 /** Why a session can no longer be changed through its link, in the visitor's words. */
 export function tooLate(email: string): string {
@@ -136,20 +136,13 @@ export async function changeSession(
   }
   if (fields.action === 'cancel') {
     const { ids, refunds } = await transaction(async (tx) => {
-      const sequence = await cancelSession(tx, booking.id, 'visitor');
-      if (sequence === undefined) return { ids: [], refunds: [] };
-      // Paid online and cancelled within the policy: refunded in full, once (docs/payments.md).
-      const refunds = await refundInFull(tx, 'session', booking.id, 'visitor');
-      const ref = mailRef(booking.id, sequence);
-      const ids = await queue(tx, outbox, [
-        { kind: 'session-cancel-visitor', ref },
-        { kind: 'session-cancel-studio', ref },
-      ]);
-      return { ids, refunds };
+      const ids = await cancelAndTell(tx, outbox, booking.id, 'visitor');
+      if (!ids) return { ids: [], refunds: [] };
+      // Paid online and cancelled within the policy: what is left of it refunded, once.
+      const refund = await refundRest(tx, 'session', booking.id, 'visitor', 'policy');
+      return { ids, refunds: refund ? [refund] : [] };
     });
-    await deliver(
-      refundThenMail(stripeAccount(), refunds, ids, (mails) => outbox.deliverNow(mails)),
-    );
+    await deliver(refundThenMail(stripeAccount(), refunds, ids, outbox));
     return { ok: true, done: 'cancelled' };
   }
   if (fields.action !== 'move') {
@@ -159,7 +152,7 @@ export async function changeSession(
       error: 'The form could not be read. Please reload the page and try again.',
     };
   }
-  const slot = slotSchema.safeParse(fields.slot);
+  const slot = slotSchemaFor('session').safeParse(fields.slot);
   const type = sessionType(booking.type);
   if (!slot.success || !type || Date.parse(slot.data) === booking.start.getTime()) {
     return { ok: false, status: 422, error: 'Please choose one of the times offered.' };
@@ -192,4 +185,25 @@ export async function changeSession(
       nearest: await nearestSessions(type, slot.data, { except: booking.id }),
     };
   }
+}
+
+/**
+ * Cancels a live session for `by` (the visitor, or her address on the desk) in the caller's
+ * transaction and queues the two mails that say so: their outbox ids, or `undefined` when it was
+ * cancelled already or is over (nothing changes).
+ */
+export async function cancelAndTell(
+  tx: Queryable,
+  outbox: Pick<FormOutbox<SessionMailKind>, 'enqueue'>,
+  id: string,
+  by: string,
+  note: string | null = null,
+): Promise<string[] | undefined> {
+  const sequence = await cancelSession(tx, id, by, note);
+  if (sequence === undefined) return undefined;
+  const ref = mailRef(id, sequence);
+  return queue(tx, outbox, [
+    { kind: 'session-cancel-visitor', ref },
+    { kind: 'session-cancel-studio', ref },
+  ]);
 }

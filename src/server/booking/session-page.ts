@@ -5,9 +5,11 @@
  * (src/components/booking/SessionBooking.astro). `undefined` for a type content does not offer.
  */
 import type { SessionPageData } from '../../shared/booking/session-form';
+import { waiverBeforeBooking } from '../../shared/waiver';
 import { zoneName } from '../../shared/time-format';
 import { siteFacts } from '../platform/site-facts';
 import { sessionPolicy, sessionType } from './policy';
+import { outsideAreas } from './session-book';
 import { dollars } from '../../shared/money';
 import { payOnline } from '../payments/checkout';
 import { sessionSlots, type SessionOfferOptions } from './session-offer';
@@ -45,5 +47,7 @@ export async function sessionPageData(
     zoneNote: `Times are ${zoneName(policy.timeZone)}, the studio's time zone.`,
     studioEmail: studio.email,
     days,
+    outsideWords: outsideAreas(type),
+    waiverNote: waiverBeforeBooking('session'),
   };
 }

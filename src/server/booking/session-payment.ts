@@ -5,7 +5,7 @@
  * time again when it is still free; Postgres refuses it when another booking holds it (23P01),
  * and then the payment is refunded.
  */
-import type { PayableKind } from '../payments/webhook';
+import type { Payable } from '../payments/webhook';
 import { sqlNow } from '../platform/clock';
 import type { FormOutbox } from '../request/steps';
 import { sessionMails, type SessionMailKind } from './session-book';
@@ -14,8 +14,8 @@ import { isSlotTaken } from './store';
 
 /** The session's side of a payment settling, queuing its mails in `outbox`. */
 export const sessionPayable = (
-  outbox: FormOutbox<SessionMailKind | 'payment-refunded'>,
-): PayableKind => ({
+  outbox: FormOutbox<SessionMailKind | 'payment-refunded' | 'payment-mismatch'>,
+): Payable => ({
   async confirm(tx, id) {
     const { rows: before } = await tx.query(
       'SELECT payment FROM session_bookings WHERE id = $1 FOR UPDATE',
@@ -61,6 +61,11 @@ export const sessionPayable = (
   async tellRefunded(tx, refund, bookingId) {
     // The ref starts with the session's id, as every mail about a booking does (an erasure finds it).
     const queued = await outbox.enqueue(tx, 'payment-refunded', `${bookingId}:refund-${refund.id}`);
+    return queued ? [queued] : [];
+  },
+
+  async tellStudioMismatch(tx, refund, bookingId) {
+    const queued = await outbox.enqueue(tx, 'payment-mismatch', `${bookingId}:refund-${refund.id}`);
     return queued ? [queued] : [];
   },
 });

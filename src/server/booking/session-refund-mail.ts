@@ -4,13 +4,20 @@
  * time; when the instructor refunded it on the desk, the booking left as it is, how much.
  */
 import { mailBody } from '../mail/blocks';
-import { deskRefundWords, refundToTell } from '../payments/store';
+import {
+  deskRefundWords,
+  mismatchWords,
+  refundToTell,
+  studioRefundWords,
+  type StudioRefundAbout,
+} from '../payments/store';
 import { contactRecipient, type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import * as zoned from '../../shared/booking/zoned';
 import { fullDateLabel, timeLabel, zoneName } from '../../shared/time-format';
 import { firstName } from './mail';
+import { kindOf } from './session-mail';
 import { sessionPolicy } from './policy';
 import { dollars } from '../../shared/money';
 import { loadSession } from './session-store';
@@ -26,6 +33,26 @@ export async function sessionRefundedMail(ref: string): Promise<Mail | NothingTo
   const day = `${fullDateLabel(start, timeZone)}, ${timeLabel(start, timeZone)} (${zoneName(timeZone)})`;
   // Stripe refused it: nothing was refunded, so nothing is told.
   if (refund.state === 'failed') return nothingToSend('Stripe refused the refund');
+  if (refund.reason === 'mismatch') {
+    return {
+      to: booking.email,
+      subject: `Refunded: your payment for ${day}`,
+      ...mailBody(
+        [
+          `Hello ${firstName(booking.name)},`,
+          mismatchWords(refund, `the ${kindOf(booking)} on ${day}`),
+          {
+            text: 'To book a time again:',
+            link: `${booking.origin}/book/${booking.type}`,
+            label: `Book a ${kindOf(booking)}`,
+          },
+          `${studio.instructor}, ${studio.name}`,
+        ],
+        [],
+      ),
+      replyTo: contactRecipient(),
+    };
+  }
   if (refund.reason === 'studio') {
     const full = refund.amountCents >= refund.paidCents;
     return {
@@ -64,5 +91,29 @@ export async function sessionRefundedMail(ref: string): Promise<Mail | NothingTo
       [],
     ),
     replyTo: contactRecipient(),
+  };
+}
+
+/**
+ * The studio's mail about a refund of a session's payment (`<session id>:refund-<refund id>`):
+ * one Stripe would not make, or a payment that was not the price asked for.
+ */
+export async function sessionStudioRefundMail(
+  ref: string,
+  about: StudioRefundAbout,
+): Promise<Mail | NothingToSend | undefined> {
+  const refund = await refundToTell(ref, 'session');
+  const booking = refund && (await loadSession(refund.bookingId));
+  if (!refund || !booking) return undefined;
+  const { timeZone } = sessionPolicy();
+  const start = zoned.instantOf(booking.start);
+  const day = `${fullDateLabel(start, timeZone)}, ${timeLabel(start, timeZone)} (${zoneName(timeZone)})`;
+  const told = studioRefundWords(about, refund, booking, `the ${kindOf(booking)} on ${day}`);
+  if (!told) return nothingToSend('Stripe made the refund after all');
+  return {
+    to: contactRecipient(),
+    subject: told.subject,
+    ...mailBody([...told.lines, `${siteFacts().name}'s website`], []),
+    replyTo: booking.email,
   };
 }

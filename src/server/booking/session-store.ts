@@ -23,6 +23,10 @@ import { sqlNow } from '../platform/clock';
 import { decryptField, encryptField } from '../platform/crypto';
 import { PAGES } from '../../shared/site-paths';
 import { query, type Queryable } from '../platform/db';
+import type { DeskLock } from '../bookings/lock';
+import { dayParams, withinDays, type DayRange } from '../bookings/range';
+import { paidAtStudioSet } from '../bookings/sql';
+import type { DeskConsultationRow } from './store';
 import type { Received } from '../request/steps';
 import type { SessionType } from './policy';
 import { lapsedHold, networkOf, type StoredLink } from './store';
@@ -347,4 +351,102 @@ export async function releaseLapsedSessionHolds(tx: Queryable): Promise<number> 
     [LAPSED_CHECKOUT],
   );
   return rows.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the desk does to a session (bookings/kinds.ts)
+
+/** A session locked for the desk; none for spam or a hold that lapsed unpaid (never a booking). */
+export async function lockSessionForDesk(tx: Queryable, id: string): Promise<DeskLock | undefined> {
+  const { rows } = await tx.query(
+    `SELECT payment, paid_by, cancelled_at IS NOT NULL AS gone, starts_at > ${sqlNow()} AS to_come
+       FROM session_bookings
+      WHERE id = $1 AND spam_reason IS NULL AND cancelled_by IS DISTINCT FROM $2
+        FOR UPDATE`,
+    [id, LAPSED_CHECKOUT],
+  );
+  const row = rows[0] as
+    { payment: Payment; paid_by: string | null; gone: boolean; to_come: boolean } | undefined;
+  return row && { payment: row.payment, paidBy: row.paid_by, gone: row.gone, toCome: row.to_come };
+}
+
+/** Records a session paid at the studio by `by`, or (`null`) due again. */
+export async function setSessionPaidAtStudio(
+  tx: Queryable,
+  id: string,
+  by: string | null,
+): Promise<void> {
+  await tx.query(`UPDATE session_bookings SET ${paidAtStudioSet()} WHERE id = $1`, [id, by]);
+}
+
+/** Marks a session a no-show by `by`, or (`null`) takes the mark back. */
+export async function setSessionNoShow(
+  tx: Queryable,
+  id: string,
+  by: string | null,
+): Promise<void> {
+  await tx.query(
+    `UPDATE session_bookings
+        SET no_show_at = CASE WHEN $2::text IS NULL THEN NULL ELSE ${sqlNow()} END,
+            no_show_by = $2, updated_at = ${sqlNow()}
+      WHERE id = $1`,
+    [id, by],
+  );
+}
+
+/** A session as the desk lists it. */
+export interface DeskSessionRow extends DeskConsultationRow {
+  session_type: string;
+  session_title: string;
+  place: 'studio' | 'home';
+  street: string | null;
+  postal_code: string | null;
+  amount_cents: number;
+  payment: Payment;
+  no_show_at: Date | null;
+}
+
+/**
+ * The sessions (not spam) that end after `from`, by time, at most `limit`. A time held for a
+ * checkout that lapsed unpaid was never a booking: not listed.
+ */
+export async function sessionsFrom(from: Date, limit: number): Promise<DeskSessionRow[]> {
+  return query<DeskSessionRow>(
+    `SELECT id, session_type, session_title, place, street, postal_code, starts_at, ends_at,
+            name, email, phone, amount_cents, payment, no_show_at, cancelled_at, cancelled_by
+       FROM session_bookings
+      WHERE ends_at > $1 AND spam_reason IS NULL AND cancelled_by IS DISTINCT FROM $3
+      ORDER BY starts_at, id LIMIT $2`,
+    [from.toISOString(), limit, LAPSED_CHECKOUT],
+  );
+}
+
+/** A session's line of the desk's CSV, before its payment and the waiver's phone are added. */
+export interface CsvSessionRow {
+  kind: 'session';
+  id: string;
+  what: string;
+  place: 'studio' | 'home';
+  starts_at: Date;
+  name: string;
+  email: string;
+  phone: string;
+  price_cents: number;
+  payment: Payment;
+  paid_at: Date | null;
+  paid_by: string | null;
+  cancelled_at: Date | null;
+  no_show: boolean;
+}
+
+/** The sessions (not spam, not a lapsed hold) that start in the range. */
+export function sessionsForCsv(range: DayRange): Promise<CsvSessionRow[]> {
+  return query<CsvSessionRow>(
+    `SELECT 'session' AS kind, id, session_title AS what, place, starts_at, name, email, phone,
+            amount_cents AS price_cents, payment, paid_at, paid_by, cancelled_at,
+            no_show_at IS NOT NULL AS no_show
+       FROM session_bookings
+      WHERE spam_reason IS NULL AND cancelled_by IS DISTINCT FROM $4 AND ${withinDays('starts_at')}`,
+    [...dayParams(range), LAPSED_CHECKOUT],
+  );
 }

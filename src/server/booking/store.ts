@@ -398,6 +398,33 @@ export async function takenSpans(span: Interval, except?: string): Promise<Inter
   return rows.map((row) => ({ start: date(row.span_from), end: date(row.span_to) }));
 }
 
+/** A consultation as the desk lists it. */
+export type DeskConsultationRow = Pick<
+  Row,
+  'id' | 'starts_at' | 'ends_at' | 'name' | 'email' | 'phone' | 'cancelled_at' | 'cancelled_by'
+>;
+
+/** The consultations (not spam) that end after `from`, by time, at most `limit`. */
+export function consultationsFrom(from: Date, limit: number): Promise<DeskConsultationRow[]> {
+  return query<DeskConsultationRow>(
+    `SELECT id, starts_at, ends_at, name, email, phone, cancelled_at, cancelled_by
+       FROM consultation_bookings
+      WHERE ends_at > $1 AND spam_reason IS NULL
+      ORDER BY starts_at, id LIMIT $2`,
+    [from.toISOString(), limit],
+  );
+}
+
+/** Where a consultation stands: none (or spam), cancelled, or still live (it may have ended). */
+export async function consultationState(id: string): Promise<'missing' | 'cancelled' | 'live'> {
+  const [row] = await query<{ cancelled: boolean }>(
+    `SELECT cancelled_at IS NOT NULL AS cancelled FROM consultation_bookings
+      WHERE id = $1 AND spam_reason IS NULL`,
+    [id],
+  );
+  return !row ? 'missing' : row.cancelled ? 'cancelled' : 'live';
+}
+
 /** Live bookings starting in [from, to), or everything live from `from` on. */
 export async function bookingsBetween(from: Date, to?: Date): Promise<Booking[]> {
   const rows = await query<Row>(

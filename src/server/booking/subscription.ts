@@ -4,6 +4,7 @@
  * shown once, when it is made, and a new one replaces it. Her calendar app asks again every
  * 15 minutes or so (REFRESH-INTERVAL); a cancelled booking simply leaves it.
  */
+import { oneOf } from '../../shared/one-session';
 import { isToken, tokenHash } from '../platform/tokens';
 import { now } from '../platform/clock';
 import { query } from '../platform/db';
@@ -88,7 +89,7 @@ async function sessionsForFeed(from: Date, host: string, origin: string): Promis
     sequence: Number(row.sequence),
     start: new Date(row.starts_at),
     end: new Date(row.ends_at),
-    summary: `${row.session_title}: ${row.name}`,
+    summary: `${oneOf(row.session_title)}: ${row.name}`,
     location: row.place === 'home' ? `${row.street}, ${row.postal_code}` : studioAddress,
     description: [`${row.name} <${row.email}>`, row.phone].filter(Boolean).join('\n'),
     url: `${origin}${PAGES.desk}#/bookings`,

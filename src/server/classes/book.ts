@@ -14,6 +14,7 @@ import { CLASS_NOTICES } from '../../shared/classes/form';
 import { failed, ok, type Result } from '../../shared/result';
 import { PAGES } from '../../shared/site-paths';
 import { transaction, type Queryable } from '../platform/db';
+import { seeOther } from '../request/pages';
 import type { Problem } from '../request/responses';
 import {
   answer,
@@ -33,7 +34,15 @@ import {
   type ClassMailKind,
   type Stored,
 } from './engine';
-import { ClassRefusal, loadSeat, seatBySubmission, seatToken } from './store';
+import {
+  ClassRefusal,
+  leaveToken,
+  loadPlace,
+  loadWaitEntry,
+  placeBySubmission,
+  placeToken,
+  waitEntryBySubmission,
+} from './store';
 
 /** The mails a place booked queues: its own (`placeMails`), and the studio's invite of a class date it made. */
 export const CLASS_MAILS = [
@@ -75,7 +84,7 @@ export interface ClassStored {
 async function storeClassRow<K extends ClassMailKind>(
   outbox: FormOutbox<K>,
   received: Received,
-  table: 'class_seats' | 'class_waitlist',
+  table: 'class_places' | 'class_waitlist',
   store: (tx: Queryable) => Promise<Stored>,
   mails: (id: string, madeDate: string | undefined) => QueuedMail<K>[],
 ): Promise<Result<ClassStored, Problem>> {
@@ -101,7 +110,7 @@ async function storeClassRow<K extends ClassMailKind>(
 /**
  * Books the place (Postgres refuses one too many, whichever instance) and queues the
  * confirmation with its invite, the studio's notice, the reminder a day before, and the studio's
- * own invite of the class date when this place made it. Paid online (`heldUntil`), the seat is
+ * own invite of the class date when this place made it. Paid online (`heldUntil`), the place is
  * held and nothing is queued: the mails wait for the payment (classes/payment.ts).
  */
 export function storePlace(
@@ -114,7 +123,7 @@ export function storePlace(
   return storeClassRow(
     outbox,
     received,
-    'class_seats',
+    'class_places',
     (tx) => bookPlace(tx, request, received, chosen, heldUntil),
     (id, madeDate) =>
       heldUntil
@@ -143,19 +152,33 @@ export function storeWaitlist(
   );
 }
 
+/** Where a repeated post without script goes: a page that says it was sent, without its link. */
+export const CLASS_REPEAT_PAGE = `${PAGES.classManage}?repeat=1`;
+
 /**
  * The answer to a place booked (or, for a repeat, the place its submission made): its page, with
- * the link to cancel it; a post without script goes there.
+ * the link to cancel it; a post without script goes there. A post without script that repeats
+ * one is told it was sent, and never given its link (as for sessions and consultations).
  */
 export async function answerPlace(stored: ClassStored, received: Received): Promise<Response> {
-  const seat = stored.id
-    ? await loadSeat(stored.id)
-    : await seatBySubmission(received.submissionId);
-  if (!seat || seat.status !== 'booked') return answer(received, PAGES.classes);
-  const manage = `${PAGES.classManage}?token=${seatToken(seat)}`;
+  if (stored.id === undefined && received.format === 'form') return seeOther(CLASS_REPEAT_PAGE);
+  const place = stored.id
+    ? await loadPlace(stored.id)
+    : await placeBySubmission(received.submissionId);
+  if (!place || place.status !== 'booked') return answer(received, PAGES.classes);
+  const manage = `${PAGES.classManage}?token=${placeToken(place)}`;
   return answer(received, `${manage}&done=booked`, { booking: { manage } });
 }
 
-/** The answer to joining a waitlist: the page that says what happens next. */
-export const answerWaitlist = (received: Received): Response =>
-  answer(received, PAGES.classWaiting);
+/**
+ * The answer to joining a waitlist: the page that names the class, says what happens next and
+ * offers to leave the waitlist (its link's token); a post without script goes there.
+ */
+export async function answerWaitlist(stored: ClassStored, received: Received): Promise<Response> {
+  const entry = stored.id
+    ? await loadWaitEntry(stored.id)
+    : await waitEntryBySubmission(received.submissionId);
+  const token = entry && leaveToken(entry);
+  const waiting = token ? `${PAGES.classWaiting}?token=${token}` : PAGES.classWaiting;
+  return answer(received, waiting, { waiting });
+}

@@ -1,80 +1,17 @@
 /**
- * What the desk's Bookings screen does with the classes (the screen itself is the desk's): a
- * class's roster, marking a place paid at the studio or a no-show, adding a single class date,
- * and cancelling one date (a timetable date not booked yet is stored cancelled, so the timetable
- * skips it) with everyone booked or waiting told. Each runs in the caller's transaction, so the
+ * What the desk's Bookings screen does with the classes (the screen itself is the desk's; a
+ * place paid at the studio or a no-show is the place's kind, bookings/kinds.ts): adding a single
+ * class date, and cancelling one date (a timetable date not booked yet is stored cancelled,
+ * so the timetable skips it) with everyone booked or waiting told. Each runs in the caller's transaction, so the
  * desk writes its access-log line in the same one; the outbox ids are returned for `deliverNow`.
  */
 import { randomUUID } from 'node:crypto';
-import { sqlNow } from '../platform/clock';
 import { query, type Queryable } from '../platform/db';
 import { cancelClass, type ClassOutbox } from './engine';
 import { classUid } from './invite';
 import { occurrenceAt } from './occurrences';
 import { centsOf, classSettings } from './settings';
 import { ensureClassDate, type ClassDate } from './store';
-
-export interface RosterEntry {
-  seatId: string;
-  seatNo: number;
-  status: 'offered' | 'booked';
-  name: string;
-  email: string;
-  payment: 'due' | 'held' | 'paid';
-  noShow: boolean;
-  bookedAt: Date;
-}
-
-/** The live places of a class date, by seat number (the studio's own view: never a participant's). */
-export async function roster(tx: Queryable, dateId: string): Promise<RosterEntry[]> {
-  const { rows } = await tx.query(
-    `SELECT id, seat_no, status, name, email, payment, no_show, created_at FROM class_seats
-      WHERE class_date_id = $1 AND seat_no IS NOT NULL ORDER BY seat_no`,
-    [dateId],
-  );
-  return (
-    rows as {
-      id: string;
-      seat_no: number;
-      status: 'offered' | 'booked';
-      name: string;
-      email: string;
-      payment: 'due' | 'held' | 'paid';
-      no_show: boolean;
-      created_at: Date;
-    }[]
-  ).map((row) => ({
-    seatId: row.id,
-    seatNo: Number(row.seat_no),
-    status: row.status,
-    name: row.name,
-    email: row.email,
-    payment: row.payment,
-    noShow: row.no_show,
-    bookedAt: new Date(row.created_at),
-  }));
-}
-
-/** Marks a booked place paid at the studio (by the staff address); false when it is not booked. */
-export async function markPaid(tx: Queryable, seatId: string, by: string): Promise<boolean> {
-  const { rows } = await tx.query(
-    `UPDATE class_seats SET payment = 'paid', held_until = NULL, paid_at = ${sqlNow()},
-            paid_by = $2, updated_at = ${sqlNow()}
-      WHERE id = $1 AND status = 'booked' AND payment <> 'paid' RETURNING id`,
-    [seatId, by],
-  );
-  return rows.length > 0;
-}
-
-/** Marks (or unmarks) a booked place as a no-show. */
-export async function markNoShow(tx: Queryable, seatId: string, noShow: boolean): Promise<boolean> {
-  const { rows } = await tx.query(
-    `UPDATE class_seats SET no_show = $2, updated_at = ${sqlNow()}
-      WHERE id = $1 AND status = 'booked' RETURNING id`,
-    [seatId, noShow],
-  );
-  return rows.length > 0;
-}
 
 export interface SingleDate {
   title: string;
@@ -167,7 +104,7 @@ export async function classesForFeed(from: Date, host: string): Promise<FeedClas
   }>(
     `SELECT d.id, d.title, d.starts_at, d.ends_at, d.sequence, d.capacity,
             count(s.id) FILTER (WHERE s.status = 'booked')::int AS booked
-       FROM class_dates d LEFT JOIN class_seats s ON s.class_date_id = d.id
+       FROM class_dates d LEFT JOIN class_places s ON s.class_date_id = d.id
       WHERE d.cancelled_at IS NULL AND d.ends_at > $1
       GROUP BY d.id HAVING count(s.id) FILTER (WHERE s.status = 'booked') > 0
       ORDER BY d.starts_at`,

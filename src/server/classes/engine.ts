@@ -26,22 +26,22 @@ import {
 import { classSettings, type ClassSettings } from './settings';
 import {
   ClassRefusal,
-  bookOfferedSeat,
+  bookOfferedPlace,
   bookedCount,
-  cancelSeat,
+  cancelPlaceRow,
   ensureClassDate,
   firstWaiting,
   joinWaitlist,
-  lapseSeat,
-  liveSeats,
-  releaseSeatHold,
+  lapsePlace,
+  livePlaces,
+  dropPlaceHold,
   loadClassDate,
   lockClassDate,
   mailRef,
   markOffered,
   setWaitStatus,
   storedDatesBetween,
-  takeSeat,
+  takePlace,
   waitEntryByClaim,
   type ClassDate,
   type Person,
@@ -59,7 +59,8 @@ export type ClassMailKind =
   | 'class-offer'
   | 'class-waitlist-closed';
 
-export type ClassOutbox = Pick<Outbox<ClassMailKind>, 'enqueue' | 'deliverNow'>;
+/** The outbox the classes queue in: their own mails, and the studio's of a refund Stripe refused. */
+export type ClassOutbox = Pick<Outbox<ClassMailKind | 'refund-refused'>, 'enqueue' | 'deliverNow'>;
 
 /** The refs of a waitlist entry's mails: joined, offered a place, closed without one. */
 export const WAIT_MAIL = { joined: 0, offer: 1, closed: 2 } as const;
@@ -74,9 +75,11 @@ export interface ClassView {
   end: Date;
   capacity: number;
   priceCents: number;
-  seatsLeft: number;
+  placesLeft: number;
   /** open: places to book; full: the waitlist is open; closed: past its cutoff, or begun. */
   state: ClassState;
+  /** Why a class is closed to booking or cancelled, in a visitor's words. */
+  why?: string;
 }
 
 function stateOf(
@@ -84,14 +87,14 @@ function stateOf(
   start: Date,
   settings: ClassSettings,
   stored: (ClassDate & { booked: number }) | undefined,
-  seatsLeft: number,
+  placesLeft: number,
 ): ClassState {
   if (stored?.cancelledAt) return 'cancelled';
   if (at >= start) return 'closed';
-  if (at < cutoffOf(start, settings)) return seatsLeft > 0 ? 'open' : 'full';
+  if (at < cutoffOf(start, settings)) return placesLeft > 0 ? 'open' : 'full';
   // After the cutoff, a class that kept its minimum still takes bookings, with no waitlist.
   const running = stored?.cutOffAt && stored.booked >= stored.minimum;
-  return running && seatsLeft > 0 ? 'open' : 'closed';
+  return running && placesLeft > 0 ? 'open' : 'closed';
 }
 
 /** The classes from `at` to the end of the weeks visitors can book, with the places left. */
@@ -118,7 +121,7 @@ function view(
   what: ClassOccurrence | ClassDate,
   stored: (ClassDate & { taken: number; booked: number }) | undefined,
 ): ClassView {
-  const seatsLeft = Math.max(0, what.capacity - (stored?.taken ?? 0));
+  const placesLeft = Math.max(0, what.capacity - (stored?.taken ?? 0));
   return {
     key: what.key,
     title: what.title,
@@ -126,8 +129,38 @@ function view(
     end: what.end,
     capacity: what.capacity,
     priceCents: what.priceCents,
-    seatsLeft,
-    state: stateOf(at, what.start, settings, stored, seatsLeft),
+    placesLeft,
+    ...withWhy(at, settings, what, stored, stateOf(at, what.start, settings, stored, placesLeft)),
+  };
+}
+
+/** The state of a class, and, when it cannot be booked, why, in a visitor's words. */
+function withWhy(
+  at: Date,
+  settings: ClassSettings,
+  what: ClassOccurrence | ClassDate,
+  stored: (ClassDate & { taken: number }) | undefined,
+  state: ClassState,
+): { state: ClassState; why?: string } {
+  const hours = settings.timetable.cutoffHours;
+  const before = `${hours} ${hours === 1 ? 'hour' : 'hours'} before it starts`;
+  if (state === 'cancelled') {
+    return {
+      state,
+      why:
+        stored?.cancelReason === 'minimum'
+          ? `Fewer than ${what.minimum} people had booked ${before}, so it will not take place.`
+          : 'The studio has had to cancel it.',
+    };
+  }
+  if (state !== 'closed') return { state };
+  if (at >= what.start) return { state, why: 'It has begun.' };
+  return {
+    state,
+    why:
+      stored && stored.taken >= what.capacity
+        ? `It is full, and its waitlist closed ${before}.`
+        : `Booking closes ${before} unless ${what.minimum} ${what.minimum === 1 ? 'person has' : 'people have'} booked by then.`,
   };
 }
 
@@ -222,7 +255,7 @@ export interface Stored {
 
 /**
  * Books a place in the caller's transaction (classes/book.ts storePlace queues its mails); paid
- * online, its seat is held until `heldUntil` (classes/payment.ts). A full class (a held seat is
+ * online, its place is held until `heldUntil` (classes/payment.ts). A full class (a held place is
  * taken), or a person already booked in it, throws a `ClassRefusal`.
  */
 export async function bookPlace(
@@ -233,7 +266,7 @@ export async function bookPlace(
   heldUntil?: Date,
 ): Promise<Stored> {
   const { date, created } = await dateToBook(tx, chosen);
-  const taken = await takeSeat(tx, date, person, {
+  const taken = await takePlace(tx, date, person, {
     status: received.spam ? 'spam' : 'booked',
     received,
     origin: received.origin,
@@ -250,13 +283,13 @@ const REMINDER_BEFORE_MS = 24 * 3_600_000;
  * The mails a place booked owes: the confirmation with its invite, the studio's notice, and the
  * participant's reminder a day before the class (when it is booked more than a day ahead).
  */
-export function placeMails(seatId: string, start: Date, at = now()) {
+export function placeMails(placeId: string, start: Date, at = now()) {
   const remindAt = new Date(start.getTime() - REMINDER_BEFORE_MS);
   return [
-    { kind: 'class-visitor' as const, ref: mailRef(seatId, 0) },
-    { kind: 'class-studio' as const, ref: mailRef(seatId, 0) },
+    { kind: 'class-visitor' as const, ref: mailRef(placeId, 0) },
+    { kind: 'class-studio' as const, ref: mailRef(placeId, 0) },
     ...(remindAt > at
-      ? [{ kind: 'class-reminder' as const, ref: mailRef(seatId, 0), notBefore: remindAt }]
+      ? [{ kind: 'class-reminder' as const, ref: mailRef(placeId, 0), notBefore: remindAt }]
       : []),
   ];
 }
@@ -274,7 +307,7 @@ export async function joinClassWaitlist(
   const { date, created } = await dateToBook(tx, chosen);
   if (now() >= cutoffOf(date.start, classSettings())) throw new ClassRefusal('waitlist-closed');
   const live = await tx.query(
-    'SELECT count(*)::int AS n FROM class_seats WHERE class_date_id = $1 AND seat_no IS NOT NULL',
+    'SELECT count(*)::int AS n FROM class_places WHERE class_date_id = $1 AND place_no IS NOT NULL',
     [date.id],
   );
   if (Number((live.rows[0] as { n: number }).n) < date.capacity) {
@@ -286,7 +319,7 @@ export async function joinClassWaitlist(
 
 /**
  * Offers the free places of a class to the people waiting, first come first served, in the
- * caller's transaction: each offer holds a seat (a place 'offered') for the hold time and mails
+ * caller's transaction: each offer holds a place ('offered') for the hold time and mails
  * the claim link. None after the cutoff, or for a cancelled class. The outbox ids of
  * the offers' mails.
  */
@@ -305,16 +338,16 @@ export async function offerFreePlaces(
   for (;;) {
     const entry = await firstWaiting(tx, dateId);
     if (!entry) break;
-    const seat = await takeSeat(tx, date, entry, { status: 'offered', origin: entry.origin });
-    if (seat === 'full' || seat === undefined) break;
-    if (seat === 'already') {
+    const place = await takePlace(tx, date, entry, { status: 'offered', origin: entry.origin });
+    if (place === 'full' || place === undefined) break;
+    if (place === 'already') {
       // They booked a place themselves meanwhile.
       await setWaitStatus(tx, entry.id, 'closed');
       continue;
     }
     // Held for the hold time, and never past the class's start.
     const until = Math.min(at.getTime() + holdMsOf(settings), date.start.getTime());
-    await markOffered(tx, entry.id, seat.id, new Date(until));
+    await markOffered(tx, entry.id, place.id, new Date(until));
     const id = await outbox.enqueue(tx, 'class-offer', mailRef(entry.id, WAIT_MAIL.offer));
     if (id) mails.push(id);
   }
@@ -323,8 +356,8 @@ export async function offerFreePlaces(
 
 /** What claiming an offer came to. */
 export type ClaimOutcome =
-  | { kind: 'claimed'; seatId: string; mails: string[] }
-  | { kind: 'already'; seatId: string }
+  | { kind: 'claimed'; placeId: string; mails: string[] }
+  | { kind: 'already'; placeId: string }
   | { kind: 'lapsed' | 'closed' | 'unknown' };
 
 /**
@@ -340,44 +373,47 @@ export async function claimOffer(
 ): Promise<ClaimOutcome> {
   const entry = await waitEntryByClaim(token, tx);
   if (!entry) return { kind: 'unknown' };
-  if (entry.status === 'claimed' && entry.seatId) return { kind: 'already', seatId: entry.seatId };
-  if (entry.status !== 'offered' || !entry.seatId) {
+  if (entry.status === 'claimed' && entry.placeId)
+    return { kind: 'already', placeId: entry.placeId };
+  if (entry.status !== 'offered' || !entry.placeId) {
     return { kind: entry.status === 'lapsed' ? 'lapsed' : 'closed' };
   }
   if (entry.offerExpiresAt && entry.offerExpiresAt <= now()) return { kind: 'lapsed' };
-  if (!(await bookOfferedSeat(tx, entry.seatId, heldUntil))) return { kind: 'closed' };
+  if (!(await bookOfferedPlace(tx, entry.placeId, heldUntil))) return { kind: 'closed' };
   await setWaitStatus(tx, entry.id, 'claimed');
-  if (heldUntil) return { kind: 'claimed', seatId: entry.seatId, mails: [] };
+  if (heldUntil) return { kind: 'claimed', placeId: entry.placeId, mails: [] };
   return {
     kind: 'claimed',
-    seatId: entry.seatId,
+    placeId: entry.placeId,
     mails: await queue(
       tx,
       outbox,
-      placeMails(entry.seatId, (await loadClassDate(entry.classDateId, tx))!.start),
+      placeMails(entry.placeId, (await loadClassDate(entry.classDateId, tx))!.start),
     ),
   };
 }
 
 /**
- * Cancels a booked place (the manage link's POST, or the desk's `by`): its seat freed and offered
+ * Cancels a booked place (the manage link's POST, or the desk's `by`): its number freed and offered
  * to the waitlist, the cancellation mailed, in one transaction. The mails' outbox ids, or
  * `undefined` when it was not booked (a repeat changes nothing more).
  */
 export async function cancelPlace(
   tx: Queryable,
-  seatId: string,
+  placeId: string,
   by: string,
   outbox: ClassOutbox,
   note: string | null = null,
 ): Promise<string[] | undefined> {
-  const sequence = await cancelSeat(tx, seatId, by, note);
+  const sequence = await cancelPlaceRow(tx, placeId, by, note);
   if (sequence === undefined) return undefined;
   const ids = [
-    await outbox.enqueue(tx, 'class-cancel-visitor', mailRef(seatId, sequence)),
-    await outbox.enqueue(tx, 'class-studio', mailRef(seatId, sequence)),
+    await outbox.enqueue(tx, 'class-cancel-visitor', mailRef(placeId, sequence)),
+    await outbox.enqueue(tx, 'class-studio', mailRef(placeId, sequence)),
   ].filter((id): id is string => id !== undefined);
-  const { rows } = await tx.query('SELECT class_date_id FROM class_seats WHERE id = $1', [seatId]);
+  const { rows } = await tx.query('SELECT class_date_id FROM class_places WHERE id = $1', [
+    placeId,
+  ]);
   const dateId = (rows[0] as { class_date_id: string }).class_date_id;
   return [...ids, ...(await offerFreePlaces(tx, dateId, outbox))];
 }
@@ -409,18 +445,23 @@ export async function cancelClass(
   const ids: (string | undefined)[] = [
     await outbox.enqueue(tx, 'class-calendar', mailRef(dateId, Number(row.sequence))),
   ];
-  for (const seat of await liveSeats(tx, dateId)) {
-    if (seat.payment === 'held') {
-      // Still being paid for, never confirmed: its seat given back, no mail; a payment that
+  for (const place of await livePlaces(tx, dateId)) {
+    if (place.payment === 'held') {
+      // Still being paid for, never confirmed: its place given back, no mail; a payment that
       // comes later finds the class cancelled and is refunded (classes/payment.ts).
-      await releaseSeatHold(tx, seat.id);
-    } else if (seat.status === 'booked') {
-      const sequence = await cancelSeat(tx, seat.id, reason === 'minimum' ? 'minimum' : by, note);
+      await dropPlaceHold(tx, place.id);
+    } else if (place.status === 'booked') {
+      const sequence = await cancelPlaceRow(
+        tx,
+        place.id,
+        reason === 'minimum' ? 'minimum' : by,
+        note,
+      );
       if (sequence !== undefined) {
-        ids.push(await outbox.enqueue(tx, 'class-cancel-visitor', mailRef(seat.id, sequence)));
+        ids.push(await outbox.enqueue(tx, 'class-cancel-visitor', mailRef(place.id, sequence)));
       }
     } else {
-      await lapseSeat(tx, seat.id);
+      await lapsePlace(tx, place.id);
     }
   }
   ids.push(...(await closeWaitlist(tx, dateId, outbox, true)));
@@ -440,12 +481,12 @@ async function closeWaitlist(
   const { rows } = await tx.query(
     `UPDATE class_waitlist SET status = 'closed', updated_at = ${sqlNow()}
       WHERE class_date_id = $1 AND (status = 'waiting' OR ($2::boolean AND status = 'offered'))
-  RETURNING id, seat_id`,
+  RETURNING id, place_id`,
     [dateId, offersToo],
   );
   const ids: string[] = [];
-  for (const entry of rows as { id: string; seat_id: string | null }[]) {
-    if (entry.seat_id) await lapseSeat(tx, entry.seat_id);
+  for (const entry of rows as { id: string; place_id: string | null }[]) {
+    if (entry.place_id) await lapsePlace(tx, entry.place_id);
     const id = await outbox.enqueue(
       tx,
       'class-waitlist-closed',
@@ -492,15 +533,15 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
 
   // A place held while an online checkout was open (issue 33), not paid in time: given back.
   const holds = await query<{ id: string; class_date_id: string }>(
-    `SELECT id, class_date_id FROM class_seats
-      WHERE payment = 'held' AND seat_no IS NOT NULL AND held_until <= $1`,
+    `SELECT id, class_date_id FROM class_places
+      WHERE payment = 'held' AND place_no IS NOT NULL AND held_until <= $1`,
     [at.toISOString()],
   );
   for (const hold of holds) {
     await transaction(async (tx) => {
       const { rows } = await tx.query(
-        `UPDATE class_seats SET status = 'lapsed', seat_no = NULL, updated_at = ${sqlNow()}
-          WHERE id = $1 AND payment = 'held' AND seat_no IS NOT NULL AND held_until <= $2
+        `UPDATE class_places SET status = 'lapsed', place_no = NULL, updated_at = ${sqlNow()}
+          WHERE id = $1 AND payment = 'held' AND place_no IS NOT NULL AND held_until <= $2
       RETURNING id`,
         [hold.id, at.toISOString()],
       );
@@ -522,13 +563,13 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
       const { rows } = await tx.query(
         `UPDATE class_waitlist SET status = 'lapsed', updated_at = ${sqlNow()}
           WHERE id = $1 AND status = 'offered' AND offer_expires_at <= $2
-      RETURNING seat_id`,
+      RETURNING place_id`,
         [entry.id, at.toISOString()],
       );
-      const seatId = (rows[0] as { seat_id: string | null } | undefined)?.seat_id;
-      if (!seatId) return;
+      const placeId = (rows[0] as { place_id: string | null } | undefined)?.place_id;
+      if (!placeId) return;
       summary.lapsed++;
-      await lapseSeat(tx, seatId);
+      await lapsePlace(tx, placeId);
       const mails = await offerFreePlaces(tx, entry.class_date_id, outbox, at);
       summary.offered += mails.length;
       summary.mails.push(...mails);
@@ -539,8 +580,8 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
     `SELECT DISTINCT d.id FROM class_dates d JOIN class_waitlist w ON w.class_date_id = d.id
       WHERE w.status = 'waiting' AND d.cancelled_at IS NULL AND d.cut_off_at IS NULL
         AND d.starts_at - make_interval(secs => $2::double precision / 1000) > $1
-        AND (SELECT count(*) FROM class_seats s
-              WHERE s.class_date_id = d.id AND s.seat_no IS NOT NULL) < d.capacity`,
+        AND (SELECT count(*) FROM class_places s
+              WHERE s.class_date_id = d.id AND s.place_no IS NOT NULL) < d.capacity`,
     [at.toISOString(), cutoffMs],
   );
   for (const { id } of waiting) {
@@ -567,9 +608,9 @@ export async function runClassSteps(outbox: ClassOutbox, at = now()): Promise<St
         summary.cancelled++;
         // Each place paid online is refunded in full, once (the desk's cancel of a class uses
         // the same key), before the mails that say so are queued.
-        for (const seat of await liveSeats(tx, id)) {
-          if (seat.status !== 'booked' || seat.payment !== 'paid') continue;
-          const refund = await refundRest(tx, 'class', seat.id, 'site', 'class-cancelled');
+        for (const place of await livePlaces(tx, id)) {
+          if (place.status !== 'booked' || place.payment !== 'paid') continue;
+          const refund = await refundRest(tx, 'place', place.id, 'site', 'class-cancelled');
           if (refund) summary.refunds.push(refund);
         }
         summary.mails.push(...(await cancelClass(tx, id, 'minimum', 'minimum', outbox)));

@@ -12,7 +12,7 @@ import ical, {
   ICalEventStatus,
 } from 'ical-generator';
 import type { CalendarEvent } from '../platform/mail';
-import { displayName, withFinalLineBreak } from '../booking/ics-write';
+import { displayName, reminderAlarm, withFinalLineBreak } from '../booking/ics-write';
 
 export interface ClassInvite {
   uid: string;
@@ -29,7 +29,7 @@ export interface ClassInvite {
   now: Date;
 }
 
-export const placeUid = (seatId: string, host: string) => `class-place-${seatId}@${host}`;
+export const placeUid = (placeId: string, host: string) => `class-place-${placeId}@${host}`;
 export const classUid = (dateId: string, host: string) => `class-${dateId}@${host}`;
 
 export function classCalendar(method: 'REQUEST' | 'CANCEL', invite: ClassInvite): CalendarEvent {
@@ -64,6 +64,7 @@ export function classCalendar(method: 'REQUEST' | 'CANCEL', invite: ClassInvite)
         ]
       : [],
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    alarms: reminderAlarm(invite.summary, cancelled),
   });
   return {
     method,

@@ -9,9 +9,15 @@
  * address; the class's roster is the studio's (the desk).
  */
 import { firstName } from '../booking/mail';
-import { deskRefundWords, refundToTell } from '../payments/store';
+import {
+  deskRefundWords,
+  mismatchWords,
+  refundToTell,
+  studioRefundWords,
+  type StudioRefundAbout,
+} from '../payments/store';
 import { mailBody, type Block } from '../mail/blocks';
-import { refundedOf, refundWords } from '../payments/store';
+import { cancelledMoney, refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
 import { siteOrigin } from '../platform/hosting';
 import { query } from '../platform/db';
@@ -26,15 +32,17 @@ import { placePolicy } from './policy';
 import { classSettings } from './settings';
 import {
   claimUrl,
+  leaveToken,
   loadClassDate,
-  loadSeat,
+  loadPlace,
   loadWaitEntry,
   readMailRef,
-  seatManageUrl,
+  placeManageUrl,
   type ClassDate,
-  type Seat,
+  type Place,
 } from './store';
 import { dollars } from '../../shared/money';
+import { PAGES } from '../../shared/site-paths';
 import { momentOf, whenOf } from './words';
 
 type Composed = Promise<Mail | NothingToSend | undefined>;
@@ -53,32 +61,33 @@ function whereLine(): string {
 async function placeAbout(
   ref: string,
   wanted: 'booked' | 'cancelled' | 'any',
-): Promise<{ seat: Seat; date: ClassDate } | NothingToSend | undefined> {
+): Promise<{ place: Place; date: ClassDate } | NothingToSend | undefined> {
   const read = readMailRef(ref);
-  const seat = read && (await loadSeat(read.id));
-  const date = seat && (await loadClassDate(seat.classDateId));
-  if (!read || !seat || !date) return undefined;
-  if (seat.sequence !== read.sequence) {
-    return nothingToSend(`place changed since (now version ${seat.sequence})`);
+  const place = read && (await loadPlace(read.id));
+  const date = place && (await loadClassDate(place.classDateId));
+  if (!read || !place || !date) return undefined;
+  if (place.sequence !== read.sequence) {
+    return nothingToSend(`place changed since (now version ${place.sequence})`);
   }
-  if (wanted === 'booked' && seat.status !== 'booked') return nothingToSend(`place ${seat.status}`);
-  if (wanted === 'cancelled' && seat.status !== 'cancelled') {
+  if (wanted === 'booked' && place.status !== 'booked')
+    return nothingToSend(`place ${place.status}`);
+  if (wanted === 'cancelled' && place.status !== 'cancelled') {
     return nothingToSend('place not cancelled');
   }
-  return { seat, date };
+  return { place, date };
 }
 
 const isNothing = (value: unknown): value is NothingToSend | undefined =>
   value === undefined || (typeof value === 'object' && value !== null && 'retired' in value);
 
-function placeInvite(seat: Seat, date: ClassDate, method: 'REQUEST' | 'CANCEL') {
+function placeInvite(place: Place, date: ClassDate, method: 'REQUEST' | 'CANCEL') {
   const studio = siteFacts();
-  const host = new URL(seat.origin).hostname;
-  const manage = seatManageUrl(seat);
+  const host = new URL(place.origin).hostname;
+  const manage = placeManageUrl(place);
   const { words } = placePolicy();
   return classCalendar(method, {
-    uid: placeUid(seat.id, host),
-    sequence: seat.sequence,
+    uid: placeUid(place.id, host),
+    sequence: place.sequence,
     start: date.start,
     end: date.end,
     summary: `${date.title} with ${studio.instructor}`,
@@ -89,7 +98,7 @@ function placeInvite(seat: Seat, date: ClassDate, method: 'REQUEST' | 'CANCEL') 
         : `Your place in ${date.title} with ${studio.instructor} at ${studio.name}.\n\nDue at the studio: ${dollars(date.priceCents)}\n\n${words}\n\nTo cancel your place: ${manage}`,
     url: manage,
     studio: { name: studio.name, email: studio.email },
-    attendee: { name: firstName(seat.name), email: seat.email },
+    attendee: { name: firstName(place.name), email: place.email },
     now: now(),
   });
 }
@@ -115,18 +124,18 @@ async function waiverCovers(email: string): Promise<boolean> {
 export async function visitorMail(ref: string): Composed {
   const found = await placeAbout(ref, 'booked');
   if (isNothing(found)) return found;
-  const { seat, date } = found;
+  const { place, date } = found;
   const studio = siteFacts();
   const settings = classSettings();
   const w = whenOf(date.start, date.end, settings.timeZone);
-  const covered = await waiverCovers(seat.email);
-  const paid = seat.payment === 'paid';
+  const covered = await waiverCovers(place.email);
+  const paid = place.payment === 'paid';
   return {
-    to: seat.email,
+    to: place.email,
     subject: `Your place in ${date.title} on ${w.short}`,
     ...body(
       [
-        `Hello ${firstName(seat.name)},`,
+        `Hello ${firstName(place.name)},`,
         `Your place in ${date.title} with ${studio.instructor} is booked.`,
         {
           fields: [
@@ -137,13 +146,13 @@ export async function visitorMail(ref: string): Composed {
         },
         placePolicy().words,
         'The calendar invite is attached: open it to add the class to your calendar.',
-        { text: 'To cancel your place:', link: seatManageUrl(seat), label: 'Manage your place' },
+        { text: 'To cancel your place:', link: placeManageUrl(place), label: 'Manage your place' },
         ...(covered
           ? []
           : [
               {
                 text: 'The liability waiver must be signed before the class (it takes about 5 minutes):',
-                link: `${seat.origin}/waiver`,
+                link: `${place.origin}/waiver`,
                 label: 'Complete the waiver',
               },
             ]),
@@ -151,7 +160,7 @@ export async function visitorMail(ref: string): Composed {
       ],
       FOOTER(studio.name),
     ),
-    icalEvent: placeInvite(seat, date, 'REQUEST'),
+    icalEvent: placeInvite(place, date, 'REQUEST'),
   };
 }
 
@@ -159,34 +168,34 @@ export async function visitorMail(ref: string): Composed {
 export async function reminderMail(ref: string): Composed {
   const found = await placeAbout(ref, 'booked');
   if (isNothing(found)) return found;
-  const { seat, date } = found;
+  const { place, date } = found;
   if (date.cancelledAt) return nothingToSend('the class is cancelled');
   if (date.start <= now()) return nothingToSend('the class has begun');
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
-  const covered = await waiverCovers(seat.email);
+  const covered = await waiverCovers(place.email);
   return {
-    to: seat.email,
+    to: place.email,
     subject: `Reminder: ${date.title} on ${w.short}`,
     ...body(
       [
-        `Hello ${firstName(seat.name)},`,
+        `Hello ${firstName(place.name)},`,
         `A reminder: your place in ${date.title} with ${studio.instructor} is coming up.`,
         {
           fields: [
             ['When', `${w.date}, ${w.time} (${w.zone})`],
             ['Where', whereLine()],
-            [seat.payment === 'paid' ? 'Paid' : 'Due at the studio', dollars(date.priceCents)],
+            [place.payment === 'paid' ? 'Paid' : 'Due at the studio', dollars(date.priceCents)],
           ],
         },
         placePolicy().words,
-        { text: 'To cancel your place:', link: seatManageUrl(seat), label: 'Manage your place' },
+        { text: 'To cancel your place:', link: placeManageUrl(place), label: 'Manage your place' },
         ...(covered
           ? []
           : [
               {
                 text: 'The liability waiver must be signed before the class (it takes about 5 minutes):',
-                link: `${seat.origin}/waiver`,
+                link: `${place.origin}/waiver`,
                 label: 'Complete the waiver',
               },
             ]),
@@ -201,42 +210,40 @@ export async function reminderMail(ref: string): Composed {
 export async function visitorCancelMail(ref: string): Composed {
   const found = await placeAbout(ref, 'cancelled');
   if (isNothing(found)) return found;
-  const { seat, date } = found;
+  const { place, date } = found;
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
   const when = `${w.date}, ${w.time} (${w.zone})`;
-  // Paid online and cancelled by the studio: refunded (records/bookings.ts), and said so.
-  const money = seat.cancelledBy === 'visitor' ? undefined : await refundedOf('class', seat.id);
+  // Paid online: what is left of it was refunded with the cancellation, and said so.
+  const money = await refundedOf('place', place.id);
   const nothingDue = money ? refundWords(money) || 'Nothing is due.' : 'Nothing is due.';
   const why =
-    seat.cancelledBy === 'visitor'
-      ? seat.payment === 'paid'
-        ? `Your place in ${date.title} on ${when} is cancelled, as you asked. Your payment of ${dollars(date.priceCents)} is refunded in full: it reaches your card in 5 to 10 days.`
-        : `Your place in ${date.title} on ${when} is cancelled, as you asked.`
-      : seat.cancelledBy === 'minimum'
+    place.cancelledBy === 'visitor'
+      ? `Your place in ${date.title} on ${when} is cancelled, as you asked. ${cancelledMoney(money, place.payment === 'paid' ? date.priceCents : 0)}`
+      : place.cancelledBy === 'minimum'
         ? `${date.title} on ${when} will not take place: fewer than ${date.minimum} people booked it, so it is cancelled. We are sorry for the change of plan. ${nothingDue}`
         : `${studio.instructor} has had to cancel ${date.title} on ${when}. We are sorry for the change of plan. ${nothingDue}`;
   return {
-    to: seat.email,
+    to: place.email,
     subject: `Cancelled: ${date.title} on ${w.short}`,
     ...body(
       [
-        `Hello ${firstName(seat.name)},`,
+        `Hello ${firstName(place.name)},`,
         why,
-        ...(seat.cancelledBy !== 'visitor' && seat.cancelNote
-          ? [`A note from the studio:\n${seat.cancelNote}`]
+        ...(place.cancelledBy !== 'visitor' && place.cancelNote
+          ? [`A note from the studio:\n${place.cancelNote}`]
           : []),
         'The cancellation is attached: your calendar removes the class when you open it.',
         {
           text: 'To book another class:',
-          link: `${seat.origin}/classes`,
+          link: `${place.origin}/classes`,
           label: 'See the classes',
         },
         `${studio.instructor}, ${studio.name}`,
       ],
       FOOTER(studio.name),
     ),
-    icalEvent: placeInvite(seat, date, 'CANCEL'),
+    icalEvent: placeInvite(place, date, 'CANCEL'),
   };
 }
 
@@ -244,39 +251,39 @@ export async function visitorCancelMail(ref: string): Composed {
 export async function studioMail(ref: string): Composed {
   const found = await placeAbout(ref, 'any');
   if (isNothing(found)) return found;
-  const { seat, date } = found;
-  if (seat.status !== 'booked' && seat.status !== 'cancelled') {
-    return nothingToSend(`place ${seat.status}`);
+  const { place, date } = found;
+  if (place.status !== 'booked' && place.status !== 'cancelled') {
+    return nothingToSend(`place ${place.status}`);
   }
   const w = whenOf(date.start, date.end, classSettings().timeZone);
   const [{ n }] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM class_seats WHERE class_date_id = $1 AND status = 'booked'`,
+    `SELECT count(*)::int AS n FROM class_places WHERE class_date_id = $1 AND status = 'booked'`,
     [date.id],
   );
-  const booked = seat.status === 'booked';
+  const booked = place.status === 'booked';
   return {
     to: contactRecipient(),
-    replyTo: seat.email,
-    subject: `Class ${booked ? 'place booked' : 'place cancelled'}: ${seat.name}, ${date.title} ${w.short}`,
+    replyTo: place.email,
+    subject: `Class ${booked ? 'place booked' : 'place cancelled'}: ${place.name}, ${date.title} ${w.short}`,
     ...body(
       [
         booked
-          ? `${seat.name} booked a place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
-          : seat.cancelledBy === 'visitor'
-            ? `${seat.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
-            : `${seat.name}'s place in ${date.title} on ${w.date}, ${w.time} (${w.zone}) was cancelled on the records desk by ${seat.cancelledBy ?? 'the studio'}.`,
+          ? `${place.name} booked a place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
+          : place.cancelledBy === 'visitor'
+            ? `${place.name} cancelled their place in ${date.title} on ${w.date}, ${w.time} (${w.zone}).`
+            : `${place.name}'s place in ${date.title} on ${w.date}, ${w.time} (${w.zone}) was cancelled on the records desk by ${place.cancelledBy ?? 'the studio'}.`,
         {
           fields: [
             ['Booked now', `${n} of ${date.capacity} places (it runs with ${date.minimum})`],
             [
-              seat.payment === 'paid' ? 'Paid' : booked ? 'Due at the studio' : 'Price',
+              place.payment === 'paid' ? 'Paid' : booked ? 'Due at the studio' : 'Price',
               dollars(date.priceCents),
             ],
           ],
         },
         'The roster is on the records desk.',
       ],
-      `Reply to this e-mail to write to ${seat.name}: replies go to ${seat.email}.`,
+      `Reply to this e-mail to write to ${place.name}: replies go to ${place.email}.`,
     ),
   };
 }
@@ -290,7 +297,7 @@ export async function calendarMail(ref: string): Composed {
   const cancelled = date.cancelledAt !== null;
   if (cancelled) {
     const [{ n }] = await query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM class_seats
+      `SELECT count(*)::int AS n FROM class_places
         WHERE class_date_id = $1 AND status IN ('booked', 'cancelled')`,
       [date.id],
     );
@@ -299,9 +306,10 @@ export async function calendarMail(ref: string): Composed {
   }
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const { cutoffHours } = classSettings().timetable;
   const why =
     date.cancelReason === 'minimum'
-      ? `It is cancelled: fewer than its minimum of ${date.minimum} had booked at its cutoff. Everyone booked and everyone waiting has been told.`
+      ? `Fewer than its minimum of ${date.minimum} had booked when its booking closed, ${cutoffHours} ${cutoffHours === 1 ? 'hour' : 'hours'} before it starts. Everyone booked and everyone waiting has been told.`
       : `It was cancelled on the records desk by ${date.cancelledBy ?? 'the studio'}. Everyone booked and everyone waiting has been told.`;
   return {
     to: contactRecipient(),
@@ -309,7 +317,7 @@ export async function calendarMail(ref: string): Composed {
     ...body(
       [
         cancelled
-          ? `${date.title} on ${w.date}, ${w.time} (${w.zone}). ${why}`
+          ? `${date.title} on ${w.date}, ${w.time} (${w.zone}) is cancelled. ${why}`
           : `The first place in ${date.title} on ${w.date}, ${w.time} (${w.zone}) is booked: the class is in your calendar from this invite. Each booking is on the records desk.`,
       ],
       'The invite names no participant: the roster is on the records desk.',
@@ -355,6 +363,15 @@ export async function waitlistMail(ref: string): Composed {
         `Hello ${firstName(entry.name)},`,
         `${date.title} on ${w.date}, ${w.time} (${w.zone}) is full, and you are on its waitlist.`,
         `If a place comes free before ${momentOf(cutoffOf(date.start, settings), settings.timeZone)}, we will e-mail you a link that holds it for you for ${hours} ${hours === 1 ? 'hour' : 'hours'}. After that, the waitlist closes.`,
+        ...(entry.leave
+          ? [
+              {
+                text: 'Plans changed? You can leave the waitlist:',
+                link: `${entry.origin}${PAGES.classWaiting}?token=${leaveToken(entry)}`,
+                label: 'Leave the waitlist',
+              },
+            ]
+          : []),
         `${studio.instructor}, ${studio.name}`,
       ],
       FOOTER(studio.name),
@@ -429,28 +446,48 @@ export async function waitlistClosedMail(ref: string): Composed {
 }
 
 /**
- * The participant's mail when their payment came after the seat held for them went to someone
+ * The participant's mail when their payment came after the place held for them went to someone
  * else (payment.ts): what was refunded, and where to book another class. Composed from
  * `<place id>:refund-<refund id>`.
  */
 export async function classRefundedMail(ref: string): Promise<Mail | NothingToSend | undefined> {
-  const refund = await refundToTell(ref, 'class');
-  const seat = refund && (await loadSeat(refund.bookingId));
-  const date = seat && (await loadClassDate(seat.classDateId));
-  if (!refund || !seat || !date) return undefined;
+  const refund = await refundToTell(ref, 'place');
+  const place = refund && (await loadPlace(refund.bookingId));
+  const date = place && (await loadClassDate(place.classDateId));
+  if (!refund || !place || !date) return undefined;
   const studio = siteFacts();
   const w = whenOf(date.start, date.end, classSettings().timeZone);
   // Stripe refused it: nothing was refunded, so nothing is told.
   if (refund.state === 'failed') return nothingToSend('Stripe refused the refund');
+  if (refund.reason === 'mismatch') {
+    return {
+      to: place.email,
+      subject: `Refunded: your payment for ${date.title} on ${w.short}`,
+      ...body(
+        [
+          `Hello ${firstName(place.name)},`,
+          mismatchWords(refund, `${date.title} on ${w.date}, ${w.time} (${w.zone})`),
+          {
+            text: 'To book a class again:',
+            link: `${place.origin}/classes`,
+            label: 'See the classes',
+          },
+          `${studio.instructor}, ${studio.name}`,
+        ],
+        FOOTER(studio.name),
+      ),
+      replyTo: contactRecipient(),
+    };
+  }
   if (refund.reason === 'studio') {
     const full = refund.amountCents >= refund.paidCents;
-    const live = seat.status === 'booked' && !date.cancelledAt;
+    const live = place.status === 'booked' && !date.cancelledAt;
     return {
-      to: seat.email,
+      to: place.email,
       subject: `Refunded: ${full ? 'your payment' : `${dollars(refund.amountCents)} of your payment`} for ${date.title} on ${w.short}`,
       ...body(
         [
-          `Hello ${firstName(seat.name)},`,
+          `Hello ${firstName(place.name)},`,
           deskRefundWords(
             studio.instructor,
             refund,
@@ -465,15 +502,15 @@ export async function classRefundedMail(ref: string): Promise<Mail | NothingToSe
     };
   }
   return {
-    to: seat.email,
+    to: place.email,
     subject: `Refunded: your payment for ${date.title} on ${w.short}`,
     ...body(
       [
-        `Hello ${firstName(seat.name)},`,
+        `Hello ${firstName(place.name)},`,
         `Your payment for ${date.title} on ${w.date}, ${w.time} (${w.zone}) reached us after the place held for you had run out, and the place has since been taken. We could not keep it for you, so your payment of ${dollars(refund.amountCents)} has been refunded in full. It reaches your card in 5 to 10 days.`,
         {
           text: 'To book another class:',
-          link: `${seat.origin}/classes`,
+          link: `${place.origin}/classes`,
           label: 'See the classes',
         },
         `${studio.instructor}, ${studio.name}`,
@@ -481,5 +518,30 @@ export async function classRefundedMail(ref: string): Promise<Mail | NothingToSe
       FOOTER(studio.name),
     ),
     replyTo: contactRecipient(),
+  };
+}
+
+/**
+ * The studio's mail about a refund of a place's payment (`<place id>:refund-<refund id>`): one
+ * Stripe would not make, or a payment that was not the price asked for.
+ */
+export async function classStudioRefundMail(
+  ref: string,
+  about: StudioRefundAbout,
+): Promise<Mail | NothingToSend | undefined> {
+  const refund = await refundToTell(ref, 'place');
+  const place = refund && (await loadPlace(refund.bookingId));
+  const date = place && (await loadClassDate(place.classDateId));
+  if (!refund || !place || !date) return undefined;
+  const studio = siteFacts();
+  const w = whenOf(date.start, date.end, classSettings().timeZone);
+  const what = `a place in ${date.title} on ${w.date}, ${w.time} (${w.zone})`;
+  const told = studioRefundWords(about, refund, place, what);
+  if (!told) return nothingToSend('Stripe made the refund after all');
+  return {
+    to: contactRecipient(),
+    subject: told.subject,
+    ...body([...told.lines, `${studio.name}'s website`], FOOTER(studio.name)),
+    replyTo: place.email,
   };
 }

@@ -8,14 +8,14 @@
  */
 import { isToken } from '../platform/tokens';
 import { now } from '../platform/clock';
-import { acceptedOrigins } from '../platform/hosting';
 import { transaction } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';
+import { isSameOrigin } from '../request/guard';
 import type { LinkFault } from '../request/link-function';
 import { refusalOf, seeOther, type ProblemPage, type Refused } from '../request/pages';
 import { holdUntil, payOnline } from '../payments/checkout';
 import { refundThenMail } from '../payments/refunds';
-import { refundInFull } from '../payments/store';
+import { refundRest } from '../payments/store';
 import { stripeAccount } from '../payments/stripe';
 import { awaitsPayment, openPlaceCheckout } from './payment';
 import { CLASS_LABELS, classProblemNotice } from '../../shared/classes/form';
@@ -26,14 +26,17 @@ import { placePolicy } from './policy';
 import { classSettings } from './settings';
 import {
   loadClassDate,
-  loadSeat,
-  seatByToken,
-  seatToken,
+  loadPlace,
+  placeByToken,
+  placeToken,
+  setWaitStatus,
   waitEntryByClaim,
-  type Seat,
+  waitEntryByLeave,
+  type Place,
 } from './store';
 import type { PlacePageModel } from '../../shared/classes/place-page';
-import { offerModel, placeModel, unknownModel } from './views';
+import { cutoffOf } from './occurrences';
+import { offerModel, placeModel, repeatModel, unknownModel, waitingModel } from './views';
 
 /** A page about one place or offer to show, with its status; or an answer of its own. */
 export type PlaceAnswer =
@@ -62,78 +65,75 @@ const crossSite = () =>
     error: "This can only be sent from the studio's own pages, so nothing was changed.",
   });
 
-/** Whether a POST comes from the site's own pages (a form elsewhere cannot act on a link). */
-function sameOrigin(req: Request): boolean {
-  const origin = req.headers.get('origin');
-  return origin === null || acceptedOrigins().has(origin);
-}
-
 async function placePage(
   req: Request,
-  seat: Seat,
+  place: Place,
   options: { done?: 'booked' | 'cancelled' | 'claimed'; problem?: string; status?: number } = {},
 ): Promise<PlaceAnswer> {
-  const date = await loadClassDate(seat.classDateId);
+  const date = await loadClassDate(place.classDateId);
   if (!date) return show(unknownModel('place'), 404);
   const settings = classSettings();
   const policy = placePolicy();
   const at = now();
-  const view = placeModel(seat, date, seatToken(seat), {
+  const view = placeModel(place, date, placeToken(place), {
     timeZone: settings.timeZone,
     now: at,
     policy: policy.words,
-    canCancel: seat.status === 'booked' && policy.canCancel(date.start, at),
+    canCancel: place.status === 'booked' && policy.canCancel(date.start, at),
     ...options,
   });
   return show(view, options.status);
 }
 
 /** A place held for a payment that did not come in time: its page says it was not kept. */
-const lapsedHold = (seat: Seat) => seat.status === 'lapsed' && seat.payment === 'held';
+const lapsedHold = (place: Place) => place.status === 'lapsed' && place.payment === 'held';
 
 /** GET /classes/manage?token=: the place, and the form that cancels it. Changes nothing. */
 export async function showPlace(req: Request): Promise<PlaceAnswer> {
   const token = await tokenOf(req);
-  const seat = token && (await seatByToken(token));
-  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled' && !lapsedHold(seat))) {
+  if (!token && new URL(req.url).searchParams.get('repeat') !== null) return show(repeatModel());
+  const place = token && (await placeByToken(token));
+  if (!place || (place.status !== 'booked' && place.status !== 'cancelled' && !lapsedHold(place))) {
     return show(unknownModel('place'), 404);
   }
   const done = new URL(req.url).searchParams.get('done');
-  return placePage(req, seat, done === 'booked' || done === 'claimed' ? { done } : {});
+  return placePage(req, place, done === 'booked' || done === 'claimed' ? { done } : {});
 }
 
 /** POST /classes/manage: cancels the place within the policy; a repeat changes nothing more. */
 export async function cancelFromLink(req: Request, outbox: ClassOutbox): Promise<PlaceAnswer> {
-  if (!sameOrigin(req)) return { response: crossSite() };
+  // The one rule of every personal page: a POST from the site's own pages (request/guard.ts).
+  if (!isSameOrigin(req)) return { response: crossSite() };
   const token = await tokenOf(req);
-  const seat = token && (await seatByToken(token));
-  if (seat && lapsedHold(seat)) return placePage(req, seat);
-  if (!seat || (seat.status !== 'booked' && seat.status !== 'cancelled')) {
+  const place = token && (await placeByToken(token));
+  if (place && lapsedHold(place)) return placePage(req, place);
+  if (!place || (place.status !== 'booked' && place.status !== 'cancelled')) {
     return show(unknownModel('place'), 404);
   }
-  if (seat.status === 'cancelled') return placePage(req, seat, { done: 'cancelled' });
-  if (seat.payment === 'held') {
-    return placePage(req, seat, {
+  if (place.status === 'cancelled') return placePage(req, place, { done: 'cancelled' });
+  if (place.payment === 'held') {
+    return placePage(req, place, {
       problem:
         'Your place is waiting for your payment: it can be cancelled once Stripe has confirmed it.',
       status: 409,
     });
   }
-  const date = await loadClassDate(seat.classDateId);
+  const date = await loadClassDate(place.classDateId);
   const policy = placePolicy();
   if (!date || !policy.canCancel(date.start, now())) {
-    return placePage(req, seat, {
+    return placePage(req, place, {
       problem: `Your place cannot be cancelled from this page any more. ${policy.words}`,
       status: 409,
     });
   }
-  // Paid online and cancelled within the policy: refunded in full, once (docs/payments.md).
+  // Paid online and cancelled within the policy: what is left of it refunded, once.
   const { mails, refunds } = await transaction(async (tx) => {
-    const mails = await cancelPlace(tx, seat.id, 'visitor', outbox);
-    return { mails, refunds: mails ? await refundInFull(tx, 'class', seat.id, 'visitor') : [] };
+    const mails = await cancelPlace(tx, place.id, 'visitor', outbox);
+    const refund = mails && (await refundRest(tx, 'place', place.id, 'visitor', 'policy'));
+    return { mails, refunds: refund ? [refund] : [] };
   });
-  await refundThenMail(stripeAccount(), refunds, mails ?? [], (ids) => outbox.deliverNow(ids));
-  return placePage(req, (await loadSeat(seat.id))!, { done: 'cancelled' });
+  await refundThenMail(stripeAccount(), refunds, mails ?? [], outbox);
+  return placePage(req, (await loadPlace(place.id))!, { done: 'cancelled' });
 }
 
 /** GET /classes/claim?token=: the offer and the button that claims it. Changes nothing. */
@@ -144,9 +144,9 @@ export async function showOffer(req: Request): Promise<PlaceAnswer> {
   if (!token || !entry || !date) {
     return show(unknownModel('offer'), 404);
   }
-  if (entry.status === 'claimed' && entry.seatId) {
-    const seat = await loadSeat(entry.seatId);
-    if (seat) return placePage(req, seat);
+  if (entry.status === 'claimed' && entry.placeId) {
+    const place = await loadPlace(entry.placeId);
+    if (place) return placePage(req, place);
   }
   const open =
     entry.status === 'offered' && entry.offerExpiresAt !== null && entry.offerExpiresAt > now();
@@ -166,7 +166,8 @@ export async function showOffer(req: Request): Promise<PlaceAnswer> {
  * the offer holds as it was and the page says so.
  */
 export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<PlaceAnswer> {
-  if (!sameOrigin(req)) return { response: crossSite() };
+  // The one rule of every personal page: a POST from the site's own pages (request/guard.ts).
+  if (!isSameOrigin(req)) return { response: crossSite() };
   const token = await tokenOf(req);
   if (!token) return show(unknownModel('offer'), 404);
   const offer = await waitEntryByClaim(token);
@@ -177,15 +178,15 @@ export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<
   );
   if (outcome.kind === 'claimed' || outcome.kind === 'already') {
     if (outcome.kind === 'claimed') await outbox.deliverNow(outcome.mails);
-    const seat = (await loadSeat(outcome.seatId))!;
-    if (pay && offered && awaitsPayment(seat)) {
-      const checkout = await openPlaceCheckout(pay, seat, offered, outbox, { claimed: true });
+    const place = (await loadPlace(outcome.placeId))!;
+    if (pay && offered && awaitsPayment(place)) {
+      const checkout = await openPlaceCheckout(pay, place, offered, outbox, { claimed: true });
       if (checkout.ok) return { response: seeOther(checkout.value) };
       const page = classLinkFault('The offer')({ outage: true, status: 503 });
       const words = { ...page.words, text: checkout.problem.error };
       return refusalOf({ ...page, problem: checkout.problem, words });
     }
-    return { response: seeOther(`${PAGES.classManage}?token=${seatToken(seat)}&done=claimed`) };
+    return { response: seeOther(`${PAGES.classManage}?token=${placeToken(place)}&done=claimed`) };
   }
   if (outcome.kind === 'unknown') {
     return show(unknownModel('offer'), 404);
@@ -195,11 +196,49 @@ export async function claimFromLink(req: Request, outbox: ClassOutbox): Promise<
   return show(offerModel(entry, date, token, classSettings().timeZone, outcome.kind), 409);
 }
 
+/** The waitlist page of the entry a leave token names, or 404. */
+async function waitingPage(token: string | undefined, leftNow = false): Promise<PlaceAnswer> {
+  const entry = token && (await waitEntryByLeave(token));
+  const date = entry && (await loadClassDate(entry.classDateId));
+  if (!token || !entry || !date) return show(unknownModel('waitlist'), 404);
+  const settings = classSettings();
+  return show(
+    waitingModel(entry, date, token, {
+      timeZone: settings.timeZone,
+      cutoff: cutoffOf(date.start, settings),
+      holdHours: settings.timetable.claimHoldHours,
+      leftNow,
+    }),
+  );
+}
+
+/** GET /classes/waiting?token=: the class waited for, and the form that leaves it. Changes nothing. */
+export async function showWaiting(req: Request): Promise<PlaceAnswer> {
+  return waitingPage(await tokenOf(req));
+}
+
+/**
+ * POST /classes/waiting: leaves the waitlist while still waiting (a place offered meanwhile is
+ * claimed or let pass from its own mail); a repeat changes nothing more.
+ */
+export async function leaveFromLink(req: Request): Promise<PlaceAnswer> {
+  if (!isSameOrigin(req)) return { response: crossSite() };
+  const token = await tokenOf(req);
+  if (!token) return show(unknownModel('waitlist'), 404);
+  const left = await transaction(async (tx) => {
+    const entry = await waitEntryByLeave(token, tx);
+    if (!entry || (entry.status !== 'waiting' && entry.status !== 'spam')) return false;
+    await setWaitStatus(tx, entry.id, 'left');
+    return true;
+  });
+  return waitingPage(token, left);
+}
+
 /**
  * The words of a fault behind a class's mailed link (the place's page, the waitlist's offer):
  * `what` is what could not be opened, "Your place" or "The offer".
  */
-export function classLinkFault(what: 'Your place' | 'The offer') {
+export function classLinkFault(what: 'Your place' | 'The offer' | 'Your place on the waitlist') {
   return ({ outage, status, headers }: LinkFault): ProblemPage => {
     const problem = {
       status,

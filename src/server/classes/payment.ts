@@ -1,19 +1,19 @@
 /**
  * A place in a class paid online, when the studio's Stripe keys are set (docs/payments.md), on
- * the one payment layer the sessions use (src/server/payments/): the seat is taken as held
- * (`payment = 'held'` until `held_until`, content's `payOnlineHoldMinutes`) — a held seat is a
- * taken seat, so the constraints of class_seats still refuse one too many — then Stripe Checkout
+ * the one payment layer the sessions use (src/server/payments/): the place is taken as held
+ * (`payment = 'held'` until `held_until`, content's `payOnlineHoldMinutes`) — a held place is a
+ * taken place, so the constraints of class_places still refuse one too many — then Stripe Checkout
  * is opened for the class's price in content. The place is confirmed, and its mails queued, only
- * when Stripe says it is paid (`classPayable`); a checkout that lapses gives the seat back (the
+ * when Stripe says it is paid (`placePayable`); a checkout that lapses gives the place back (the
  * webhook's expiry, or the classes' scheduled steps) and offers it to the waitlist. A payment
- * after the hold lapsed takes a seat again when one is free; otherwise it is refunded.
+ * after the hold lapsed takes a place again when one is free; otherwise it is refunded.
  */
 import type { Result } from '../../shared/result';
 import { PAGES } from '../../shared/site-paths';
 import { fullDateLabel, timeLabel } from '../../shared/time-format';
 import { openHeldCheckout } from '../payments/checkout';
 import type { StripeAccount } from '../payments/stripe';
-import type { PayableKind } from '../payments/webhook';
+import type { Payable } from '../payments/webhook';
 import { now } from '../platform/clock';
 import type { Queryable } from '../platform/db';
 import type { Problem } from '../request/responses';
@@ -23,49 +23,49 @@ import { classSettings } from './settings';
 import {
   loadClassDate,
   mailRef,
-  markSeatPaid,
-  releaseSeatHold,
-  retakeSeatPaid,
-  seatToken,
-  unclaimSeat,
+  markPlacePaid,
+  dropPlaceHold,
+  retakePlacePaid,
+  placeToken,
+  unclaimPlace,
   type ClassDate,
-  type Seat,
+  type Place,
 } from './store';
 
 /**
- * Gives back the seat of a place whose checkout lapsed or could not open, and offers it to the
- * people waiting: the offers' mails (none when it held no seat).
+ * Gives back a place whose checkout lapsed or could not open, and offers it to the
+ * people waiting: the offers' mails (none when it held no place).
  */
 export async function releasePlaceHold(
   tx: Queryable,
-  seatId: string,
+  placeId: string,
   outbox: ClassOutbox,
 ): Promise<string[]> {
-  const dateId = await releaseSeatHold(tx, seatId);
+  const dateId = await dropPlaceHold(tx, placeId);
   return dateId ? offerFreePlaces(tx, dateId, outbox) : [];
 }
 
 /** The class's side of a payment settling, queuing its mails in `outbox`. */
-export const classPayable = (
-  outbox: FormOutbox<ClassMailKind | 'payment-refunded'>,
-): PayableKind => ({
+export const placePayable = (
+  outbox: FormOutbox<ClassMailKind | 'payment-refunded' | 'payment-mismatch' | 'refund-refused'>,
+): Payable => ({
   async confirm(tx, id) {
     const { rows } = await tx.query(
-      'SELECT class_date_id, payment, status FROM class_seats WHERE id = $1 FOR UPDATE',
+      'SELECT class_date_id, payment, status FROM class_places WHERE id = $1 FOR UPDATE',
       [id],
     );
-    const seat = rows[0] as { class_date_id: string; payment: string; status: string } | undefined;
-    if (!seat) return { outcome: 'taken', mails: [] };
-    if (seat.payment === 'paid') return { outcome: 'already', mails: [] };
+    const place = rows[0] as { class_date_id: string; payment: string; status: string } | undefined;
+    if (!place) return { outcome: 'taken', mails: [] };
+    if (place.payment === 'paid') return { outcome: 'already', mails: [] };
     // The class date is locked as a booking locks it: never beside its cutoff's count.
-    await tx.query('SELECT 1 FROM class_dates WHERE id = $1 FOR SHARE', [seat.class_date_id]);
-    const date = (await loadClassDate(seat.class_date_id, tx))!;
+    await tx.query('SELECT 1 FROM class_dates WHERE id = $1 FOR SHARE', [place.class_date_id]);
+    const date = (await loadClassDate(place.class_date_id, tx))!;
     const paid =
-      (await markSeatPaid(tx, id)) ||
-      (seat.status === 'lapsed' &&
+      (await markPlacePaid(tx, id)) ||
+      (place.status === 'lapsed' &&
         !date.cancelledAt &&
         date.start > now() &&
-        (await retakeSeatPaid(tx, id, date)) === true);
+        (await retakePlacePaid(tx, id, date)) === true);
     if (!paid) return { outcome: 'taken', mails: [] };
     const mails: string[] = [];
     for (const mail of [
@@ -82,9 +82,14 @@ export const classPayable = (
 
   release: (tx, id) => releasePlaceHold(tx, id, outbox),
 
-  async tellRefunded(tx, refund, seatId) {
+  async tellRefunded(tx, refund, placeId) {
     // The ref starts with the place's id, as every mail about a place does (an erasure finds it).
-    const queued = await outbox.enqueue(tx, 'payment-refunded', `${seatId}:refund-${refund.id}`);
+    const queued = await outbox.enqueue(tx, 'payment-refunded', `${placeId}:refund-${refund.id}`);
+    return queued ? [queued] : [];
+  },
+
+  async tellStudioMismatch(tx, refund, placeId) {
+    const queued = await outbox.enqueue(tx, 'payment-mismatch', `${placeId}:refund-${refund.id}`);
     return queued ? [queued] : [];
   },
 });
@@ -96,27 +101,29 @@ export const classPayable = (
  */
 export function openPlaceCheckout(
   account: StripeAccount,
-  seat: Seat,
+  place: Place,
   date: ClassDate,
   outbox: ClassOutbox,
   { claimed = false } = {},
 ): Promise<Result<string, Problem>> {
-  const manage = `${seat.origin}${PAGES.classManage}?token=${seatToken(seat)}`;
+  const manage = `${place.origin}${PAGES.classManage}?token=${placeToken(place)}`;
   const { timeZone } = classSettings();
   return openHeldCheckout(
     account,
     {
-      kind: 'class',
-      bookingId: seat.id,
+      kind: 'place',
+      bookingId: place.id,
+      heldUntil: place.heldUntil!,
       description: `${date.title}, ${fullDateLabel(date.start, timeZone)}, ${timeLabel(date.start, timeZone)}`,
       amountCents: date.priceCents,
-      email: seat.email,
+      email: place.email,
       successUrl: `${manage}&paid=1`,
       cancelUrl: manage,
     },
-    (tx) => (claimed ? unclaimSeat(tx, seat.id) : releasePlaceHold(tx, seat.id, outbox)),
+    (tx) => (claimed ? unclaimPlace(tx, place.id) : releasePlaceHold(tx, place.id, outbox)),
   );
 }
 
 /** Whether a stored place still waits for its payment (a repeat of it opens its checkout). */
-export const awaitsPayment = (seat: Seat) => seat.payment === 'held' && seat.status === 'booked';
+export const awaitsPayment = (place: Place) =>
+  place.payment === 'held' && place.status === 'booked';

@@ -2,12 +2,12 @@
  * The classes' tables (migration 0085): class dates, the places in them, and their waitlists.
  *
  * A class is never oversold because Postgres refuses it, not because this code counted: a live
- * place holds a seat number from 1 to the class's capacity (a CHECK), and no two live places of
- * one class hold the same number (UNIQUE (class_date_id, seat_no)). `takeSeat` picks the lowest
+ * place holds a place number from 1 to the class's capacity (a CHECK), and no two live places of
+ * one class hold the same number (UNIQUE (class_date_id, place_no)). `takePlace` picks the lowest
  * number it sees free and inserts; when another instance took that number first, the insert
  * fails on the unique constraint (SQLSTATE 23505), its savepoint is rolled back and the next free
  * number is tried, until none is left: then the class is full. One live place per person and class
- * is a unique index too (`class_seats_one_per_person`).
+ * is a unique index too (`class_places_one_per_person`).
  *
  * Every change a calendar must hear of raises a place's `sequence`, and its mails are queued with
  * the ref `<place id>:<sequence>`, as a consultation's are.
@@ -20,6 +20,9 @@ import { query, type Queryable } from '../platform/db';
 import { wideNetwork } from '../request/rate-limit';
 import type { Received } from '../request/steps';
 import type { ClassOccurrence } from './occurrences';
+import type { DeskLock } from '../bookings/lock';
+import { dayParams, withinDays, type DayRange } from '../bookings/range';
+import { paidAtStudioSet } from '../bookings/sql';
 
 export interface ClassDate {
   id: string;
@@ -149,9 +152,9 @@ export async function storedDatesBetween(
 ): Promise<(ClassDate & { taken: number; booked: number; waiting: number })[]> {
   const rows = await query<DateRow & { taken: number; booked: number; waiting: number }>(
     `SELECT ${DATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1d.$2')},
-            (SELECT count(*)::int FROM class_seats s
-              WHERE s.class_date_id = d.id AND s.seat_no IS NOT NULL) AS taken,
-            (SELECT count(*)::int FROM class_seats s
+            (SELECT count(*)::int FROM class_places s
+              WHERE s.class_date_id = d.id AND s.place_no IS NOT NULL) AS taken,
+            (SELECT count(*)::int FROM class_places s
               WHERE s.class_date_id = d.id AND s.status = 'booked') AS booked,
             (SELECT count(*)::int FROM class_waitlist w
               WHERE w.class_date_id = d.id AND w.status IN ('waiting', 'offered')) AS waiting
@@ -171,7 +174,7 @@ export async function storedDatesBetween(
 /** Places booked (not offered, nor held while a checkout is open) in a class. */
 export async function bookedCount(tx: Queryable, dateId: string): Promise<number> {
   const { rows } = await tx.query(
-    `SELECT count(*)::int AS n FROM class_seats
+    `SELECT count(*)::int AS n FROM class_places
       WHERE class_date_id = $1 AND status = 'booked' AND payment <> 'held'`,
     [dateId],
   );
@@ -181,13 +184,13 @@ export async function bookedCount(tx: Queryable, dateId: string): Promise<number
 // ---------------------------------------------------------------------------------------------
 // Places
 
-export type SeatStatus = 'offered' | 'booked' | 'cancelled' | 'lapsed' | 'spam';
+export type PlaceStatus = 'offered' | 'booked' | 'cancelled' | 'lapsed' | 'spam';
 
-export interface Seat {
+export interface Place {
   id: string;
   classDateId: string;
-  seatNo: number | null;
-  status: SeatStatus;
+  placeNo: number | null;
+  status: PlaceStatus;
   payment: 'due' | 'held' | 'paid';
   /** While `payment` is held: when the hold lapses unless Stripe says it is paid. */
   heldUntil: Date | null;
@@ -205,11 +208,11 @@ export interface Seat {
   link: { sealed: string; sha256: string };
 }
 
-interface SeatRow {
+interface PlaceRow {
   id: string;
   class_date_id: string;
-  seat_no: number | null;
-  status: SeatStatus;
+  place_no: number | null;
+  status: PlaceStatus;
   payment: 'due' | 'held' | 'paid';
   held_until: Date | null;
   no_show: boolean;
@@ -227,15 +230,15 @@ interface SeatRow {
   manage_token_sha256: string;
 }
 
-const SEAT_COLUMNS = `id, class_date_id, seat_no, status, payment, held_until, no_show, name, email, sequence,
+const PLACE_COLUMNS = `id, class_date_id, place_no, status, payment, held_until, no_show, name, email, sequence,
   origin, timed, submission_id, created_at, cancelled_at, cancelled_by, cancel_note,
   manage_token_sealed, manage_token_sha256`;
 
-function seat(row: SeatRow): Seat {
+function place(row: PlaceRow): Place {
   return {
     id: row.id,
     classDateId: row.class_date_id,
-    seatNo: row.seat_no === null ? null : Number(row.seat_no),
+    placeNo: row.place_no === null ? null : Number(row.place_no),
     status: row.status,
     payment: row.payment,
     heldUntil: row.held_until === null ? null : new Date(row.held_until),
@@ -255,15 +258,15 @@ function seat(row: SeatRow): Seat {
 }
 
 /** The field a place's sealed manage token is bound to (with the place's id). */
-export const SEAT_TOKEN_FIELD = 'classManageToken';
+export const PLACE_TOKEN_FIELD = 'classManageToken';
 
 /** The token of a place's manage link, opened from its row. */
-export const seatToken = (s: Pick<Seat, 'id' | 'link'>) =>
-  openStoredToken(SEAT_TOKEN_FIELD, s.id, s.link);
+export const placeToken = (s: Pick<Place, 'id' | 'link'>) =>
+  openStoredToken(PLACE_TOKEN_FIELD, s.id, s.link);
 
 /** The page of one place: its GET shows it, its POST cancels it. */
-export const seatManageUrl = (s: Pick<Seat, 'id' | 'link' | 'origin'>) =>
-  `${s.origin}/classes/manage?token=${seatToken(s)}`;
+export const placeManageUrl = (s: Pick<Place, 'id' | 'link' | 'origin'>) =>
+  `${s.origin}/classes/manage?token=${placeToken(s)}`;
 
 /** The ref of the outbox mails about one version of a place (or a class date, or an offer). */
 export const mailRef = (id: string, sequence: number) => `${id}:${sequence}`;
@@ -273,38 +276,40 @@ export function readMailRef(ref: string): { id: string; sequence: number } | und
   return match ? { id: match[1].toLowerCase(), sequence: Number(match[2]) } : undefined;
 }
 
-export async function loadSeat(id: string, tx?: Queryable): Promise<Seat | undefined> {
-  const [row] = await rowsOf<SeatRow>(tx, `SELECT ${SEAT_COLUMNS} FROM class_seats WHERE id = $1`, [
-    id,
-  ]);
-  return row && seat(row);
+export async function loadPlace(id: string, tx?: Queryable): Promise<Place | undefined> {
+  const [row] = await rowsOf<PlaceRow>(
+    tx,
+    `SELECT ${PLACE_COLUMNS} FROM class_places WHERE id = $1`,
+    [id],
+  );
+  return row && place(row);
 }
 
-export async function seatByToken(token: string, tx?: Queryable): Promise<Seat | undefined> {
-  const [row] = await rowsOf<SeatRow>(
+export async function placeByToken(token: string, tx?: Queryable): Promise<Place | undefined> {
+  const [row] = await rowsOf<PlaceRow>(
     tx,
-    `SELECT ${SEAT_COLUMNS} FROM class_seats WHERE manage_token_sha256 = $1${tx ? ' FOR UPDATE' : ''}`,
+    `SELECT ${PLACE_COLUMNS} FROM class_places WHERE manage_token_sha256 = $1${tx ? ' FOR UPDATE' : ''}`,
     [tokenHash(token)],
   );
-  return row && seat(row);
+  return row && place(row);
 }
 
-export async function seatBySubmission(submissionId: string): Promise<Seat | undefined> {
-  const [row] = await query<SeatRow>(
-    `SELECT ${SEAT_COLUMNS} FROM class_seats WHERE submission_id = $1`,
+export async function placeBySubmission(submissionId: string): Promise<Place | undefined> {
+  const [row] = await query<PlaceRow>(
+    `SELECT ${PLACE_COLUMNS} FROM class_places WHERE submission_id = $1`,
     [submissionId],
   );
-  return row && seat(row);
+  return row && place(row);
 }
 
-/** The live places of a class (booked, and offered to the waitlist), by seat number. */
-export async function liveSeats(tx: Queryable, dateId: string): Promise<Seat[]> {
+/** The live places of a class (booked, and offered to the waitlist), by place number. */
+export async function livePlaces(tx: Queryable, dateId: string): Promise<Place[]> {
   const { rows } = await tx.query(
-    `SELECT ${SEAT_COLUMNS} FROM class_seats
-      WHERE class_date_id = $1 AND seat_no IS NOT NULL ORDER BY seat_no FOR UPDATE`,
+    `SELECT ${PLACE_COLUMNS} FROM class_places
+      WHERE class_date_id = $1 AND place_no IS NOT NULL ORDER BY place_no FOR UPDATE`,
     [dateId],
   );
-  return (rows as SeatRow[]).map(seat);
+  return (rows as PlaceRow[]).map(place);
 }
 
 /** One mailbox however it is written: any case, without a `+tag`. */
@@ -320,7 +325,7 @@ export interface Person {
 }
 
 /** Why a place could not be taken: the class is full, or this person has a place in it. */
-export type NoSeat = 'full' | 'already';
+export type NoPlace = 'full' | 'already';
 
 /**
  * Refusals raised inside a booking's transaction (full, already booked, closed). They carry a
@@ -329,7 +334,7 @@ export type NoSeat = 'full' | 'already';
  */
 export class ClassRefusal extends Error {
   readonly code = 'P0001';
-  readonly reason: NoSeat | 'closed' | 'price' | 'not-full' | 'waiting' | 'waitlist-closed';
+  readonly reason: NoPlace | 'closed' | 'price' | 'not-full' | 'waiting' | 'waitlist-closed';
   constructor(reason: ClassRefusal['reason']) {
     super(`class booking refused: ${reason}`);
     this.name = 'ClassRefusal';
@@ -343,11 +348,11 @@ export type RequestFacts = Pick<
   'submissionId' | 'fingerprint' | 'spam' | 'timed' | 'origin' | 'client'
 >;
 
-interface SeatInsert {
+interface PlaceInsert {
   status: 'offered' | 'booked' | 'spam';
   received?: RequestFacts;
   origin: string;
-  /** Paid online: the seat is held for the visitor until then, while their checkout is open. */
+  /** Paid online: the place is held for the visitor until then, while their checkout is open. */
   heldUntil?: Date;
 }
 
@@ -360,20 +365,20 @@ function constraintOf(error: unknown): string | undefined {
 /**
  * Takes a place in `date` for `person` in the caller's transaction: the place's id, `undefined`
  * when its submission id is already stored (a retry), or why there is no place. A place taken
- * for spam is kept for the desk and holds no seat.
+ * for spam is kept for the desk and holds no place.
  */
-export async function takeSeat(
+export async function takePlace(
   tx: Queryable,
   date: Pick<ClassDate, 'id' | 'capacity'>,
   person: Person,
-  { status, received, origin, heldUntil }: SeatInsert,
-): Promise<{ id: string } | NoSeat | undefined> {
+  { status, received, origin, heldUntil }: PlaceInsert,
+): Promise<{ id: string } | NoPlace | undefined> {
   const id = randomUUID();
-  const link = newStoredToken(SEAT_TOKEN_FIELD, id);
-  const insert = (seatNo: number | null) =>
+  const link = newStoredToken(PLACE_TOKEN_FIELD, id);
+  const insert = (placeNo: number | null) =>
     tx.query(
-      `INSERT INTO class_seats
-         (id, class_date_id, capacity, seat_no, status, name, email, mailbox,
+      `INSERT INTO class_places
+         (id, class_date_id, capacity, place_no, status, name, email, mailbox,
           manage_token_sha256, manage_token_sealed, origin, submission_id, request_sha256,
           client_network, timed, spam_reason, payment, held_until, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
@@ -384,7 +389,7 @@ export async function takeSeat(
         id,
         date.id,
         date.capacity,
-        seatNo,
+        placeNo,
         status,
         person.name,
         person.email,
@@ -403,41 +408,41 @@ export async function takeSeat(
     );
   const stored = (result: { rows: unknown[] }) => result.rows[0] as { id: string } | undefined;
   if (status === 'spam') return stored(await insert(null));
-  return inFreeSeat(tx, date, async (seatNo) => stored(await insert(seatNo)));
+  return inFreePlace(tx, date, async (placeNo) => stored(await insert(placeNo)));
 }
 
 /**
- * Writes a row into the lowest seat number of `date` that looks free (`write`, in a savepoint).
+ * Writes a row into the lowest place number of `date` that looks free (`write`, in a savepoint).
  * Numbers another instance took since they were read are refused by the unique constraint
- * (class_seats_one_per_seat) and the next is tried, at most one try per seat of the class; a
+ * (class_places_one_per_place) and the next is tried, at most one try per place of the class; a
  * number past the capacity is refused by its CHECK. 'already' when the person holds a live place
- * in the class (class_seats_one_per_person), 'full' when no number is left.
+ * in the class (class_places_one_per_person), 'full' when no number is left.
  */
-async function inFreeSeat<T>(
+async function inFreePlace<T>(
   tx: Queryable,
   date: Pick<ClassDate, 'id' | 'capacity'>,
-  write: (seatNo: number) => Promise<T>,
-): Promise<T | NoSeat> {
+  write: (placeNo: number) => Promise<T>,
+): Promise<T | NoPlace> {
   for (let tries = 0; tries <= date.capacity; tries++) {
     const { rows } = await tx.query(
       `SELECT n FROM generate_series(1, $2::int) AS n
-        WHERE NOT EXISTS (SELECT 1 FROM class_seats WHERE class_date_id = $1 AND seat_no = n)
+        WHERE NOT EXISTS (SELECT 1 FROM class_places WHERE class_date_id = $1 AND place_no = n)
         ORDER BY n LIMIT 1`,
       [date.id, date.capacity],
     );
     const free = (rows[0] as { n: number } | undefined)?.n;
     if (free === undefined) return 'full';
-    await tx.query('SAVEPOINT take_seat');
+    await tx.query('SAVEPOINT take_place');
     try {
       const result = await write(Number(free));
-      await tx.query('RELEASE SAVEPOINT take_seat');
+      await tx.query('RELEASE SAVEPOINT take_place');
       return result;
     } catch (error) {
       const constraint = constraintOf(error);
       if (constraint === undefined) throw error;
-      await tx.query('ROLLBACK TO SAVEPOINT take_seat');
-      if (constraint === 'class_seats_one_per_person') return 'already';
-      if (constraint !== 'class_seats_one_per_seat') throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT take_place');
+      if (constraint === 'class_places_one_per_person') return 'already';
+      if (constraint !== 'class_places_one_per_place') throw error;
     }
   }
   return 'full';
@@ -446,10 +451,10 @@ async function inFreeSeat<T>(
 // ---------------------------------------------------------------------------------------------
 // Places paid online (payments/webhook.ts): held while the checkout is open, then paid or lapsed
 
-/** A held place's payment succeeded while it still holds its seat: paid. False when it does not. */
-export async function markSeatPaid(tx: Queryable, id: string): Promise<boolean> {
+/** A held place's payment succeeded while it is still held: paid. False when it does not. */
+export async function markPlacePaid(tx: Queryable, id: string): Promise<boolean> {
   const { rows } = await tx.query(
-    `UPDATE class_seats
+    `UPDATE class_places
         SET payment = 'paid', held_until = NULL, paid_at = ${sqlNow()}, paid_by = 'checkout',
             updated_at = ${sqlNow()}
       WHERE id = $1 AND payment = 'held' AND status = 'booked'
@@ -460,22 +465,22 @@ export async function markSeatPaid(tx: Queryable, id: string): Promise<boolean> 
 }
 
 /**
- * A place whose hold lapsed before its payment came takes a seat again, paid, when one is free
+ * A place whose hold lapsed before its payment came gets a number again, paid, when one is free
  * (the constraints decide, as for any booking): 'full' or 'already' when not.
  */
-export async function retakeSeatPaid(
+export async function retakePlacePaid(
   tx: Queryable,
   id: string,
   date: Pick<ClassDate, 'id' | 'capacity'>,
-): Promise<true | NoSeat> {
-  return inFreeSeat(tx, date, async (seatNo) => {
+): Promise<true | NoPlace> {
+  return inFreePlace(tx, date, async (placeNo) => {
     const { rows } = await tx.query(
-      `UPDATE class_seats
-          SET status = 'booked', seat_no = $2, payment = 'paid', held_until = NULL,
+      `UPDATE class_places
+          SET status = 'booked', place_no = $2, payment = 'paid', held_until = NULL,
               paid_at = ${sqlNow()}, paid_by = 'checkout', updated_at = ${sqlNow()}
         WHERE id = $1 AND payment = 'held' AND status = 'lapsed'
     RETURNING id`,
-      [id, seatNo],
+      [id, placeNo],
     );
     if (rows.length === 0) throw new Error(`place ${id} is not a lapsed hold`);
     return true as const;
@@ -483,13 +488,13 @@ export async function retakeSeatPaid(
 }
 
 /**
- * Gives back the seat of a place held for a payment that will not come (its checkout lapsed,
+ * Gives back a place held for a payment that will not come (its checkout lapsed,
  * or could not open): its class date's id, or `undefined` when it held none.
  */
-export async function releaseSeatHold(tx: Queryable, id: string): Promise<string | undefined> {
+export async function dropPlaceHold(tx: Queryable, id: string): Promise<string | undefined> {
   const { rows } = await tx.query(
-    `UPDATE class_seats SET status = 'lapsed', seat_no = NULL, updated_at = ${sqlNow()}
-      WHERE id = $1 AND payment = 'held' AND seat_no IS NOT NULL
+    `UPDATE class_places SET status = 'lapsed', place_no = NULL, updated_at = ${sqlNow()}
+      WHERE id = $1 AND payment = 'held' AND place_no IS NOT NULL
   RETURNING class_date_id`,
     [id],
   );
@@ -497,18 +502,18 @@ export async function releaseSeatHold(tx: Queryable, id: string): Promise<string
 }
 
 /**
- * Gives up a live place in the caller's transaction (its seat number freed), raising its
+ * Gives up a live place in the caller's transaction (its place number freed), raising its
  * sequence: the new sequence, or `undefined` when it was not live (a repeated cancel).
  */
-export async function cancelSeat(
+export async function cancelPlaceRow(
   tx: Queryable,
   id: string,
   by: string,
   note: string | null = null,
 ): Promise<number | undefined> {
   const { rows } = await tx.query(
-    `UPDATE class_seats
-        SET status = 'cancelled', seat_no = NULL, cancelled_at = ${sqlNow()}, cancelled_by = $2,
+    `UPDATE class_places
+        SET status = 'cancelled', place_no = NULL, cancelled_at = ${sqlNow()}, cancelled_by = $2,
             cancel_note = $3, sequence = sequence + 1, updated_at = ${sqlNow()}
       WHERE id = $1 AND status = 'booked'
   RETURNING sequence`,
@@ -519,9 +524,150 @@ export async function cancelSeat(
 }
 
 // ---------------------------------------------------------------------------------------------
+// What the desk does to a place (bookings/kinds.ts)
+
+/** A booked or cancelled place locked for the desk; none for spam, an offer or a lapsed hold. */
+export async function lockPlaceForDesk(tx: Queryable, id: string): Promise<DeskLock | undefined> {
+  const { rows } = await tx.query(
+    `SELECT s.payment, s.paid_by, s.status <> 'booked' AS gone, d.starts_at > ${sqlNow()} AS to_come
+       FROM class_places s JOIN class_dates d ON d.id = s.class_date_id
+      WHERE s.id = $1 AND s.spam_reason IS NULL AND s.status IN ('booked', 'cancelled')
+        FOR UPDATE OF s`,
+    [id],
+  );
+  const row = rows[0] as
+    | { payment: DeskLock['payment']; paid_by: string | null; gone: boolean; to_come: boolean }
+    | undefined;
+  return row && { payment: row.payment, paidBy: row.paid_by, gone: row.gone, toCome: row.to_come };
+}
+
+/** Records a place paid at the studio by `by`, or (`null`) due again. */
+export async function setPlacePaidAtStudio(
+  tx: Queryable,
+  id: string,
+  by: string | null,
+): Promise<void> {
+  await tx.query(`UPDATE class_places SET ${paidAtStudioSet()} WHERE id = $1`, [id, by]);
+}
+
+/** Marks a place a no-show (`by` her address), or (`null`) takes the mark back. */
+export async function setPlaceNoShow(tx: Queryable, id: string, by: string | null): Promise<void> {
+  await tx.query(`UPDATE class_places SET no_show = $2, updated_at = ${sqlNow()} WHERE id = $1`, [
+    id,
+    by !== null,
+  ]);
+}
+
+/** The stored date of a class at `start`, locked: its id, and whether it was cancelled. */
+export async function lockDateAt(
+  tx: Queryable,
+  key: string,
+  start: Date,
+): Promise<{ id: string; cancelledAt: Date | null } | undefined> {
+  const { rows } = await tx.query(
+    `SELECT id, cancelled_at FROM class_dates WHERE class_key = $1 AND starts_at = $2
+        FOR UPDATE`,
+    [key, start.toISOString()],
+  );
+  const row = rows[0] as { id: string; cancelled_at: Date | null } | undefined;
+  return row && { id: row.id, cancelledAt: row.cancelled_at };
+}
+
+/** The ids of a date's booked places. */
+export async function bookedPlaceIds(tx: Queryable, dateId: string): Promise<string[]> {
+  const { rows } = await tx.query(
+    `SELECT id FROM class_places WHERE class_date_id = $1 AND status = 'booked'`,
+    [dateId],
+  );
+  return (rows as { id: string }[]).map((row) => row.id);
+}
+
+/** A class date as the desk lists it. */
+export type DeskDateRow = Pick<
+  DateRow,
+  | 'id'
+  | 'class_key'
+  | 'title'
+  | 'starts_at'
+  | 'ends_at'
+  | 'capacity'
+  | 'minimum'
+  | 'price_cents'
+  | 'added_by'
+  | 'cancelled_at'
+  | 'cancel_reason'
+>;
+
+/** The stored class dates that end after `from`, by time. */
+export function classDatesFrom(from: Date): Promise<DeskDateRow[]> {
+  return query<DeskDateRow>(
+    `SELECT id, class_key, title, starts_at, ends_at, capacity, minimum, price_cents, added_by,
+            cancelled_at, cancel_reason
+       FROM class_dates WHERE ends_at > $1 ORDER BY starts_at`,
+    [from.toISOString()],
+  );
+}
+
+/** A place as the desk lists it. */
+export interface DeskPlaceRow {
+  id: string;
+  class_date_id: string;
+  status: 'booked' | 'offered' | 'cancelled';
+  cancelled_by: string | null;
+  name: string;
+  email: string;
+  payment: 'due' | 'held' | 'paid';
+  no_show: boolean;
+}
+
+/** The places of these dates, live or cancelled (not spam, not lapsed), by place number. */
+export function placesOfDates(dateIds: string[]): Promise<DeskPlaceRow[]> {
+  return query<DeskPlaceRow>(
+    `SELECT id, class_date_id, status, cancelled_by, name, email, payment, no_show
+       FROM class_places
+      WHERE class_date_id = ANY($1::uuid[]) AND spam_reason IS NULL
+        AND status IN ('booked', 'offered', 'cancelled')
+      ORDER BY place_no NULLS LAST, created_at`,
+    [dateIds],
+  );
+}
+
+/** A place's line of the desk's CSV, before its payment and the waiver's phone are added. */
+export interface CsvPlaceRow {
+  kind: 'place';
+  id: string;
+  what: string;
+  place: 'studio';
+  starts_at: Date;
+  name: string;
+  email: string;
+  /** Empty: a place asks no phone. */
+  phone: string;
+  price_cents: number;
+  payment: 'due' | 'held' | 'paid';
+  paid_at: Date | null;
+  paid_by: string | null;
+  cancelled_at: Date | null;
+  no_show: boolean;
+}
+
+/** The places booked or cancelled (not spam, offers or lapsed holds) whose class starts in the range. */
+export function placesForCsv(range: DayRange): Promise<CsvPlaceRow[]> {
+  return query<CsvPlaceRow>(
+    `SELECT 'place' AS kind, s.id, d.title AS what, 'studio' AS place, d.starts_at, s.name,
+            s.email, '' AS phone, d.price_cents, s.payment, s.paid_at, s.paid_by, s.cancelled_at,
+            s.no_show
+       FROM class_places s JOIN class_dates d ON d.id = s.class_date_id
+      WHERE s.spam_reason IS NULL AND s.status IN ('booked', 'cancelled')
+        AND ${withinDays('d.starts_at')}`,
+    dayParams(range),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // The waitlist
 
-export type WaitStatus = 'waiting' | 'offered' | 'claimed' | 'lapsed' | 'closed' | 'spam';
+export type WaitStatus = 'waiting' | 'offered' | 'claimed' | 'lapsed' | 'closed' | 'spam' | 'left';
 
 export interface WaitEntry {
   id: string;
@@ -530,9 +676,11 @@ export interface WaitEntry {
   email: string;
   origin: string;
   status: WaitStatus;
-  seatId: string | null;
+  placeId: string | null;
   offerExpiresAt: Date | null;
   claim: { sealed: string; sha256: string } | null;
+  /** The link that leaves the waitlist (none for an entry made before there was one). */
+  leave: { sealed: string; sha256: string } | null;
 }
 
 interface WaitRow {
@@ -542,14 +690,16 @@ interface WaitRow {
   email: string;
   origin: string;
   status: WaitStatus;
-  seat_id: string | null;
+  place_id: string | null;
   offer_expires_at: Date | null;
   claim_token_sealed: string | null;
   claim_token_sha256: string | null;
+  leave_token_sealed: string | null;
+  leave_token_sha256: string | null;
 }
 
-const WAIT_COLUMNS = `id, class_date_id, name, email, origin, status, seat_id, offer_expires_at,
-  claim_token_sealed, claim_token_sha256`;
+const WAIT_COLUMNS = `id, class_date_id, name, email, origin, status, place_id, offer_expires_at,
+  claim_token_sealed, claim_token_sha256, leave_token_sealed, leave_token_sha256`;
 
 function waitEntry(row: WaitRow): WaitEntry {
   return {
@@ -559,13 +709,45 @@ function waitEntry(row: WaitRow): WaitEntry {
     email: row.email,
     origin: row.origin,
     status: row.status,
-    seatId: row.seat_id,
+    placeId: row.place_id,
     offerExpiresAt: maybeDate(row.offer_expires_at),
     claim:
       row.claim_token_sealed && row.claim_token_sha256
         ? { sealed: row.claim_token_sealed, sha256: row.claim_token_sha256 }
         : null,
+    leave:
+      row.leave_token_sealed && row.leave_token_sha256
+        ? { sealed: row.leave_token_sealed, sha256: row.leave_token_sha256 }
+        : null,
   };
+}
+
+export const LEAVE_TOKEN_FIELD = 'classLeaveToken';
+
+/** The token of the link that leaves the waitlist, or undefined for an entry without one. */
+export const leaveToken = (entry: WaitEntry) =>
+  entry.leave ? openStoredToken(LEAVE_TOKEN_FIELD, entry.id, entry.leave) : undefined;
+
+export async function waitEntryByLeave(
+  token: string,
+  tx?: Queryable,
+): Promise<WaitEntry | undefined> {
+  const [row] = await rowsOf<WaitRow>(
+    tx,
+    `SELECT ${WAIT_COLUMNS} FROM class_waitlist WHERE leave_token_sha256 = $1${tx ? ' FOR UPDATE' : ''}`,
+    [tokenHash(token)],
+  );
+  return row && waitEntry(row);
+}
+
+/** The entry a submission id made (a repeat is answered with its page). */
+export async function waitEntryBySubmission(id: string): Promise<WaitEntry | undefined> {
+  const [row] = await rowsOf<WaitRow>(
+    undefined,
+    `SELECT ${WAIT_COLUMNS} FROM class_waitlist WHERE submission_id = $1`,
+    [id],
+  );
+  return row && waitEntry(row);
 }
 
 export const CLAIM_TOKEN_FIELD = 'classClaimToken';
@@ -603,17 +785,20 @@ export async function joinWaitlist(
   person: Person,
   received: RequestFacts,
 ): Promise<string | undefined> {
+  const id = randomUUID();
+  const leave = newStoredToken(LEAVE_TOKEN_FIELD, id);
   try {
     await tx.query('SAVEPOINT join_waitlist');
     const { rows } = await tx.query(
       `INSERT INTO class_waitlist
          (id, class_date_id, name, email, mailbox, origin, submission_id, request_sha256,
-          client_network, timed, spam_reason, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${sqlNow()}, ${sqlNow()})
+          client_network, timed, spam_reason, status, leave_token_sha256, leave_token_sealed,
+          created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${sqlNow()}, ${sqlNow()})
        ON CONFLICT (submission_id) DO NOTHING
        RETURNING id`,
       [
-        randomUUID(),
+        id,
         dateId,
         person.name,
         person.email,
@@ -625,6 +810,8 @@ export async function joinWaitlist(
         received.timed,
         received.spam,
         received.spam ? 'spam' : 'waiting',
+        leave.sha256,
+        leave.sealed,
       ],
     );
     await tx.query('RELEASE SAVEPOINT join_waitlist');
@@ -642,27 +829,27 @@ export async function firstWaiting(tx: Queryable, dateId: string): Promise<WaitE
     await tx.query(
       `SELECT ${WAIT_COLUMNS} FROM class_waitlist
         WHERE class_date_id = $1 AND status = 'waiting'
-        ORDER BY place LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        ORDER BY position LIMIT 1 FOR UPDATE SKIP LOCKED`,
       [dateId],
     )
   ).rows as WaitRow[];
   return row && waitEntry(row);
 }
 
-/** Marks an entry offered the place `seatId` until `expiresAt`, with a new claim token. */
+/** Marks an entry offered the place `placeId` until `expiresAt`, with a new claim token. */
 export async function markOffered(
   tx: Queryable,
   entryId: string,
-  seatId: string,
+  placeId: string,
   expiresAt: Date,
 ): Promise<void> {
   const claim = newStoredToken(CLAIM_TOKEN_FIELD, entryId);
   await tx.query(
     `UPDATE class_waitlist
-        SET status = 'offered', seat_id = $2, claim_token_sha256 = $3, claim_token_sealed = $4,
+        SET status = 'offered', place_id = $2, claim_token_sha256 = $3, claim_token_sealed = $4,
             offered_at = ${sqlNow()}, offer_expires_at = $5, updated_at = ${sqlNow()}
       WHERE id = $1 AND status = 'waiting'`,
-    [entryId, seatId, claim.sha256, claim.sealed, expiresAt.toISOString()],
+    [entryId, placeId, claim.sha256, claim.sealed, expiresAt.toISOString()],
   );
 }
 
@@ -677,12 +864,12 @@ export async function setWaitStatus(
   ]);
 }
 
-/** Gives back the seat of a place offered and not claimed. */
-export async function lapseSeat(tx: Queryable, seatId: string): Promise<void> {
+/** Gives back a place offered and not claimed. */
+export async function lapsePlace(tx: Queryable, placeId: string): Promise<void> {
   await tx.query(
-    `UPDATE class_seats SET status = 'lapsed', seat_no = NULL, updated_at = ${sqlNow()}
+    `UPDATE class_places SET status = 'lapsed', place_no = NULL, updated_at = ${sqlNow()}
       WHERE id = $1 AND status = 'offered'`,
-    [seatId],
+    [placeId],
   );
 }
 
@@ -690,17 +877,17 @@ export async function lapseSeat(tx: Queryable, seatId: string): Promise<void> {
  * Turns a place offered into a place booked (the claim); paid online, held until `heldUntil`
  * while its checkout is open.
  */
-export async function bookOfferedSeat(
+export async function bookOfferedPlace(
   tx: Queryable,
-  seatId: string,
+  placeId: string,
   heldUntil?: Date,
 ): Promise<boolean> {
   const { rows } = await tx.query(
-    `UPDATE class_seats
+    `UPDATE class_places
         SET status = 'booked', payment = CASE WHEN $2::timestamptz IS NULL THEN payment ELSE 'held' END,
             held_until = $2, updated_at = ${sqlNow()}
       WHERE id = $1 AND status = 'offered' RETURNING id`,
-    [seatId, heldUntil?.toISOString() ?? null],
+    [placeId, heldUntil?.toISOString() ?? null],
   );
   return rows.length > 0;
 }
@@ -709,16 +896,16 @@ export async function bookOfferedSeat(
  * A claim whose checkout could not open (Stripe down): the place goes back to being offered, as
  * it was, so the person can claim it again while the offer holds.
  */
-export async function unclaimSeat(tx: Queryable, seatId: string): Promise<void> {
+export async function unclaimPlace(tx: Queryable, placeId: string): Promise<void> {
   await tx.query(
-    `UPDATE class_seats SET status = 'offered', payment = 'due', held_until = NULL,
+    `UPDATE class_places SET status = 'offered', payment = 'due', held_until = NULL,
             updated_at = ${sqlNow()}
       WHERE id = $1 AND status = 'booked' AND payment = 'held'`,
-    [seatId],
+    [placeId],
   );
   await tx.query(
     `UPDATE class_waitlist SET status = 'offered', updated_at = ${sqlNow()}
-      WHERE seat_id = $1 AND status = 'claimed'`,
-    [seatId],
+      WHERE place_id = $1 AND status = 'claimed'`,
+    [placeId],
   );
 }

@@ -6,7 +6,7 @@
 import { CLASS_NOTICES } from '../../shared/classes/form';
 import type { PlacePageModel } from '../../shared/classes/place-page';
 import { siteFacts } from '../platform/site-facts';
-import type { ClassDate, Seat, WaitEntry } from './store';
+import type { ClassDate, Place, WaitEntry } from './store';
 import { dollars } from '../../shared/money';
 import { momentOf, whenOf } from './words';
 
@@ -26,7 +26,7 @@ function facts(date: ClassDate, timeZone: string, extra: [string, string][] = []
  * cancels it (a POST: the page itself changes nothing).
  */
 export function placeModel(
-  seat: Seat,
+  place: Place,
   date: ClassDate,
   token: string,
   options: {
@@ -40,8 +40,8 @@ export function placeModel(
 ): PlacePageModel {
   const studio = siteFacts();
   if (
-    seat.status === 'lapsed' ||
-    (seat.payment === 'held' && (seat.heldUntil ?? options.now) <= options.now)
+    place.status === 'lapsed' ||
+    (place.payment === 'held' && (place.heldUntil ?? options.now) <= options.now)
   ) {
     return {
       title: 'Your place was not kept',
@@ -51,15 +51,15 @@ export function placeModel(
       next: 'classes',
     };
   }
-  const held = seat.payment === 'held' && seat.status === 'booked';
-  const cancelled = seat.status === 'cancelled';
+  const held = place.payment === 'held' && place.status === 'booked';
+  const cancelled = place.status === 'cancelled';
   const over = date.end <= options.now;
   const [title, text] = cancelled
     ? [
         'Your place is cancelled',
-        seat.cancelledBy === 'visitor'
+        place.cancelledBy === 'visitor'
           ? 'You cancelled your place. Thank you for letting us know.'
-          : seat.cancelledBy === 'minimum'
+          : place.cancelledBy === 'minimum'
             ? `Fewer than ${date.minimum} people booked this class, so it will not take place. Nothing is due.`
             : `${studio.instructor} had to cancel this class. We are sorry for the change of plan.`,
       ]
@@ -71,9 +71,9 @@ export function placeModel(
           ? [CLASS_NOTICES.booked.title, CLASS_NOTICES.booked.text]
           : ['Your place', 'Your place in the class, and how to cancel it.'];
   const due: [string, string] =
-    seat.payment === 'paid'
+    place.payment === 'paid'
       ? ['Paid', dollars(date.priceCents)]
-      : seat.payment === 'held'
+      : place.payment === 'held'
         ? [
             'Price',
             `${dollars(date.priceCents)}, paid online: waiting for Stripe to confirm the payment`,
@@ -87,7 +87,7 @@ export function placeModel(
     cancelledNow: options.done === 'cancelled' && cancelled,
     facts: facts(date, options.timeZone, cancelled ? [] : [due]),
     ...(held && upcoming
-      ? { checkout: { state: 'held', until: momentOf(seat.heldUntil!, options.timeZone) } }
+      ? { checkout: { state: 'held', until: momentOf(place.heldUntil!, options.timeZone) } }
       : {}),
     // Held while its checkout is open: not cancelled here until Stripe has its word.
     cancel:
@@ -130,11 +130,82 @@ export function offerModel(
   };
 }
 
+/**
+ * The page of one person on a class's waitlist (joined just now, or the link in the mail saying
+ * so): the class, what happens next, and the form that leaves the waitlist while they wait.
+ */
+export function waitingModel(
+  entry: WaitEntry,
+  date: ClassDate,
+  token: string,
+  options: { timeZone: string; cutoff: Date; holdHours: number; leftNow?: boolean },
+): PlacePageModel {
+  const hold = `${options.holdHours} ${options.holdHours === 1 ? 'hour' : 'hours'}`;
+  switch (entry.status) {
+    case 'left':
+      return {
+        title: 'You have left the waitlist',
+        text: options.leftNow
+          ? 'You will not be offered a place in this class. Thank you for letting us know.'
+          : 'You left the waitlist of this class: no place will be offered to you.',
+        facts: facts(date, options.timeZone),
+        next: 'classes',
+      };
+    case 'offered':
+      return {
+        title: 'A place is held for you',
+        text: 'A place came free: claim it from the e-mail we sent you, or let it pass to the next person waiting.',
+        facts: facts(date, options.timeZone),
+        next: 'nothing',
+      };
+    case 'claimed':
+      return {
+        title: 'You have a place in this class',
+        text: 'You claimed a place that came free: its page is in the e-mail confirming it.',
+        facts: facts(date, options.timeZone),
+        next: 'waiver',
+      };
+    case 'closed':
+    case 'lapsed':
+      return {
+        title: 'The waitlist of this class has closed',
+        text: 'No place is offered to you in this class.',
+        facts: facts(date, options.timeZone),
+        next: 'classes',
+      };
+    default:
+      return {
+        title: CLASS_NOTICES.waiting.title,
+        text: `If a place comes free before ${momentOf(options.cutoff, options.timeZone)}, you get an e-mail with a link that holds it for you for ${hold}. After that, the waitlist closes.`,
+        facts: facts(date, options.timeZone),
+        leave: { token },
+        next: 'waiver',
+      };
+  }
+}
+
 /** A link that opens nothing (mistyped, cut short). */
-export function unknownModel(what: 'place' | 'offer'): PlacePageModel {
+/**
+ * The answer to a class form sent again without script (Back and send, a double click): the
+ * place it booked stands, and its link is in the confirmation mail. The same to anyone, so it
+ * tells nobody whether any place exists.
+ */
+export function repeatModel(): PlacePageModel {
+  return {
+    title: 'This form was already sent',
+    text: 'If it booked a place, that place stands, and the confirmation e-mail has the link to cancel it.',
+    next: 'classes',
+  };
+}
+
+export function unknownModel(what: 'place' | 'offer' | 'waitlist'): PlacePageModel {
   return {
     title:
-      what === 'place' ? 'This link does not open a place' : 'This link does not open an offer',
+      what === 'place'
+        ? 'This link does not open a place'
+        : what === 'offer'
+          ? 'This link does not open an offer'
+          : 'This link does not open a waitlist',
     text: 'It may have been mistyped or cut short. Open the link from your e-mail again.',
     next: 'classes',
   };

@@ -17,8 +17,10 @@ import {
   cancelFromLink,
   claimFromLink,
   classLinkFault,
+  leaveFromLink,
   showOffer,
   showPlace,
+  showWaiting,
   type PlaceAnswer,
 } from '../classes/pages';
 import { outbox } from '../mail-kinds';
@@ -36,8 +38,14 @@ export async function classesNow(): Promise<{
   /** The studio's Stripe keys are set: places are paid online when booked. */
   payOnline: boolean;
 }> {
-  const { timeZone } = classSettings();
+  const { timeZone, timetable } = classSettings();
   const views = await upcomingClasses();
+  // A class of the timetable is described there; a single date of its own name is not.
+  const described = new Map(
+    timetable.classes.flatMap((entry) =>
+      entry.description ? [[entry.name, entry.description] as const] : [],
+    ),
+  );
   return {
     policy: placePolicy().words,
     payOnline: stripeAccount() !== undefined,
@@ -51,11 +59,13 @@ export async function classesNow(): Promise<{
         time: w.time,
         short: w.short,
         capacity: view.capacity,
-        seatsLeft: view.seatsLeft,
+        placesLeft: view.placesLeft,
         price: view.priceCents / 100,
         priceLabel: dollars(view.priceCents),
         payOnline: payOnline(view.priceCents) !== undefined,
         state: view.state,
+        ...(view.why && { why: view.why }),
+        ...(described.get(view.title) && { description: described.get(view.title) }),
       };
     }),
   };
@@ -69,7 +79,7 @@ async function linkAnswer(
   path: string,
   request: Request,
   handlers: { GET: () => Promise<PlaceAnswer>; POST: () => Promise<PlaceAnswer> },
-  what: 'Your place' | 'The offer',
+  what: 'Your place' | 'The offer' | 'Your place on the waitlist',
 ): Promise<PlaceAnswer> {
   try {
     if (request.method === 'POST') return await handlers.POST();
@@ -97,6 +107,19 @@ export function offerAnswer(request: Request): Promise<PlaceAnswer> {
     request,
     { GET: () => showOffer(request), POST: () => claimFromLink(request, outbox) },
     'The offer',
+  );
+}
+
+/**
+ * A place on a waitlist, from the page joining leads to or the link in the mail saying so: GET
+ * shows it; POST leaves the waitlist.
+ */
+export function waitingAnswer(request: Request): Promise<PlaceAnswer> {
+  return linkAnswer(
+    PAGES.classWaiting,
+    request,
+    { GET: () => showWaiting(request), POST: () => leaveFromLink(request) },
+    'Your place on the waitlist',
   );
 }
 

@@ -71,7 +71,11 @@ export async function sessionManageAnswer(
   try {
     const url = new URL(request.url);
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const page = await sessionManageData(url.searchParams.get('token'));
+      const token = url.searchParams.get('token');
+      if (token === null && url.searchParams.get('repeat') !== null) {
+        return { page: { found: false, repeat: true }, status: 200 };
+      }
+      const page = await sessionManageData(token);
       const said =
         url.searchParams.get('booked') !== null ? 'booked' : url.searchParams.get('done');
       const done = DONE.find((word) => word === said);

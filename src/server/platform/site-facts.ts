@@ -14,6 +14,8 @@ export interface SiteFacts {
   instructor: string;
   timeZone: string;
   address: string | undefined;
+  /** The studio's city and state, "Portland, OR": where the in-home sessions' ZIP codes are. */
+  city: string | undefined;
 }
 
 let facts: SiteFacts | undefined;
@@ -50,6 +52,7 @@ export function siteFacts(): SiteFacts {
       instructor,
       timeZone: zone.data,
       address: address.success ? formatAddress(address.data) : undefined,
+      city: address.success ? `${address.data.locality}, ${address.data.region}` : undefined,
     };
   }
   return facts;

@@ -10,38 +10,54 @@
  * after the answer, refunds sent to Stripe first (so a mail saying "refunded" follows Stripe's
  * answer; one Stripe did not answer stays pending and is asked again by `send-refunds`).
  */
-import type {
-  BookedPerson,
-  BookingsOverview,
-  DeskBooking,
-  DeskClass,
-  DeskPlace,
-  PaymentView,
+import {
+  STATUS_WORDS,
+  type BookedPerson,
+  type BookingKind,
+  type BookingsOverview,
+  type DeskBooking,
+  type DeskClass,
+  type DeskPlace,
+  type PayableKind,
+  type PaymentView,
 } from '../../shared/desk-api';
+import { oneOf } from '../../shared/one-session';
+import { clockTime, isoDay, zoneName } from '../../shared/time-format';
 import { withinHours } from '../../shared/booking/window-starts';
 import * as zoned from '../../shared/booking/zoned';
 import type { Staff } from '../auth/sessions';
 import { consultationSettings } from '../booking/consultation';
+import { consultationState, consultationsFrom } from '../booking/store';
+import type { DayRange } from '../bookings/range';
+import { sessionsForCsv, sessionsFrom, type CsvSessionRow } from '../booking/session-store';
 import { sessionPolicy, sessionType } from '../booking/policy';
-import { cancelSession } from '../booking/session-store';
-import { mailRef } from '../booking/store';
-import { cancelClassDate, markNoShow as markPlaceNoShow } from '../classes/desk';
-import { cancelPlace } from '../classes/engine';
+import { PRICED_KINDS } from '../bookings/kinds';
+import { cancelClassDate } from '../classes/desk';
 import { occurrenceAt, timetableOccurrences } from '../classes/occurrences';
 import { centsOf, classSettings } from '../classes/settings';
-import type { DateRow as ClassDateRow } from '../classes/store';
+import {
+  bookedPlaceIds,
+  classDatesFrom,
+  lockDateAt,
+  placesForCsv,
+  placesOfDates,
+  type CsvPlaceRow,
+} from '../classes/store';
+import { latestWaiverPhones } from '../waiver/store';
 import { outbox } from '../mail-kinds';
 import { sendRefunds } from '../payments/refunds';
 import {
   lockPaidPayment,
   paidPaymentsOf,
   queueRefund,
+  refundAskedUnder,
   refundRest,
+  refundState,
   type PaidPayment,
   type Refund,
 } from '../payments/store';
 import { stripeAccount } from '../payments/stripe';
-import { now, sqlNow } from '../platform/clock';
+import { now } from '../platform/clock';
 import { query, transaction, type Queryable } from '../platform/db';
 import { logAccess } from './access-log';
 import { toCsv } from './csv';
@@ -58,11 +74,17 @@ const iso = (value: Date | string | null) => (value ? new Date(value).toISOStrin
 /** Reads outside a transaction, for the store functions that take one. */
 const pool: Queryable = { query: async (sql, params) => ({ rows: await query(sql, params) }) };
 
+/** What the desk shows of a payment made online. */
+type OnlineMoney = Pick<
+  PaidPayment,
+  'amountCents' | 'refundedCents' | 'refundPendingCents' | 'refused'
+>;
+
 /** Where a payment stands, from the booking's column and its paid online payment, if any. */
 export function paymentView(
   payment: 'due' | 'held' | 'paid',
   amountCents: number,
-  online: PaidPayment | undefined,
+  online: OnlineMoney | undefined,
 ): PaymentView {
   if (online) {
     const refunded = online.refundedCents;
@@ -72,6 +94,7 @@ export function paymentView(
       refundedCents: refunded,
       refundPendingCents: online.refundPendingCents,
       refundableCents: Math.max(0, online.amountCents - refunded),
+      refused: online.refused,
     };
   }
   return {
@@ -80,6 +103,7 @@ export function paymentView(
     refundedCents: 0,
     refundPendingCents: 0,
     refundableCents: 0,
+    refused: [],
   };
 }
 
@@ -89,52 +113,22 @@ function startOfToday(at: Date, timeZone: string): Date {
   return zoned.dateOf(zoned.startOfDay(today, timeZone));
 }
 
-interface ConsultationRow {
-  id: string;
-  starts_at: Date;
-  ends_at: Date;
-  name: string;
-  email: string;
-  phone: string;
-  cancelled_at: Date | null;
-  cancelled_by: string | null;
+/**
+ * The places of these class dates the screen lists: the live ones, and the cancelled ones the
+ * studio cancelled or that were paid online (she may still refund them); with their payments.
+ */
+async function placesListed(dateIds: string[]) {
+  const all = await placesOfDates(dateIds);
+  const paid = await paidPaymentsOf(
+    pool,
+    'place',
+    all.map((p) => p.id),
+  );
+  const places = all.filter(
+    (p) => p.status !== 'cancelled' || p.cancelled_by !== 'visitor' || paid.has(p.id),
+  );
+  return { places, paid };
 }
-
-interface SessionRow extends ConsultationRow {
-  session_type: string;
-  session_title: string;
-  place: 'studio' | 'home';
-  street: string | null;
-  postal_code: string | null;
-  amount_cents: number;
-  payment: 'due' | 'held' | 'paid';
-  no_show_at: Date | null;
-}
-
-interface PlaceRow {
-  id: string;
-  class_date_id: string;
-  status: 'booked' | 'offered' | 'cancelled';
-  name: string;
-  email: string;
-  payment: 'due' | 'held' | 'paid';
-  no_show: boolean;
-}
-
-type DateRow = Pick<
-  ClassDateRow,
-  | 'id'
-  | 'class_key'
-  | 'title'
-  | 'starts_at'
-  | 'ends_at'
-  | 'capacity'
-  | 'minimum'
-  | 'price_cents'
-  | 'added_by'
-  | 'cancelled_at'
-  | 'cancel_reason'
->;
 
 /** Everything the Bookings screen lists, from the start of today in the studio's zone. */
 export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
@@ -145,61 +139,25 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
   const until = new Date(from.getTime() + CLASS_WEEKS * 7 * 86_400_000);
 
   const [consultations, sessions, dates] = await Promise.all([
-    query<ConsultationRow>(
-      `SELECT id, starts_at, ends_at, name, email, phone, cancelled_at, cancelled_by
-         FROM consultation_bookings
-        WHERE ends_at > $1 AND spam_reason IS NULL
-        ORDER BY starts_at, id LIMIT ${LIMIT}`,
-      [from.toISOString()],
-    ),
-    // A time held for a checkout that lapsed unpaid was never a booking: not listed.
-    query<SessionRow>(
-      `SELECT id, session_type, session_title, place, street, postal_code, starts_at, ends_at,
-              name, email, phone, amount_cents, payment, no_show_at, cancelled_at, cancelled_by
-         FROM session_bookings
-        WHERE ends_at > $1 AND spam_reason IS NULL AND cancelled_by IS DISTINCT FROM 'checkout'
-        ORDER BY starts_at, id LIMIT ${LIMIT}`,
-      [from.toISOString()],
-    ),
-    query<DateRow>(
-      `SELECT id, class_key, title, starts_at, ends_at, capacity, minimum, price_cents, added_by,
-              cancelled_at, cancel_reason
-         FROM class_dates WHERE ends_at > $1 ORDER BY starts_at`,
-      [from.toISOString()],
-    ),
+    consultationsFrom(from, LIMIT),
+    sessionsFrom(from, LIMIT),
+    classDatesFrom(from),
   ]);
-  // The live places; and the cancelled ones the studio cancelled, or that were paid online (she
-  // may still refund them).
-  const places = await query<PlaceRow>(
-    `SELECT s.id, s.class_date_id, s.status, s.name, s.email, s.payment, s.no_show
-       FROM class_seats s
-      WHERE s.class_date_id = ANY($1::uuid[]) AND s.spam_reason IS NULL
-        AND (s.status IN ('booked', 'offered')
-             OR (s.status = 'cancelled' AND (s.cancelled_by <> 'visitor' OR EXISTS (
-                   SELECT 1 FROM payments p WHERE p.booking_kind = 'class'
-                      AND p.booking_id = s.id AND p.state = 'paid'))))
-      ORDER BY s.seat_no NULLS LAST, s.created_at`,
-    [dates.map((d) => d.id)],
-  );
-  const [sessionPaid, placePaid, rated] = await Promise.all([
+  const [sessionPaid, { places, paid: placePaid }] = await Promise.all([
     paidPaymentsOf(
       pool,
       'session',
       sessions.map((s) => s.id),
     ),
-    paidPaymentsOf(
-      pool,
-      'class',
-      places.map((p) => p.id),
-    ),
-    withWaiverStatus(
-      [...consultations, ...sessions, ...places].map((row) => ({
-        name: row.name,
-        email: row.email,
-        phone: 'phone' in row ? row.phone : '',
-      })),
-    ),
+    placesListed(dates.map((d) => d.id)),
   ]);
+  const rated = await withWaiverStatus(
+    [...consultations, ...sessions, ...places].map((row) => ({
+      name: row.name,
+      email: row.email,
+      phone: 'phone' in row ? row.phone : '',
+    })),
+  );
   let next = 0;
   const person = (): BookedPerson => rated[next++];
 
@@ -232,7 +190,7 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
       return {
         kind: 'session',
         id: row.id,
-        title: row.session_title,
+        title: oneOf(row.session_title),
         address: row.place === 'home' ? `${row.street ?? ''}, ${row.postal_code ?? ''}` : null,
         start: iso(row.starts_at)!,
         end: iso(row.ends_at)!,
@@ -321,12 +279,14 @@ export async function bookingsOverview(at = now()): Promise<BookingsOverview> {
       time: entry.time,
       lengthMinutes: entry.lengthMinutes,
       capacity: entry.capacity ?? timetable.capacity,
+      minimum: Math.min(entry.minimum ?? timetable.minimum, entry.capacity ?? timetable.capacity),
       priceCents: entry.price === undefined ? settings.defaultPriceCents : centsOf(entry.price),
     })),
     defaults: {
       capacity: timetable.capacity,
       minimum: timetable.minimum,
       priceCents: settings.defaultPriceCents,
+      cutoffHours: timetable.cutoffHours,
     },
   };
 }
@@ -343,66 +303,55 @@ export type Refusal =
   | 'over'
   | 'not-paid-online'
   | 'refunded'
-  | 'too-much';
+  | 'too-much'
+  | 'stripe-refused'
+  | 'not-paid-studio';
 
 export type Outcome<T = object> =
   | ({ ok: true } & T)
-  | { ok: false; why: Refusal; /** At most this can still be refunded, in cents. */ most?: number };
+  | {
+      ok: false;
+      why: Refusal;
+      /** At most this can still be refunded, in cents. */
+      most?: number;
+      /** Stripe's words, when Stripe refused a refund. */
+      words?: string;
+    };
 
-/** A session or a class place: the bookings that have a price. */
-export type PayableKind = 'session' | 'place';
-
-interface Locked {
-  payment: 'due' | 'held' | 'paid';
-  /** Cancelled, or a place not booked (offered to the waitlist, lapsed). */
-  gone: boolean;
-  toCome: boolean;
-}
-
-/** A session or a place, locked for the rest of the transaction (none: a spam or lapsed one). */
-async function lockBooking(
-  tx: Queryable,
-  kind: PayableKind,
-  id: string,
-): Promise<Locked | undefined> {
-  const { rows } = await tx.query(
-    kind === 'session'
-      ? `SELECT payment, cancelled_at IS NOT NULL AS gone, starts_at > ${sqlNow()} AS to_come
-           FROM session_bookings
-          WHERE id = $1 AND spam_reason IS NULL AND cancelled_by IS DISTINCT FROM 'checkout'
-            FOR UPDATE`
-      : `SELECT s.payment, s.status <> 'booked' AS gone, d.starts_at > ${sqlNow()} AS to_come
-           FROM class_seats s JOIN class_dates d ON d.id = s.class_date_id
-          WHERE s.id = $1 AND s.spam_reason IS NULL AND s.status IN ('booked', 'cancelled')
-            FOR UPDATE OF s`,
-    [id],
-  );
-  const row = rows[0] as
-    { payment: Locked['payment']; gone: boolean; to_come: boolean } | undefined;
-  return row && { payment: row.payment, gone: row.gone, toCome: row.to_come };
-}
-
-/** Marks a session or a class place paid at the studio (by her address). */
+/**
+ * Marks a session or a class place paid at the studio (by her address), or, `paid` false, takes
+ * that mark back (a press by mistake): only a mark made on the desk, never a payment made online
+ * (that is refunded instead).
+ */
 export async function markPaidAtStudio(
   staff: Staff,
   kind: PayableKind,
   id: string,
+  paid = true,
 ): Promise<Outcome> {
+  const priced = PRICED_KINDS[kind];
   return transaction(async (tx): Promise<Outcome> => {
-    const booking = await lockBooking(tx, kind, id);
+    const booking = await priced.lock(tx, id);
     if (!booking) return { ok: false, why: 'missing' };
     if (booking.gone) return { ok: false, why: 'cancelled' };
-    if (booking.payment === 'paid') return { ok: false, why: 'already-paid' };
     if (booking.payment === 'held') return { ok: false, why: 'paying' };
-    await tx.query(
-      `UPDATE ${kind === 'session' ? 'session_bookings' : 'class_seats'}
-          SET payment = 'paid', paid_at = ${sqlNow()}, paid_by = $2, updated_at = ${sqlNow()}
-        WHERE id = $1`,
-      [id, staff.email],
-    );
+    if (paid) {
+      if (booking.payment === 'paid') return { ok: false, why: 'already-paid' };
+    } else {
+      const online = (await paidPaymentsOf(tx, kind, [id])).has(id);
+      if (booking.payment !== 'paid' || booking.paidBy === 'checkout' || online) {
+        return { ok: false, why: 'not-paid-studio' };
+      }
+    }
+    await priced.setPaidAtStudio(tx, id, paid ? staff.email : null);
     await logAccess(
       staff,
-      { action: 'mark-paid', recordKind: 'booking', recordId: id, detail: { kind } },
+      {
+        action: paid ? 'mark-paid' : 'unmark-paid',
+        recordKind: 'booking',
+        recordId: id,
+        detail: { kind },
+      },
       tx,
     );
     return { ok: true };
@@ -417,21 +366,12 @@ export async function markNoShow(
   noShow: boolean,
 ): Promise<Outcome> {
   return transaction(async (tx): Promise<Outcome> => {
-    const booking = await lockBooking(tx, kind, id);
+    const priced = PRICED_KINDS[kind];
+    const booking = await priced.lock(tx, id);
     if (!booking) return { ok: false, why: 'missing' };
     if (booking.gone) return { ok: false, why: 'cancelled' };
     if (booking.toCome) return { ok: false, why: 'not-begun' };
-    if (kind === 'session') {
-      await tx.query(
-        `UPDATE session_bookings
-            SET no_show_at = CASE WHEN $2 THEN ${sqlNow()} END, no_show_by = CASE WHEN $2 THEN $3 END,
-                updated_at = ${sqlNow()}
-          WHERE id = $1`,
-        [id, noShow, staff.email],
-      );
-    } else {
-      await markPlaceNoShow(tx, id, noShow);
-    }
+    await priced.setNoShow(tx, id, noShow ? staff.email : null);
     await logAccess(
       staff,
       {
@@ -455,7 +395,7 @@ export interface Done {
 /** Sends the refunds, then the mails that tell of them. Stripe's faults leave a refund pending. */
 export async function afterChange({ mails, refunds }: Done): Promise<void> {
   const account = stripeAccount();
-  if (refunds.length > 0 && account) await sendRefunds(account, refunds);
+  if (refunds.length > 0 && account) await sendRefunds(account, outbox, refunds);
   if (mails.length > 0) await outbox.deliverNow(mails);
 }
 
@@ -464,52 +404,44 @@ export async function afterChange({ mails, refunds }: Done): Promise<void> {
  * same mails and calendar CANCEL as a visitor's cancel); a payment made online is refunded in
  * full, in the same transaction, so the mail composed after it can say so.
  */
-export async function cancelOne(
+export const cancelOne = (staff: Staff, kind: BookingKind, id: string, note: string) =>
+  CANCELS[kind](staff, id, note);
+
+type Cancel = (staff: Staff, id: string, note: string) => Promise<Outcome<Done>>;
+
+/** A consultation: free, so nothing to refund. */
+const cancelConsultation: Cancel = async (staff, id, note) => {
+  const mails = await cancelFromDesk(id, note, staff, outbox);
+  if (mails) return { ok: true, mails, refunds: [] };
+  const state = await consultationState(id);
+  return { ok: false, why: state === 'live' ? 'over' : state };
+};
+
+const CANCELS: Record<BookingKind, Cancel> = {
+  consultation: cancelConsultation,
+  session: (staff, id, note) => cancelPriced(staff, 'session', id, note),
+  place: (staff, id, note) => cancelPriced(staff, 'place', id, note),
+};
+
+async function cancelPriced(
   staff: Staff,
-  kind: 'consultation' | PayableKind,
+  kind: PayableKind,
   id: string,
   note: string,
 ): Promise<Outcome<Done>> {
-  if (kind === 'consultation') {
-    const mails = await cancelFromDesk(id, note, staff, outbox);
-    if (mails) return { ok: true, mails, refunds: [] };
-    const [row] = await query<{ cancelled: boolean }>(
-      `SELECT cancelled_at IS NOT NULL AS cancelled FROM consultation_bookings
-        WHERE id = $1 AND spam_reason IS NULL`,
-      [id],
-    );
-    return { ok: false, why: !row ? 'missing' : row.cancelled ? 'cancelled' : 'over' };
-  }
   return transaction(async (tx): Promise<Outcome<Done>> => {
-    const booking = await lockBooking(tx, kind, id);
+    const priced = PRICED_KINDS[kind];
+    const booking = await priced.lock(tx, id);
     if (!booking) return { ok: false, why: 'missing' };
     if (booking.gone) return { ok: false, why: 'cancelled' };
-    const refund = await refundRest(
-      tx,
-      kind === 'session' ? 'session' : 'class',
-      id,
-      staff.email,
-      'studio',
-    );
-    let mails: string[] | undefined;
-    if (kind === 'session') {
-      const sequence = await cancelSession(tx, id, staff.email, note || null);
-      if (sequence !== undefined) {
-        const ref = mailRef(id, sequence);
-        mails = [
-          await outbox.enqueue(tx, 'session-cancel-visitor', ref),
-          await outbox.enqueue(tx, 'session-cancel-studio', ref),
-        ].filter((m): m is string => m !== undefined);
-      }
-    } else {
-      mails = await cancelPlace(tx, id, staff.email, outbox, note || null);
-    }
+    const refund = await refundRest(tx, kind, id, staff.email, 'studio');
+    const mails = await priced.cancel(tx, id, staff.email, note || null, outbox);
     // Over already (a session that has ended): nothing changes, the refund included.
     if (!mails) throw new Over();
     await logAccess(
       staff,
       {
-        action: kind === 'session' ? 'cancel-session' : 'cancel-place',
+        action: priced.cancelAction,
         recordKind: 'booking',
         recordId: id,
         detail: { note: note !== '', refundedCents: refund?.amountCents ?? 0 },
@@ -538,24 +470,12 @@ export async function cancelWholeClass(
 ): Promise<Outcome<Done & { told: number }>> {
   if (start.getTime() <= now().getTime()) return { ok: false, why: 'over' };
   return transaction(async (tx): Promise<Outcome<Done & { told: number }>> => {
-    const { rows } = await tx.query(
-      `SELECT id, cancelled_at FROM class_dates WHERE class_key = $1 AND starts_at = $2
-          FOR UPDATE`,
-      [key, start.toISOString()],
-    );
-    const stored = rows[0] as { id: string; cancelled_at: Date | null } | undefined;
-    if (stored?.cancelled_at) return { ok: false, why: 'cancelled' };
-    const booked = stored
-      ? ((
-          await tx.query(
-            `SELECT id FROM class_seats WHERE class_date_id = $1 AND status = 'booked'`,
-            [stored.id],
-          )
-        ).rows as { id: string }[])
-      : [];
+    const stored = await lockDateAt(tx, key, start);
+    if (stored?.cancelledAt) return { ok: false, why: 'cancelled' };
+    const booked = stored ? await bookedPlaceIds(tx, stored.id) : [];
     const refunds: Refund[] = [];
-    for (const place of booked) {
-      const refund = await refundRest(tx, 'class', place.id, staff.email, 'class-cancelled');
+    for (const placeId of booked) {
+      const refund = await refundRest(tx, 'place', placeId, staff.email, 'class-cancelled');
       if (refund) refunds.push(refund);
     }
     const mails = await cancelClassDate(tx, key, start, staff.email, outbox, note || null);
@@ -596,23 +516,19 @@ export async function refundPayment(
 ): Promise<Outcome<{ refund: Refund; confirmed: boolean; mails: string[] }>> {
   const done = await transaction(
     async (tx): Promise<Outcome<{ refund: Refund; mail?: string }>> => {
-      const paid = await lockPaidPayment(tx, kind === 'session' ? 'session' : 'class', id);
+      const paid = await lockPaidPayment(tx, kind, id);
       if (!paid) {
         return {
           ok: false,
-          why: (await lockBooking(tx, kind, id)) ? 'not-paid-online' : 'missing',
+          why: (await PRICED_KINDS[kind].lock(tx, id)) ? 'not-paid-online' : 'missing',
         };
       }
       const key = `studio:${paid.id}:${request}`;
       // The same press again: its refund as it was asked, nothing more.
-      const { rows } = await tx.query(
-        'SELECT amount_cents FROM payment_refunds WHERE idempotency_key = $1',
-        [`refund:${key}`],
-      );
-      const asked = rows[0] as { amount_cents: number } | undefined;
+      const asked = await refundAskedUnder(tx, key);
       const repeated = asked !== undefined;
       const left = paid.amountCents - paid.refundedCents;
-      const amount = asked ? Number(asked.amount_cents) : (amountCents ?? left);
+      const amount = asked ?? amountCents ?? left;
       if (!repeated && left <= 0) return { ok: false, why: 'refunded' };
       if (!repeated && amount > left) return { ok: false, why: 'too-much', most: left };
       const refund = await queueRefund(tx, paid, {
@@ -640,11 +556,10 @@ export async function refundPayment(
   );
   if (!done.ok) return done;
   const account = stripeAccount();
-  const sent =
-    done.refund.state === 'pending' && account
-      ? await sendRefunds(account, [done.refund])
-      : undefined;
-  const confirmed = done.refund.state === 'succeeded' || (sent?.succeeded ?? 0) > 0;
+  if (done.refund.state === 'pending' && account) await sendRefunds(account, outbox, [done.refund]);
+  const settled = await refundState(done.refund.id);
+  if (settled.state === 'failed') return { ok: false, why: 'stripe-refused', words: settled.words };
+  const confirmed = settled.state === 'succeeded';
   return {
     ok: true,
     refund: done.refund,
@@ -656,8 +571,6 @@ export async function refundPayment(
 // ---- The CSV for her bookkeeping
 
 const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
-const utcText = (date: Date | string | null) =>
-  date ? new Date(date).toISOString().slice(0, 19).replace('T', ' ') : '';
 
 const PAYMENT_WORDS: Record<PaymentView['state'], string> = {
   due: 'Due at the studio',
@@ -667,87 +580,93 @@ const PAYMENT_WORDS: Record<PaymentView['state'], string> = {
   refunded: 'Refunded',
 };
 
-interface CsvRow {
-  kind: 'session' | 'class';
-  id: string;
-  what: string;
-  starts_at: Date;
-  name: string;
-  email: string;
-  price_cents: number;
-  payment: 'due' | 'held' | 'paid';
-  paid_at: Date | null;
-  paid_by: string | null;
-  cancelled_at: Date | null;
-  no_show: boolean;
+/** The Kind and What columns of a booking's line. */
+const CSV_KIND: Record<PayableKind, (row: CsvRow) => [string, string]> = {
+  session: (row) => [row.place === 'home' ? 'In-home session' : 'Session', oneOf(row.what)],
+  place: (row) => ['Class', row.what],
+};
+
+type CsvRow = (CsvSessionRow | CsvPlaceRow) & {
+  phone: string;
   amount_cents: number | null;
   payment_intent: string | null;
   fee_cents: number | null;
   online_paid_at: Date | null;
   refunded: number;
   refunds: string | null;
-}
+};
 
 /**
  * The sessions and class places whose time falls in the range (days in `filters.tz`), by time:
- * each with its price, where its payment stands, the amount paid online with Stripe's reference
- * and fee (when Stripe reported it), and its refunds. Consultations cost nothing: not listed.
+ * each with its day and start on the studio's clock, in two columns a spreadsheet reads as a
+ * date and a time, who booked (a class place, which asks no phone, takes the phone of their
+ * latest waiver), whether a waiver covers them, a no-show, its price, where its payment stands,
+ * the amount paid online with Stripe's reference and fee (when Stripe reported it), and its
+ * refunds; the booking's number last. Consultations cost nothing: not listed.
  */
-export async function bookingsCsv(filters: {
-  from?: string;
-  to?: string;
-  tz: string;
-}): Promise<{ csv: string; rows: number }> {
-  const params: unknown[] = [filters.from ?? null, filters.to ?? null, filters.tz];
-  const within = (column: string) =>
-    `($1::date IS NULL OR ${column} >= ($1::date::timestamp AT TIME ZONE $3))
-     AND ($2::date IS NULL OR ${column} < (($2::date + 1)::timestamp AT TIME ZONE $3))`;
-  const paid = (kind: string, id: string) => `LEFT JOIN LATERAL (
-       SELECT p.amount_cents, p.payment_intent, p.fee_cents, p.paid_at,
-              coalesce(sum(r.amount_cents) FILTER (WHERE r.state <> 'failed'), 0)::int AS refunded,
-              string_agg(to_char(r.amount_cents / 100.0, 'FM999990.00') || ' ' || r.state
-                         || coalesce(' ' || r.stripe_refund, ''), '; ' ORDER BY r.created_at) AS refunds
-         FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
-        WHERE p.booking_kind = '${kind}' AND p.booking_id = ${id} AND p.state = 'paid'
-        GROUP BY p.id) pay ON true`;
-  const rows = await query<CsvRow>(
-    `SELECT 'session' AS kind, b.id, b.session_title AS what, b.starts_at, b.name, b.email,
-            b.amount_cents AS price_cents, b.payment, b.paid_at, b.paid_by, b.cancelled_at,
-            b.no_show_at IS NOT NULL AS no_show, pay.amount_cents, pay.payment_intent,
-            pay.fee_cents, pay.paid_at AS online_paid_at, coalesce(pay.refunded, 0) AS refunded,
-            pay.refunds
-       FROM session_bookings b ${paid('session', 'b.id')}
-      WHERE b.spam_reason IS NULL AND b.cancelled_by IS DISTINCT FROM 'checkout'
-        AND ${within('b.starts_at')}
-     UNION ALL
-     SELECT 'class', s.id, d.title, d.starts_at, s.name, s.email, d.price_cents, s.payment,
-            s.paid_at, s.paid_by, s.cancelled_at, s.no_show, pay.amount_cents, pay.payment_intent,
-            pay.fee_cents, pay.paid_at, coalesce(pay.refunded, 0), pay.refunds
-       FROM class_seats s JOIN class_dates d ON d.id = s.class_date_id ${paid('class', 's.id')}
-      WHERE s.spam_reason IS NULL AND s.status IN ('booked', 'cancelled')
-        AND ${within('d.starts_at')}
-      ORDER BY 4, 2`,
-    params,
-  );
+export async function bookingsCsv(filters: DayRange): Promise<{ csv: string; rows: number }> {
+  const [sessions, places] = await Promise.all([sessionsForCsv(filters), placesForCsv(filters)]);
+  const [sessionPaid, placePaid, phones] = await Promise.all([
+    paidPaymentsOf(
+      pool,
+      'session',
+      sessions.map((r) => r.id),
+    ),
+    paidPaymentsOf(
+      pool,
+      'place',
+      places.map((r) => r.id),
+    ),
+    latestWaiverPhones([...sessions, ...places].map((r) => r.email)),
+  ]);
+  const paidOf = { session: sessionPaid, place: placePaid };
+  const rows: CsvRow[] = [...sessions, ...places]
+    .map((row): CsvRow => {
+      const paid = paidOf[row.kind].get(row.id);
+      return {
+        ...row,
+        phone: row.phone || phones.get(row.email.toLowerCase()) || '',
+        amount_cents: paid?.amountCents ?? null,
+        payment_intent: paid?.paymentIntent ?? null,
+        fee_cents: paid?.feeCents ?? null,
+        online_paid_at: paid?.paidAt ?? null,
+        refunded: paid?.refundedCents ?? 0,
+        refunds: paid?.refundsLine ?? null,
+      };
+    })
+    .sort(
+      (a, b) =>
+        new Date(a.starts_at).getTime() - new Date(b.starts_at).getTime() ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+  const { timeZone } = sessionPolicy();
+  const zone = zoneName(timeZone);
+  const day = (at: Date | null) => (at ? isoDay(at, timeZone) : '');
+  const clock = (at: Date | null) => (at ? clockTime(at, timeZone) : '');
+  const people = await withWaiverStatus(rows);
   const header = [
-    'Booking ID',
+    'Date',
+    `Starts at (${zone})`,
     'Kind',
     'What',
-    'Starts at (UTC)',
     'Name',
     'Email',
+    'Phone',
+    'Waiver',
     'Status',
+    'No-show',
     'Price',
     'Payment',
-    'Paid at (UTC)',
+    `Paid on (${zone})`,
     'Recorded paid by',
     'Paid online',
     'Stripe reference',
     'Stripe fee',
     'Refunded',
     'Refunds',
+    'Booking number',
   ];
-  const lines = rows.map((row) => {
+  const lines = people.map((row) => {
     const online =
       row.amount_cents === null
         ? undefined
@@ -755,25 +674,34 @@ export async function bookingsCsv(filters: {
             amountCents: Number(row.amount_cents),
             refundedCents: Number(row.refunded),
             refundPendingCents: 0,
-          } as PaidPayment);
+            refused: [],
+          } satisfies OnlineMoney);
     const view = paymentView(row.payment, Number(row.price_cents), online);
+    const paidAt = row.online_paid_at ?? row.paid_at;
     return [
-      row.id,
-      row.kind === 'session' ? 'Session' : 'Class',
-      row.what,
-      utcText(row.starts_at),
+      day(row.starts_at),
+      clock(row.starts_at),
+      ...CSV_KIND[row.kind](row),
       row.name,
       row.email,
-      row.cancelled_at ? 'Cancelled' : row.no_show ? 'No-show' : 'Booked',
+      row.phone,
+      STATUS_WORDS[row.waiverStatus],
+      row.cancelled_at ? 'Cancelled' : 'Booked',
+      row.no_show ? 'Yes' : 'No',
       money(Number(row.price_cents)),
-      row.cancelled_at && view.state === 'due' ? 'Nothing due' : PAYMENT_WORDS[view.state],
-      utcText(row.online_paid_at ?? row.paid_at),
+      row.cancelled_at && view.state === 'due'
+        ? 'Nothing due'
+        : row.place === 'home' && (view.state === 'due' || view.state === 'paid-studio')
+          ? PAYMENT_WORDS[view.state].replace('at the studio', 'at their home')
+          : PAYMENT_WORDS[view.state],
+      day(paidAt),
       row.amount_cents === null ? (row.paid_by ?? '') : 'Stripe',
       money(row.amount_cents === null ? null : Number(row.amount_cents)),
       row.payment_intent ?? '',
       money(row.fee_cents === null ? null : Number(row.fee_cents)),
       money(Number(row.refunded)),
       row.refunds ?? '',
+      row.id,
     ];
   });
   return { csv: toCsv(header, lines), rows: lines.length };

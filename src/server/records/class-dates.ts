@@ -1,14 +1,16 @@
 /**
  * Adding a single class date on the desk's Bookings screen: a class of her timetable on another
  * day or time, or a class of its own name, bookable on /classes like any other. A time that has
- * passed, or one overlapping another class still on (stored, or a date of the timetable), is
+ * passed, or whose booking has closed already (its cutoff: nobody could book it, and the cutoff's
+ * step would cancel it at once below its minimum), or one overlapping another class still on (stored, or a date of the timetable), is
  * refused in her words and nothing is stored. Adds run one at a time (a lock held for the
  * transaction), so two at once cannot both take the same hour; the date and its access-log
  * line are written in one transaction.
  */
 import { Temporal } from 'temporal-polyfill';
 import * as zoned from '../../shared/booking/zoned';
-import { timeRangeLabel, fullDateLabel } from '../../shared/time-format';
+import { singleDateOutlook } from '../../shared/desk-api';
+import { fullDateLabel, shortMoment, timeRangeLabel } from '../../shared/time-format';
 import type { Staff } from '../auth/sessions';
 import { addClassDate } from '../classes/desk';
 import { horizonOf, timetableOccurrences } from '../classes/occurrences';
@@ -32,7 +34,16 @@ export interface SingleDateInput {
 }
 
 export type AddedDate =
-  | { ok: true; id: string; key: string; title: string; start: string; listedFrom: string | null }
+  | {
+      ok: true;
+      id: string;
+      key: string;
+      title: string;
+      start: string;
+      listedFrom: string | null;
+      /** What the classes page does with it, in her words. */
+      outlook: string;
+    }
   | { ok: false; field: keyof SingleDateInput | 'class'; words: string };
 
 /** The lock that lets one add at a time look for overlaps and insert. */
@@ -71,6 +82,13 @@ export async function addSingleDate(staff: Staff, input: SingleDateInput): Promi
       words: 'That time has passed: please choose a date and time to come.',
     };
   }
+  const outlook = singleDateOutlook(
+    start,
+    at,
+    { cutoffHours: timetable.cutoffHours, minimum },
+    (moment) => shortMoment(moment, timeZone),
+  );
+  if (!outlook.bookable) return { ok: false, field: 'time', words: outlook.words };
   if (zoned.localDate(zoned.instantOf(end), timeZone).toString() !== input.date) {
     return {
       ok: false,
@@ -132,6 +150,7 @@ export async function addSingleDate(staff: Staff, input: SingleDateInput): Promi
       key: date.key,
       title,
       start: start.toISOString(),
+      outlook: outlook.words,
       // Visitors see the weeks ahead the timetable says: a date later than that shows from then.
       listedFrom:
         start < horizon

@@ -74,8 +74,8 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
              UNION ALL
              SELECT id, starts_at, cancelled_at IS NOT NULL, email FROM session_bookings
              UNION ALL
-             SELECT s.id, d.starts_at, s.seat_no IS NULL, s.email
-               FROM class_seats s JOIN class_dates d ON d.id = s.class_date_id
+             SELECT s.id, d.starts_at, s.place_no IS NULL, s.email
+               FROM class_places s JOIN class_dates d ON d.id = s.class_date_id
              UNION ALL
              SELECT w.id, d.starts_at, w.status NOT IN ('waiting', 'offered'), w.email
                FROM class_waitlist w JOIN class_dates d ON d.id = w.class_date_id) b
@@ -144,10 +144,10 @@ export async function deleteRecords(
   await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [ids.messages]);
   await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
   await tx.query(`DELETE FROM session_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
-  // A waitlist entry before the place it was offered; a live place deleted is a free seat, which
+  // A waitlist entry before the place it was offered; a live place deleted is a free place, which
   // the classes' next steps offer to whoever waits (classes/engine.ts, runClassSteps).
   await tx.query(`DELETE FROM class_waitlist WHERE id = ANY($1::uuid[])`, [ids.bookings]);
-  await tx.query(`DELETE FROM class_seats WHERE id = ANY($1::uuid[])`, [ids.bookings]);
+  await tx.query(`DELETE FROM class_places WHERE id = ANY($1::uuid[])`, [ids.bookings]);
   // Its confirmations go with it (ON DELETE CASCADE).
   await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [ids.subscribers]);
   return {
@@ -174,7 +174,7 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const bookings = [
       ...(await ids(`SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`)),
       ...(await ids(`SELECT id FROM session_bookings WHERE lower(email) = $1 FOR UPDATE`)),
-      ...(await ids(`SELECT id FROM class_seats WHERE lower(email) = $1 FOR UPDATE`)),
+      ...(await ids(`SELECT id FROM class_places WHERE lower(email) = $1 FOR UPDATE`)),
       ...(await ids(`SELECT id FROM class_waitlist WHERE lower(email) = $1 FOR UPDATE`)),
     ];
     const subscribers = await ids(

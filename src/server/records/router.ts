@@ -1,23 +1,27 @@
 /**
- * The records desk's HTTP API is one Hono router (`./api.ts`, served by functions/desk.ts). What
- * every desk request goes through is here:
+ * The records desk's HTTP API is one Hono app (`./api.ts`, one app per screen in ./apps/, served
+ * by functions/desk.ts). What every desk request goes through is here:
  *
  * - a path is matched as Netlify matches a function's path (any case, a trailing slash ignored);
- *   none: 404; a method the path does not take (HEAD too): 405 with `Allow`;
+ *   none: 404; a method the path does not take (HEAD too): 405 with `Allow` (Hono's
+ *   `methodNotAllowed`, in the desk's words);
  * - each route begins with its guard, `signedIn` or `open(...)`: same origin for a POST (403); not
  *   a waiver kiosk (403, reason 'kiosk': a kiosk is a device nobody of the studio is signed in on,
  *   and a session it still presents is ended), but for an open route that says `onKiosk`; a live
  *   session unless the route is open (401, a dead cookie deleted); a small JSON object for a POST
  *   (415, 413, 408, 400);
  * - then its validator (`body`, `query`: 422 naming each field), then its handler;
- * - every answer `Cache-Control: no-store`, `X-Robots-Tag: noindex` and the security headers;
- *   503 when the database is down, 500 (logged by error name only) for the rest.
+ * - every answer `Cache-Control: no-store`, `X-Robots-Tag: noindex` and the security headers
+ *   (Hono's `secureHeaders`, set to the site's own); 503 when the database is down, 500 (logged by
+ *   error name only) for the rest.
  */
 import { zValidator } from '@hono/zod-validator';
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { routePath } from 'hono/route';
+import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { describeProblems, fieldErrors, type FieldErrors } from '../../shared/fields';
@@ -37,7 +41,6 @@ import {
 } from '../auth/sessions';
 import { carriesKioskToken, kioskOf } from '../waiver/kiosk';
 import { DatabaseUnavailableError } from '../platform/db';
-import { API_SECURITY_HEADERS } from '../request/responses';
 import {
   clientOf,
   isSameOrigin,
@@ -57,12 +60,38 @@ interface Guarded<S extends Staff | undefined> {
   Variables: { staff: S; kiosk: string | undefined; client: Client };
 }
 
+/**
+ * The security headers every function of the site sends (API_SECURITY_HEADERS,
+ * ../request/responses.ts), set by Hono's secureHeaders: exactly those, each spelled out, and the
+ * others it would add turned off (tests/functions/records-security.test.ts holds the two equal).
+ */
+const securityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+  strictTransportSecurity: 'max-age=63072000; includeSubDomains',
+  xContentTypeOptions: 'nosniff',
+  xFrameOptions: 'DENY',
+  referrerPolicy: 'strict-origin-when-cross-origin',
+  permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [], usb: [] },
+  crossOriginResourcePolicy: 'same-origin',
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+});
+
 /** No desk answer belongs in a search index or a cache. */
-const EVERY_ANSWER: Record<string, string> = {
-  ...API_SECURITY_HEADERS,
-  'cache-control': 'no-store',
-  'x-robots-tag': 'noindex, nofollow',
-};
+const noStore = createMiddleware(async (c, next) => {
+  await next();
+  c.res.headers.set('cache-control', 'no-store');
+  c.res.headers.set('x-robots-tag', 'noindex, nofollow');
+});
 
 const WORDS: Record<number, string> = {
   400: 'The desk could not read that request. Please reload the page and try again.',
@@ -123,6 +152,17 @@ interface Access {
 /** Every guard made, with what it lets through: a route without one does not load. */
 const GUARDS = new WeakMap<object, Access>();
 
+/**
+ * The guard a route begins with. Two of its steps are the desk's own, not Hono's middleware, for
+ * what that does otherwise:
+ * - same origin: `hono/csrf` checks only the content types a plain form can send, and lets any
+ *   `application/json` POST through, whatever its Origin (and a foreign Origin through with
+ *   `Sec-Fetch-Site: same-origin`); the desk takes JSON alone, and refuses every POST that does
+ *   not come from the site's own pages (`isSameOrigin`, as every form does);
+ * - the body: `hono/body-limit` reads a body of no declared length for as long as it keeps coming;
+ *   `readBody` (the forms' reader too) counts it against the cap and the clock at once (408), and
+ *   reads it as UTF-8 JSON holding an object (400), in one pass.
+ */
 function guard<S extends Staff | undefined>(access: Access) {
   const middleware = createMiddleware<DeskEnv & Guarded<S>>(async (c, next) => {
     const req = c.req.raw;
@@ -213,7 +253,12 @@ function routesOf(app: Hono<DeskEnv>): DeskRoute[] {
   });
 }
 
-/** A path as Netlify matches a function's: any case, a trailing slash ignored. */
+/**
+ * A path as Netlify matches a function's: any case, a trailing slash ignored. (Hono's own ways
+ * do less: `strict: false` ignores the slash but sets aside a `getPath` of one's own, and so the
+ * case; `trimTrailingSlash` answers a GET with a 301 to the path without it, and a POST with a
+ * 404.)
+ */
 function pathOf(req: Request): string {
   const { pathname } = new URL(req.url);
   return (pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname).toLowerCase();
@@ -225,28 +270,23 @@ function pathOf(req: Request): string {
  */
 export function deskFunction(api: Hono<DeskEnv>) {
   const app = new Hono<DeskEnv>({ getPath: pathOf });
-  // First, so it sees every answer: the routes', the 404s' and the errors'.
-  app.use(async (c, next) => {
-    // Hono answers HEAD with a GET's handler: the desk never did.
-    if (c.req.raw.method === 'HEAD') c.res = notHere(c);
-    else await next();
-    for (const [name, value] of Object.entries(EVERY_ANSWER)) c.res.headers.set(name, value);
-  });
+  // First, so they see every answer: the routes', the 404s', the 405s' and the errors'.
+  app.use(securityHeaders, noStore);
+  app.use(
+    methodNotAllowed({
+      app,
+      // Hono counts HEAD in wherever GET is (it answers HEAD with a GET's handler); the desk
+      // takes no HEAD (below).
+      onMethodNotAllowed: (c, methods) => {
+        c.header('allow', methods.filter((method) => method !== 'HEAD').join(', '));
+        return refuse(c, 405);
+      },
+    }),
+  );
   app.route(DESK_API, api);
   const routes = routesOf(app);
 
-  const patterns = routes.map((route) => ({
-    method: route.method,
-    pattern: new URLPattern({ pathname: route.path }),
-  }));
-  function notHere(c: Context) {
-    const matching = patterns.filter(({ pattern }) => pattern.test({ pathname: c.req.path }));
-    const allow = [...new Set(matching.map(({ method }) => method))];
-    if (allow.length === 0) return refuse(c, 404);
-    c.header('allow', allow.join(', '));
-    return refuse(c, 405);
-  }
-  app.notFound(notHere);
+  app.notFound((c) => refuse(c, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return refuse(c, 400);
     const where = `${c.req.method} ${routePath(c, -1)}`;
@@ -264,6 +304,13 @@ export function deskFunction(api: Hono<DeskEnv>) {
     return refuse(c, 500);
   });
 
-  const handler = (req: Request, context?: FunctionContext) => app.fetch(req, { context });
+  // Hono answers HEAD with a GET's handler: the desk never did. A HEAD is asked as OPTIONS, which
+  // no route takes, so it gets what any method the desk does not make gets (405 with the methods
+  // the path takes, or 404), without the body, as a HEAD's answer.
+  const handler = async (req: Request, context?: FunctionContext) => {
+    if (req.method !== 'HEAD') return app.fetch(req, { context });
+    const refused = await app.fetch(new Request(req, { method: 'OPTIONS' }), { context });
+    return new Response(null, refused);
+  };
   return Object.assign(handler, { routes });
 }

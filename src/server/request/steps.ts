@@ -124,7 +124,7 @@ export async function queue<K extends string>(
  */
 export async function repeated(
   tx: Queryable,
-  table: 'contact_messages' | 'waivers' | 'class_seats' | 'class_waitlist',
+  table: 'contact_messages' | 'waivers' | 'class_places' | 'class_waitlist',
   received: Received,
 ): Promise<Result<string[], Problem>> {
   const { rows } = await tx.query(`SELECT request_sha256 FROM ${table} WHERE submission_id = $1`, [

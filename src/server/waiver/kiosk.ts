@@ -9,7 +9,7 @@
  *
  * A kiosk is a device no member of the studio is signed in on: turning one on ends the desk
  * session that asked (and forgets the device as hers), the desk refuses every request from a
- * kiosk (records/router.ts), and signing in on one turns it off first (records/api.ts).
+ * kiosk (records/router.ts), and signing in on one turns it off first (records/apps/session.ts).
  */
 import type { KioskRow } from '../../shared/desk-api';
 import type { Staff } from '../auth/sessions';

@@ -179,3 +179,16 @@ export function waiverRecord(
     timed: row.timed !== false,
   };
 }
+
+/** The phone of each address's latest waiver (not spam), by the address in lower case. */
+export async function latestWaiverPhones(emails: readonly string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(emails.map((email) => email.toLowerCase()))];
+  if (wanted.length === 0) return new Map();
+  const rows = await query<{ email: string; phone: string }>(
+    `SELECT DISTINCT ON (lower(email)) lower(email) AS email, phone FROM waivers
+      WHERE lower(email) = ANY($1::text[]) AND spam_reason IS NULL
+      ORDER BY lower(email), created_at DESC`,
+    [wanted],
+  );
+  return new Map(rows.map((row) => [row.email, row.phone]));
+}

@@ -47,19 +47,23 @@ export const BOOKING_FIELDS = {
   },
 } as const satisfies Record<string, FieldSpec>;
 
-const CHOOSE_A_TIME = 'Please choose a time for your consultation.';
-
 /** An instant as the slots post it: `2027-03-15T16:00:00Z` (a second or millisecond part allowed). */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z$/;
 
-export const slotSchema = z
-  .string(CHOOSE_A_TIME)
-  .trim()
-  .refine((value) => value.length > 0, CHOOSE_A_TIME)
-  .refine(
-    (value) => value === '' || (INSTANT.test(value) && !Number.isNaN(Date.parse(value))),
-    'Please choose one of the times offered.',
-  );
+/** A slot chosen for a booking of `what` (its words name it: "a time for your session"). */
+export function slotSchemaFor(what: 'consultation' | 'session') {
+  const choose = `Please choose a time for your ${what}.`;
+  return z
+    .string(choose)
+    .trim()
+    .refine((value) => value.length > 0, choose)
+    .refine(
+      (value) => value === '' || (INSTANT.test(value) && !Number.isNaN(Date.parse(value))),
+      'Please choose one of the times offered.',
+    );
+}
+
+export const slotSchema = slotSchemaFor('consultation');
 
 export const bookingSchema = z.object({
   [SLOT_FIELD]: slotSchema,

@@ -7,7 +7,7 @@
  */
 import { fieldsSchema, submissionIdField, type FieldSpec } from '../fields';
 import { z } from '../zod';
-import { BOOKING_FIELDS, SLOT_FIELD, slotSchema } from './form';
+import { BOOKING_FIELDS, SLOT_FIELD, slotSchemaFor } from './form';
 import type { SlotDay } from './slots';
 
 export const SESSION_FIELDS = {
@@ -44,7 +44,7 @@ export const PRICE_CHANGED =
 
 export const sessionBookingSchema = z.object({
   [SESSION_TYPE_FIELD]: z.string(UNKNOWN_SESSION).trim().regex(TYPE, UNKNOWN_SESSION),
-  [SLOT_FIELD]: slotSchema,
+  [SLOT_FIELD]: slotSchemaFor('session'),
   ...fieldsSchema(SESSION_FIELDS),
   /** The price the page showed, in dollars: checked against content, never stored. */
   price: z
@@ -129,11 +129,16 @@ export interface SessionPageData {
   zoneNote: string;
   studioEmail: string;
   days: SlotDay[];
+  /** At their home: what a ZIP code outside her areas is told, beside the field at once. */
+  outsideWords: string;
+  /** The waiver, said to everyone before booking (the page cannot know who is booking). */
+  waiverNote: string;
 }
 
 /** What the manage page of one session shows (src/server/booking/session-manage.ts). */
 export type SessionManageData =
-  | { found: false }
+  /** No session: a link that opens none, or (`repeat`) the answer to a form sent again. */
+  | { found: false; repeat?: true }
   | {
       found: true;
       token: string;

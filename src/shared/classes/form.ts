@@ -120,7 +120,7 @@ export interface ClassListing {
   /** "Tuesday, December 1 at 6:00 PM PST", to name it in a form's label. */
   short: string;
   capacity: number;
-  seatsLeft: number;
+  placesLeft: number;
   /** Dollars, as the booking form posts it back (`45`, `42.5`). */
   price: number;
   /** "$45" */
@@ -129,4 +129,8 @@ export interface ClassListing {
   payOnline: boolean;
   /** open: places to book; full: the waitlist is open; closed: past its cutoff, or begun. */
   state: 'open' | 'full' | 'closed' | 'cancelled';
+  /** Why booking is closed or the class cancelled, in a visitor's words. */
+  why?: string;
+  /** What the class is, from the timetable (a single date of a class of its own has none). */
+  description?: string;
 }

@@ -10,7 +10,7 @@ export interface PlacePageModel {
   problem?: string;
   /**
    * Paid online: held while its checkout is open (until that moment, in words), or lapsed when
-   * no payment came in time and the seat was given back.
+   * no payment came in time and the place was given back.
    */
   checkout?: { state: 'held'; until: string } | { state: 'lapsed' };
   /** Cancelled just now (a notice above the place). */
@@ -21,6 +21,8 @@ export interface PlacePageModel {
   cancel?: { token: string; policy: string; tooLate: boolean; email: string };
   /** The form that claims the place an offer holds (a POST); paid online: to Stripe's page. */
   claim?: { token: string; payOnline: boolean };
+  /** The form that leaves the waitlist (a POST, after a confirming tap). */
+  leave?: { token: string };
   /** What the page ends with. */
   next: 'waiver' | 'classes' | 'nothing';
 }

@@ -39,6 +39,9 @@ const classEntry = fields(
     capacity: count(1, 20, CAPACITY).optional(),
     minimum: count(1, 20, MINIMUM).optional(),
     price: dollars('use a number of US dollars, e.g. 45').optional(),
+    description: words(
+      'write a sentence or two visitors read about the class, e.g. The essentials on the mat',
+    ).optional(),
   },
   'a class',
 );
