@@ -13,7 +13,9 @@ async function inPieces(site: string): Promise<{ url: string; server: Server }> 
   const server = createServer(async (request, response) => {
     const answer = await fetch(new URL(request.url ?? '/', site), { redirect: 'manual' });
     const headers = Object.fromEntries(
-      [...answer.headers].filter(([name]) => !['content-encoding', 'content-length'].includes(name)),
+      [...answer.headers].filter(
+        ([name]) => !['content-encoding', 'content-length'].includes(name),
+      ),
     );
     response.writeHead(answer.status, headers);
     const body = Buffer.from(await answer.arrayBuffer());
