@@ -26,6 +26,7 @@ import { query, type Queryable } from '../platform/db';
 import type { DeskLock } from '../bookings/lock';
 import { dayParams, withinDays, type DayRange } from '../bookings/range';
 import { paidAtStudioSet } from '../bookings/sql';
+import type { PersonBooking, PersonRecords } from '../bookings/person';
 import type { DeskConsultationRow } from './store';
 import type { Received } from '../request/steps';
 import type { SessionType } from './policy';
@@ -450,3 +451,18 @@ export function sessionsForCsv(range: DayRange): Promise<CsvSessionRow[]> {
     [...dayParams(range), LAPSED_CHECKOUT],
   );
 }
+
+/** A person's private and in-home sessions, for an erasure (bookings/kinds.ts). */
+export const sessionsOfPerson: PersonRecords = {
+  async of(db, address, lock) {
+    const { rows } = await db.query(
+      `SELECT id::text, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
+         FROM session_bookings WHERE lower(email) = $1${lock ? ' FOR UPDATE' : ''}`,
+      [address],
+    );
+    return rows as PersonBooking[];
+  },
+  async erase(db, ids) {
+    await db.query(`DELETE FROM session_bookings WHERE id = ANY($1::uuid[])`, [ids]);
+  },
+};

@@ -26,6 +26,7 @@ import { wideNetwork } from '../request/rate-limit';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/steps';
 import { managePath } from '../../shared/site-paths';
+import type { PersonBooking, PersonRecords } from '../bookings/person';
 
 export interface Booking {
   id: string;
@@ -435,4 +436,145 @@ export async function bookingsBetween(from: Date, to?: Date): Promise<Booking[]>
     [from.toISOString(), to?.toISOString() ?? null],
   );
   return rows.map(booking);
+}
+
+/** A person's consultations, for an erasure (bookings/kinds.ts). */
+export const consultationsOfPerson: PersonRecords = {
+  async of(db, address, lock) {
+    const { rows } = await db.query(
+      `SELECT id::text, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
+         FROM consultation_bookings WHERE lower(email) = $1${lock ? ' FOR UPDATE' : ''}`,
+      [address],
+    );
+    return rows as PersonBooking[];
+  },
+  async erase(db, ids) {
+    await db.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids]);
+  },
+};
+
+/** A consultation as the desk's Consultations screen lists it. */
+export type ListedConsultation = Pick<
+  Row,
+  | 'id'
+  | 'starts_at'
+  | 'ends_at'
+  | 'name'
+  | 'email'
+  | 'phone'
+  | 'topic'
+  | 'created_at'
+  | 'cancelled_at'
+  | 'cancelled_by'
+  | 'cancel_note'
+  | 'spam_reason'
+> & { at_text: string };
+
+/**
+ * Consultations ending after now (`upcoming`, soonest first) or by now (latest first), at most
+ * `limit`, after the keyset `after` (its end and id).
+ */
+export function consultationPage(
+  upcoming: boolean,
+  limit: number,
+  after?: { at: string; id: string },
+): Promise<ListedConsultation[]> {
+  const params: unknown[] = [limit];
+  let keyset = '';
+  if (after) {
+    params.push(after.at, after.id);
+    keyset = `AND (b.ends_at, b.id) ${upcoming ? '>' : '<'} ($2::timestamptz, $3::uuid)`;
+  }
+  const order = upcoming ? 'b.ends_at, b.id' : 'b.ends_at DESC, b.id DESC';
+  return query<ListedConsultation>(
+    `SELECT b.id, b.starts_at, b.ends_at, b.name, b.email, b.phone, b.topic, b.created_at,
+            b.cancelled_at, b.cancelled_by, b.cancel_note, b.spam_reason, b.ends_at::text AS at_text
+       FROM consultation_bookings b
+      WHERE b.ends_at ${upcoming ? '>' : '<='} ${sqlNow()} ${keyset}
+      ORDER BY ${order}
+      LIMIT $1`,
+    params,
+  );
+}
+
+/** The live consultations to come, grouped by the network they came from, where one holds `at` or more. */
+export function crowdedConsultations(
+  at: number,
+): Promise<{ ids: string[]; names: string[]; starts: Date[] }[]> {
+  return query(
+    `SELECT array_agg(id::text ORDER BY starts_at) AS ids, array_agg(name ORDER BY starts_at) AS names,
+            array_agg(starts_at ORDER BY starts_at) AS starts
+       FROM consultation_bookings
+      WHERE cancelled_at IS NULL AND spam_reason IS NULL AND ends_at > ${sqlNow()}
+        AND client_network IS NOT NULL
+      GROUP BY client_network
+     HAVING count(*) >= $1
+      ORDER BY count(*) DESC, min(starts_at)`,
+    [at],
+  );
+}
+
+/** The spans of the live consultations still to come. */
+export function liveConsultationSpans(): Promise<{ starts_at: Date; ends_at: Date }[]> {
+  return query(
+    `SELECT starts_at, ends_at FROM consultation_bookings
+      WHERE ends_at > ${sqlNow()} AND cancelled_at IS NULL AND spam_reason IS NULL`,
+  );
+}
+
+/** The names of the consultations among `ids`, by id (the desk's list of undelivered mail). */
+export async function consultationNames(ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await query<{ id: string; name: string }>(
+    `SELECT id::text, name FROM consultation_bookings WHERE id::text = ANY($1::text[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** A cancellation as a restore reads it from the database it replaces (records/after-restore.ts). */
+export interface CancelledConsultation {
+  id: string;
+  at: Date;
+  by: string | null;
+  note: string | null;
+  sequence: number;
+}
+
+/** The cancelled consultations `db` holds; none when its version had no consultations yet. */
+export async function cancelledConsultations(db: Queryable): Promise<CancelledConsultation[]> {
+  const { rows: found } = await db.query(
+    `SELECT to_regclass('public.consultation_bookings') IS NOT NULL AS found`,
+  );
+  if ((found[0] as { found: boolean } | undefined)?.found !== true) return [];
+  const { rows } = await db.query(
+    `SELECT id, cancelled_at AS at, cancelled_by AS by, cancel_note AS note, sequence
+       FROM consultation_bookings WHERE cancelled_at IS NOT NULL`,
+  );
+  return rows as CancelledConsultation[];
+}
+
+/** Cancels again those of `cancelled` live in this database; how many it cancelled. */
+export async function cancelConsultationsAgain(
+  tx: Queryable,
+  cancelled: readonly CancelledConsultation[],
+): Promise<number> {
+  if (cancelled.length === 0) return 0;
+  const { rows } = await tx.query(
+    `UPDATE consultation_bookings b
+        SET cancelled_at = r.at, cancelled_by = r.by, cancel_note = r.note,
+            sequence = GREATEST(b.sequence, r.sequence)
+       FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::int[])
+            AS r(id, at, by, note, sequence)
+      WHERE b.id = r.id AND b.cancelled_at IS NULL
+      RETURNING b.id`,
+    [
+      cancelled.map((row) => row.id),
+      cancelled.map((row) => row.at),
+      cancelled.map((row) => row.by),
+      cancelled.map((row) => row.note),
+      cancelled.map((row) => row.sequence),
+    ],
+  );
+  return rows.length;
 }

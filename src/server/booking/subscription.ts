@@ -6,8 +6,8 @@
  */
 import { oneOf } from '../../shared/one-session';
 import { isToken, tokenHash } from '../platform/tokens';
-import { now } from '../platform/clock';
-import { query } from '../platform/db';
+import { now, sqlNow } from '../platform/clock';
+import { query, type Queryable } from '../platform/db';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
 import { bookingsFeed, type FeedEvent } from './bookings-calendar';
@@ -27,6 +27,32 @@ export async function feedTokenMatches(token: string): Promise<boolean> {
     [tokenHash(token)],
   );
   return row !== undefined;
+}
+
+/** When the feed's current address was made; `undefined` when none has been. */
+export async function feedAddressMadeAt(): Promise<Date | undefined> {
+  const [row] = await query<{ created_at: Date }>(
+    `SELECT created_at FROM consultation_feed_tokens`,
+  );
+  return row?.created_at;
+}
+
+/** Makes `hash` the SHA-256 of the feed's one address, made by `by`: the one before stops working. */
+export async function storeFeedToken(tx: Queryable, hash: string, by: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO consultation_feed_tokens (id, token_sha256, created_by, created_at)
+     VALUES (true, $1, $2, ${sqlNow()})
+     ON CONFLICT (id) DO UPDATE
+        SET token_sha256 = EXCLUDED.token_sha256, created_by = EXCLUDED.created_by,
+            created_at = EXCLUDED.created_at`,
+    [hash, by],
+  );
+}
+
+/** Deletes the feed's address (it may have been replaced since a backup); how many went. */
+export async function revokeFeedAddress(tx: Queryable): Promise<number> {
+  const { rows } = await tx.query(`DELETE FROM consultation_feed_tokens RETURNING id`);
+  return rows.length;
 }
 
 /** The calendar of live bookings from a month ago on, for the address `origin`. */

@@ -8,14 +8,23 @@ import type { PayableKind } from '../../shared/desk-api';
 import { cancelAndTell } from '../booking/session-manage';
 import {
   lockSessionForDesk,
+  sessionsOfPerson,
   setSessionNoShow,
   setSessionPaidAtStudio,
 } from '../booking/session-store';
+import { consultationsOfPerson } from '../booking/store';
 import { cancelPlace } from '../classes/engine';
-import { lockPlaceForDesk, setPlaceNoShow, setPlacePaidAtStudio } from '../classes/store';
+import {
+  lockPlaceForDesk,
+  placesOfPerson,
+  setPlaceNoShow,
+  setPlacePaidAtStudio,
+  waitlistOfPerson,
+} from '../classes/store';
 import type { outbox as siteOutbox } from '../mail-kinds';
 import type { Queryable } from '../platform/db';
 import type { DeskLock } from './lock';
+import type { PersonBooking, PersonRecords } from './person';
 
 export type { DeskLock };
 
@@ -58,3 +67,38 @@ export const PRICED_KINDS: Record<PayableKind, PricedKind> = {
     cancelAction: 'cancel-place',
   },
 };
+
+/** Every kind's records of a person, read (and locked) in this order... */
+const OF_A_PERSON: readonly PersonRecords[] = [
+  consultationsOfPerson,
+  sessionsOfPerson,
+  placesOfPerson,
+  waitlistOfPerson,
+];
+
+/** ...and deleted in this: a waitlist entry before the place it was offered. */
+const ERASED_IN_ORDER: readonly PersonRecords[] = [
+  consultationsOfPerson,
+  sessionsOfPerson,
+  waitlistOfPerson,
+  placesOfPerson,
+];
+
+/**
+ * Everything booked under `address` (consultations, sessions, class places, waitlist entries),
+ * latest first; locked for the rest of the transaction when `lock`.
+ */
+export async function bookingsOfPerson(
+  db: Queryable,
+  address: string,
+  lock: boolean,
+): Promise<PersonBooking[]> {
+  const all: PersonBooking[] = [];
+  for (const kind of OF_A_PERSON) all.push(...(await kind.of(db, address, lock)));
+  return all.sort((a, b) => new Date(b.starts_at).getTime() - new Date(a.starts_at).getTime());
+}
+
+/** Deletes the bookings of any kind among `ids`, in the caller's transaction. */
+export async function deleteBookings(db: Queryable, ids: string[]): Promise<void> {
+  for (const kind of ERASED_IN_ORDER) await kind.erase(db, ids);
+}

@@ -23,6 +23,7 @@ import type { ClassOccurrence } from './occurrences';
 import type { DeskLock } from '../bookings/lock';
 import { dayParams, withinDays, type DayRange } from '../bookings/range';
 import { paidAtStudioSet } from '../bookings/sql';
+import type { PersonBooking, PersonRecords } from '../bookings/person';
 
 export interface ClassDate {
   id: string;
@@ -908,4 +909,53 @@ export async function unclaimPlace(tx: Queryable, placeId: string): Promise<void
       WHERE place_id = $1 AND status = 'claimed'`,
     [placeId],
   );
+}
+
+/** A person's class places (one still booked or offered is still live), for an erasure. */
+export const placesOfPerson: PersonRecords = {
+  async of(db, address, lock) {
+    const { rows } = await db.query(
+      `SELECT s.id::text, d.starts_at, (s.place_no IS NOT NULL AND d.starts_at > ${sqlNow()}) AS upcoming
+         FROM class_places s JOIN class_dates d ON d.id = s.class_date_id
+        WHERE lower(s.email) = $1${lock ? ' FOR UPDATE OF s' : ''}`,
+      [address],
+    );
+    return rows as PersonBooking[];
+  },
+  // A live place deleted is a free place, which the classes' next steps offer to whoever waits
+  // (classes/engine.ts, runClassSteps).
+  async erase(db, ids) {
+    await db.query(`DELETE FROM class_places WHERE id = ANY($1::uuid[])`, [ids]);
+  },
+};
+
+/** A person's waitlist entries (one waiting or offered is still live), for an erasure. */
+export const waitlistOfPerson: PersonRecords = {
+  async of(db, address, lock) {
+    const { rows } = await db.query(
+      `SELECT w.id::text, d.starts_at,
+              (w.status IN ('waiting', 'offered') AND d.starts_at > ${sqlNow()}) AS upcoming
+         FROM class_waitlist w JOIN class_dates d ON d.id = w.class_date_id
+        WHERE lower(w.email) = $1${lock ? ' FOR UPDATE OF w' : ''}`,
+      [address],
+    );
+    return rows as PersonBooking[];
+  },
+  async erase(db, ids) {
+    await db.query(`DELETE FROM class_waitlist WHERE id = ANY($1::uuid[])`, [ids]);
+  },
+};
+
+/** The class dates overlapping [the day before `start`, `end`), cancelled ones too. */
+export async function datesAround(
+  tx: Queryable,
+  start: Date,
+  end: Date,
+): Promise<Pick<DateRow, 'class_key' | 'title' | 'starts_at' | 'ends_at' | 'cancelled_at'>[]> {
+  const { rows } = await tx.query(
+    `SELECT class_key, title, starts_at, ends_at, cancelled_at FROM class_dates
+      WHERE starts_at < $2::timestamptz AND ends_at > $1::timestamptz - interval '1 day'`,
+    [start.toISOString(), end.toISOString()],
+  );
+  return rows as Pick<DateRow, 'class_key' | 'title' | 'starts_at' | 'ends_at' | 'cancelled_at'>[];
 }

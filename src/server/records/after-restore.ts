@@ -21,6 +21,12 @@
  *   record made after the restore never takes the number of one a tombstone names.
  */
 import { deleteRecords } from './erasure';
+import {
+  cancelConsultationsAgain,
+  cancelledConsultations,
+  type CancelledConsultation,
+} from '../booking/store';
+import { revokeFeedAddress } from '../booking/subscription';
 import { logAccess } from './access-log';
 import { transaction, type Queryable } from '../platform/db';
 
@@ -39,7 +45,7 @@ interface Tombstone {
 export interface Replaced {
   tombstones: Tombstone[];
   unsubscribed: { id: string; at: Date }[];
-  cancelled: { id: string; at: Date; by: string | null; note: string | null; sequence: number }[];
+  cancelled: CancelledConsultation[];
   /** The highest value of each identity column, by `table.column`. */
   highest: Record<string, string>;
 }
@@ -92,13 +98,7 @@ export async function readReplaced(db: Queryable): Promise<Replaced> {
         WHERE unsubscribed_at IS NOT NULL`,
     );
   }
-  if (await tableExists(db, 'consultation_bookings')) {
-    replaced.cancelled = await rowsOf(
-      db,
-      `SELECT id, cancelled_at AS at, cancelled_by AS by, cancel_note AS note, sequence
-         FROM consultation_bookings WHERE cancelled_at IS NOT NULL`,
-    );
-  }
+  replaced.cancelled = await cancelledConsultations(db);
   for (const { table, column } of await identityColumns(db)) {
     const [row] = await rowsOf<{ top: string | null }>(
       db,
@@ -133,17 +133,16 @@ export async function afterRestore(replaced: Replaced): Promise<AfterRestore> {
       signInLinks: await count('staff_sign_in_links'),
       devices: await count('staff_devices'),
       kiosks: await count('waiver_kiosks'),
-      feedAddresses: await count('consultation_feed_tokens'),
     };
     for (const table of [
       'staff_sessions',
       'staff_sign_in_links',
       'staff_devices',
       'waiver_kiosks',
-      'consultation_feed_tokens',
     ]) {
       await tx.query(`DELETE FROM ${table}`);
     }
+    const feedAddresses = await revokeFeedAddress(tx);
 
     // Only the erasures the backup does not hold were made after it.
     const known = new Set(
@@ -192,26 +191,7 @@ export async function afterRestore(replaced: Replaced): Promise<AfterRestore> {
         ).rows.length
       : 0;
 
-    const cancelled = replaced.cancelled.length
-      ? (
-          await tx.query(
-            `UPDATE consultation_bookings b
-                SET cancelled_at = r.at, cancelled_by = r.by, cancel_note = r.note,
-                    sequence = GREATEST(b.sequence, r.sequence)
-               FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::int[])
-                    AS r(id, at, by, note, sequence)
-              WHERE b.id = r.id AND b.cancelled_at IS NULL
-              RETURNING b.id`,
-            [
-              replaced.cancelled.map((row) => row.id),
-              replaced.cancelled.map((row) => row.at),
-              replaced.cancelled.map((row) => row.by),
-              replaced.cancelled.map((row) => row.note),
-              replaced.cancelled.map((row) => row.sequence),
-            ],
-          )
-        ).rows.length
-      : 0;
+    const cancelled = await cancelConsultationsAgain(tx, replaced.cancelled);
 
     for (const { table, column } of await identityColumns(tx)) {
       const top = replaced.highest[`${table}.${column}`];
@@ -223,7 +203,7 @@ export async function afterRestore(replaced: Replaced): Promise<AfterRestore> {
       );
     }
 
-    const done: AfterRestore = { ...revoked, erasures, unsubscribed, cancelled };
+    const done: AfterRestore = { ...revoked, feedAddresses, erasures, unsubscribed, cancelled };
     await logAccess({ email: RESTORE_ACTOR }, { action: 'restore', detail: { ...done } }, tx);
     return done;
   });

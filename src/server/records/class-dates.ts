@@ -13,6 +13,7 @@ import { singleDateOutlook } from '../../shared/desk-api';
 import { fullDateLabel, shortMoment, timeRangeLabel } from '../../shared/time-format';
 import type { Staff } from '../auth/sessions';
 import { addClassDate } from '../classes/desk';
+import { datesAround } from '../classes/store';
 import { horizonOf, timetableOccurrences } from '../classes/occurrences';
 import { centsOf, classSettings } from '../classes/settings';
 import { now } from '../platform/clock';
@@ -99,18 +100,7 @@ export async function addSingleDate(staff: Staff, input: SingleDateInput): Promi
 
   return transaction(async (tx): Promise<AddedDate> => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1::text))', [ADD_LOCK]);
-    const { rows } = await tx.query(
-      `SELECT class_key, title, starts_at, ends_at, cancelled_at FROM class_dates
-        WHERE starts_at < $2::timestamptz AND ends_at > $1::timestamptz - interval '1 day'`,
-      [start.toISOString(), end.toISOString()],
-    );
-    const stored = rows as {
-      class_key: string;
-      title: string;
-      starts_at: Date;
-      ends_at: Date;
-      cancelled_at: Date | null;
-    }[];
+    const stored = await datesAround(tx, start, end);
     const known = new Set(stored.map((d) => `${d.class_key}@${new Date(d.starts_at).getTime()}`));
     const taken = [
       ...stored

@@ -24,9 +24,15 @@ import { addBlock, currentBlocks, removeBlock } from '../booking/blocks';
 import type { BookingMailKind } from '../booking/book';
 import { busyFeedState } from '../booking/busy-copy';
 import { consultationSettings } from '../booking/consultation';
-import { cancelBooking, mailRef } from '../booking/store';
-import { sqlNow } from '../platform/clock';
-import { query, transaction } from '../platform/db';
+import {
+  cancelBooking,
+  consultationPage,
+  crowdedConsultations,
+  liveConsultationSpans,
+  mailRef,
+} from '../booking/store';
+import { feedAddressMadeAt, storeFeedToken } from '../booking/subscription';
+import { transaction } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import type { Outbox } from '../platform/outbox';
 import { logAccess } from './access-log';
@@ -34,45 +40,12 @@ import { pageOf, type Cursor } from './filters';
 
 const PAGE = 50;
 
-interface Row {
-  id: string;
-  starts_at: Date;
-  ends_at: Date;
-  name: string;
-  email: string;
-  phone: string;
-  topic: string;
-  created_at: Date;
-  cancelled_at: Date | null;
-  cancelled_by: string | null;
-  cancel_note: string | null;
-  spam_reason: SpamReason | null;
-  at_text: string;
-}
-
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
 /** Upcoming bookings soonest first, or past ones latest first, a page at a time. */
 export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<BookingsPage> {
   const upcoming = when === 'upcoming';
-  const params: unknown[] = [PAGE + 1];
-  let keyset = '';
-  if (after) {
-    params.push(after.at, after.id);
-    keyset = upcoming
-      ? 'AND (b.ends_at, b.id) > ($2::timestamptz, $3::uuid)'
-      : 'AND (b.ends_at, b.id) < ($2::timestamptz, $3::uuid)';
-  }
-  const order = upcoming ? 'b.ends_at, b.id' : 'b.ends_at DESC, b.id DESC';
-  const rows = await query<Row>(
-    `SELECT b.id, b.starts_at, b.ends_at, b.name, b.email, b.phone, b.topic, b.created_at,
-            b.cancelled_at, b.cancelled_by, b.cancel_note, b.spam_reason, b.ends_at::text AS at_text
-       FROM consultation_bookings b
-      WHERE b.ends_at ${upcoming ? '>' : '<='} ${sqlNow()} ${keyset}
-      ORDER BY ${order}
-      LIMIT $1`,
-    params,
-  );
+  const rows = await consultationPage(upcoming, PAGE + 1, after);
   const { availability, timeZone } = consultationSettings();
   const page = pageOf(
     rows,
@@ -88,7 +61,7 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
       cancelledAt: iso(row.cancelled_at),
       cancelledBy: row.cancelled_by,
       cancelNote: row.cancel_note,
-      spamReason: row.spam_reason,
+      spamReason: row.spam_reason as SpamReason | null,
       outsideHours:
         upcoming &&
         !row.cancelled_at &&
@@ -117,17 +90,7 @@ export async function listBookings(when: BookingsWhen, after?: Cursor): Promise<
  */
 async function crowdedNetworks(): Promise<CrowdedNetwork[]> {
   const at = Math.max(2, Math.min(CROWDED_AT, readSetting('CONSULTATION_UPCOMING_PER_NETWORK')));
-  const rows = await query<{ ids: string[]; names: string[]; starts: Date[] }>(
-    `SELECT array_agg(id::text ORDER BY starts_at) AS ids, array_agg(name ORDER BY starts_at) AS names,
-            array_agg(starts_at ORDER BY starts_at) AS starts
-       FROM consultation_bookings
-      WHERE cancelled_at IS NULL AND spam_reason IS NULL AND ends_at > ${sqlNow()}
-        AND client_network IS NOT NULL
-      GROUP BY client_network
-     HAVING count(*) >= $1
-      ORDER BY count(*) DESC, min(starts_at)`,
-    [at],
-  );
+  const rows = await crowdedConsultations(at);
   return rows.map((row) => ({
     bookings: row.ids.map((id, i) => ({
       id,
@@ -192,10 +155,7 @@ const asRow = (block: Awaited<ReturnType<typeof currentBlocks>>[number]): BlockR
 /** How many live consultations still to come lie outside the weekly hours as they are now. */
 async function outsideHoursCount(): Promise<number> {
   const { availability, timeZone } = consultationSettings();
-  const rows = await query<{ starts_at: Date; ends_at: Date }>(
-    `SELECT starts_at, ends_at FROM consultation_bookings
-      WHERE ends_at > ${sqlNow()} AND cancelled_at IS NULL AND spam_reason IS NULL`,
-  );
+  const rows = await liveConsultationSpans();
   return rows.filter(
     (row) =>
       !withinHours(
@@ -209,7 +169,7 @@ async function outsideHoursCount(): Promise<number> {
 export async function consultationsCalendar(): Promise<ConsultationsCalendar> {
   const [busy, feed, blocks, outsideHours] = await Promise.all([
     busyFeedState(),
-    query<{ created_at: Date }>(`SELECT created_at FROM consultation_feed_tokens`),
+    feedAddressMadeAt(),
     currentBlocks(),
     outsideHoursCount(),
   ]);
@@ -225,7 +185,7 @@ export async function consultationsCalendar(): Promise<ConsultationsCalendar> {
       checkedAt: iso(busy.checkedAt),
       error: busy.error,
     },
-    feed: { exists: feed.length > 0, createdAt: iso(feed[0]?.created_at ?? null) },
+    feed: { exists: feed !== undefined, createdAt: iso(feed ?? null) },
     blocks: blocks.map(asRow),
   };
 }
@@ -292,14 +252,7 @@ export async function unblockTime(id: string, staff: Staff): Promise<boolean> {
 export async function newFeedToken(staff: Staff): Promise<string> {
   const token = newToken();
   await transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO consultation_feed_tokens (id, token_sha256, created_by, created_at)
-       VALUES (true, $1, $2, ${sqlNow()})
-       ON CONFLICT (id) DO UPDATE
-          SET token_sha256 = EXCLUDED.token_sha256, created_by = EXCLUDED.created_by,
-              created_at = EXCLUDED.created_at`,
-      [tokenHash(token), staff.email],
-    );
+    await storeFeedToken(tx, tokenHash(token), staff.email);
     await logAccess(staff, { action: 'new-feed-address' }, tx);
   });
   return token;

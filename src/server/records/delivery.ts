@@ -4,6 +4,7 @@ import { kindsAbout, mailAbout, mailLabel, outbox } from '../mail-kinds';
 import { query } from '../platform/db';
 import type { DrainSummary } from '../platform/outbox';
 import { logAccess } from './access-log';
+import { consultationNames } from '../booking/store';
 import { sqlNow } from '../platform/clock';
 
 /** An outbox row's state from its two timestamps, and whether it was held back. */
@@ -52,30 +53,25 @@ export async function undeliveredMail(): Promise<MailRow[]> {
     failed_at: Date | null;
     message_name: string | null;
     waiver_name: string | null;
-    booking_name: string | null;
     subscriber_email: string | null;
   }>(
     `SELECT o.id, o.kind, o.ref, o.created_at, o.attempts, o.last_error, o.last_attempt_at,
             o.next_attempt_at, o.failed_at, c.name AS message_name,
-            w.first_name || ' ' || w.last_name AS waiver_name, b.name AS booking_name,
+            w.first_name || ' ' || w.last_name AS waiver_name,
             s.email AS subscriber_email
        FROM mail_outbox o
        LEFT JOIN contact_messages c ON o.kind = ANY($1::text[]) AND c.id::text = o.ref
        LEFT JOIN waivers w ON o.kind = ANY($2::text[]) AND w.id::text = split_part(o.ref, ':', 1)
-       LEFT JOIN consultation_bookings b
-         ON o.kind = ANY($4::text[]) AND b.id::text = split_part(o.ref, ':', 1)
        LEFT JOIN list_subscribers s
-         ON o.kind = ANY($5::text[]) AND s.id::text = split_part(o.ref, ':', 1)
+         ON o.kind = ANY($4::text[]) AND s.id::text = split_part(o.ref, ':', 1)
       WHERE ${undelivered('o.')}
       ORDER BY o.failed_at IS NULL, o.created_at DESC, o.id DESC
       LIMIT $3`,
-    [
-      kindsAbout('message'),
-      kindsAbout('waiver'),
-      LIST_LIMIT,
-      kindsAbout('booking'),
-      kindsAbout('subscriber'),
-    ],
+    [kindsAbout('message'), kindsAbout('waiver'), LIST_LIMIT, kindsAbout('subscriber')],
+  );
+  // A booking's name comes from its own store (a consultation's: booking/store.ts).
+  const bookingNames = await consultationNames(
+    rows.filter((row) => mailAbout(row.kind) === 'booking').map((row) => row.ref.split(':')[0]),
   );
   return rows.map((row) => {
     const record = mailAbout(row.kind);
@@ -83,7 +79,7 @@ export async function undeliveredMail(): Promise<MailRow[]> {
       record === 'waiver'
         ? row.waiver_name
         : record === 'booking'
-          ? row.booking_name
+          ? bookingNames.get(row.ref.split(':')[0])
           : record === 'subscriber'
             ? row.subscriber_email
             : row.message_name;

@@ -7,6 +7,7 @@ import { sqlNow } from '../platform/clock';
 import { removeMailFiles } from '../platform/mail';
 import { logAccess } from './access-log';
 import { kindsAbout } from '../mail-kinds';
+import { bookingsOfPerson, deleteBookings } from '../bookings/kinds';
 
 /**
  * A participant's right to be forgotten: everything held about one e-mail address (its waivers
@@ -66,22 +67,8 @@ export async function previewErasure(email: string): Promise<ErasurePreview> {
     [address],
   );
   // Consultations, sessions (private, in-home), class places and waitlist entries alike:
-  // bookings. A place or an entry still live counts as not ended.
-  const bookings = await query<{ id: string; starts_at: Date; upcoming: boolean }>(
-    `SELECT id, starts_at, (NOT ended AND starts_at > ${sqlNow()}) AS upcoming
-       FROM (SELECT id, starts_at, cancelled_at IS NOT NULL AS ended, email
-               FROM consultation_bookings
-             UNION ALL
-             SELECT id, starts_at, cancelled_at IS NOT NULL, email FROM session_bookings
-             UNION ALL
-             SELECT s.id, d.starts_at, s.place_no IS NULL, s.email
-               FROM class_places s JOIN class_dates d ON d.id = s.class_date_id
-             UNION ALL
-             SELECT w.id, d.starts_at, w.status NOT IN ('waiting', 'offered'), w.email
-               FROM class_waitlist w JOIN class_dates d ON d.id = w.class_date_id) b
-      WHERE lower(email) = $1 ORDER BY starts_at DESC`,
-    [address],
-  );
+  // bookings, each kind's own (bookings/kinds.ts).
+  const bookings = await transaction((tx) => bookingsOfPerson(tx, address, false));
   const subscribers = await query<{ id: string | number }>(
     `SELECT id FROM list_subscribers WHERE lower(email) = $1`,
     [address],
@@ -142,12 +129,7 @@ export async function deleteRecords(
   // Its re-sign requests go with its waivers (ON DELETE CASCADE), in this transaction.
   await tx.query(`DELETE FROM waivers WHERE id = ANY($1::uuid[])`, [ids.waivers]);
   await tx.query(`DELETE FROM contact_messages WHERE id = ANY($1::bigint[])`, [ids.messages]);
-  await tx.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
-  await tx.query(`DELETE FROM session_bookings WHERE id = ANY($1::uuid[])`, [ids.bookings]);
-  // A waitlist entry before the place it was offered; a live place deleted is a free place, which
-  // the classes' next steps offer to whoever waits (classes/engine.ts, runClassSteps).
-  await tx.query(`DELETE FROM class_waitlist WHERE id = ANY($1::uuid[])`, [ids.bookings]);
-  await tx.query(`DELETE FROM class_places WHERE id = ANY($1::uuid[])`, [ids.bookings]);
+  await deleteBookings(tx, ids.bookings);
   // Its confirmations go with it (ON DELETE CASCADE).
   await tx.query(`DELETE FROM list_subscribers WHERE id = ANY($1::bigint[])`, [ids.subscribers]);
   return {
@@ -171,12 +153,7 @@ export async function eraseParticipant(email: string, staff: Staff): Promise<Era
     const messages = await ids(
       `SELECT id FROM contact_messages WHERE lower(email) = $1 FOR UPDATE`,
     );
-    const bookings = [
-      ...(await ids(`SELECT id FROM consultation_bookings WHERE lower(email) = $1 FOR UPDATE`)),
-      ...(await ids(`SELECT id FROM session_bookings WHERE lower(email) = $1 FOR UPDATE`)),
-      ...(await ids(`SELECT id FROM class_places WHERE lower(email) = $1 FOR UPDATE`)),
-      ...(await ids(`SELECT id FROM class_waitlist WHERE lower(email) = $1 FOR UPDATE`)),
-    ];
+    const bookings = (await bookingsOfPerson(tx, address, true)).map((row) => row.id);
     const subscribers = await ids(
       `SELECT id FROM list_subscribers WHERE lower(email) = $1 FOR UPDATE`,
     );

@@ -120,11 +120,11 @@ export async function queue<K extends string>(
 /**
  * A submission id already stored: nothing more is queued when it said the same (its
  * fingerprint is the row's), and another request under it is refused (409), told nothing of the row.
- * `table` holds the form's rows, with `submission_id` and `request_sha256`.
+ * `table`, the caller's own, holds the form's rows, with `submission_id` and `request_sha256`.
  */
 export async function repeated(
   tx: Queryable,
-  table: 'contact_messages' | 'waivers' | 'class_places' | 'class_waitlist',
+  table: string,
   received: Received,
 ): Promise<Result<string[], Problem>> {
   const { rows } = await tx.query(`SELECT request_sha256 FROM ${table} WHERE submission_id = $1`, [

@@ -13,76 +13,14 @@
  * left (the mail records go before the messages they are about, so a mail's record is counted
  * under mail records in the preview and in the run alike).
  */
-import type { Queryable } from '../platform/db';
+import { BOOKING_RULES } from '../booking/retention';
+import { CLASS_RULES } from '../classes/retention';
 import { mailFilesBefore, removeMailFilesBefore } from '../platform/mail';
 import { longestRateLimitWindow } from '../platform/settings';
 import { kindsAbout } from '../mail-kinds';
-import type { RecordKind } from '../../shared/desk-api';
+import { rowsOf, type RetentionRule } from './rows';
 
-export interface RetentionRule {
-  /** Its name in the tombstone. */
-  name: string;
-  /** Its keeping time's name in content/retention.yaml... */
-  period: string;
-  /** ...and the keeping time when the file leaves it out. */
-  keep: string;
-  /** What it removes: one, many (e.g. 'message taken for spam', 'messages taken for spam'). */
-  what: readonly [string, string];
-  /** From when the keeping time runs, in words ("from arrival"). */
-  from: string;
-  /** How many of its records are past `cutoff`. */
-  count(db: Queryable, cutoff: Date): Promise<number>;
-  /** Removes them (inside the run's transaction); how many went. */
-  remove(tx: Queryable, cutoff: Date): Promise<number>;
-  /** Not rows but files: removed once the run's transaction has committed. */
-  afterCommit?: true;
-}
-
-type Described = Pick<RetentionRule, 'name' | 'period' | 'keep' | 'what' | 'from'>;
-
-const number = (rows: unknown[]) => Number((rows[0] as { n: number | string } | undefined)?.n ?? 0);
-
-/**
- * The rows of `table` matching `where` (`$1` the cutoff; `params` from `$2` on), counted or
- * deleted; `mailsOf` names the kind of record whose mails' records go with each row deleted.
- */
-function rowsOf(
-  spec: Described & {
-    table: string;
-    where: string;
-    params?: () => unknown[];
-    key?: string;
-    mailsOf?: RecordKind;
-  },
-): RetentionRule {
-  const params = (cutoff: Date) => [cutoff.toISOString(), ...(spec.params?.() ?? [])];
-  return {
-    ...spec,
-    async count(db, cutoff) {
-      const { rows } = await db.query(
-        `SELECT count(*)::int AS n FROM ${spec.table} t WHERE ${spec.where}`,
-        params(cutoff),
-      );
-      return number(rows);
-    },
-    async remove(tx, cutoff) {
-      const { rows } = await tx.query(
-        `DELETE FROM ${spec.table} t WHERE ${spec.where} RETURNING ${spec.key ?? 't.id'}::text AS key`,
-        params(cutoff),
-      );
-      const keys = (rows as { key: string }[]).map((row) => row.key);
-      if (spec.mailsOf && keys.length > 0) {
-        // A mail's ref is its record's id, or `<id>:<sequence>` for a booking's.
-        await tx.query(
-          `DELETE FROM mail_outbox
-            WHERE kind = ANY($1::text[]) AND split_part(ref, ':', 1) = ANY($2::text[])`,
-          [kindsAbout(spec.mailsOf), keys],
-        );
-      }
-      return keys.length;
-    },
-  };
-}
+export type { RetentionRule };
 
 export const RETENTION_RULES: readonly RetentionRule[] = [
   rowsOf({
@@ -142,71 +80,8 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     where: 't.spam_reason IS NULL AND t.created_at < $1',
     mailsOf: 'message',
   }),
-  rowsOf({
-    name: 'spamBookings',
-    period: 'spam',
-    keep: '30 days',
-    what: ['consultation booking taken for spam', 'consultation bookings taken for spam'],
-    from: 'from arrival',
-    table: 'consultation_bookings',
-    where: 't.spam_reason IS NOT NULL AND t.created_at < $1',
-    mailsOf: 'booking',
-  }),
-  rowsOf({
-    name: 'consultations',
-    period: 'consultations',
-    keep: '2 years',
-    what: ['consultation', 'consultations'],
-    from: 'from its time (or its cancellation, if later)',
-    table: 'consultation_bookings',
-    // GREATEST skips a NULL: a booking never cancelled counts from its end.
-    where: 't.spam_reason IS NULL AND GREATEST(t.ends_at, t.cancelled_at) < $1',
-    mailsOf: 'booking',
-  }),
-  rowsOf({
-    name: 'consultationBlocks',
-    period: 'consultations',
-    keep: '2 years',
-    what: ['block of consultation time', 'blocks of consultation time'],
-    from: 'from its end',
-    table: 'consultation_blocks',
-    where: 'upper(t.span) < $1',
-  }),
-  rowsOf({
-    name: 'spamSessions',
-    period: 'spam',
-    keep: '30 days',
-    what: ['session booking taken for spam', 'session bookings taken for spam'],
-    from: 'from arrival',
-    table: 'session_bookings',
-    where: 't.spam_reason IS NOT NULL AND t.created_at < $1',
-    mailsOf: 'booking',
-  }),
-  rowsOf({
-    // A private or in-home session: who booked it, where, paid or came. Its payment's record
-    // (amount, Stripe's references, refunds; no name or address) stays for the accounts.
-    name: 'bookedSessions',
-    period: 'bookedSessions',
-    keep: '2 years',
-    what: ['private or in-home session', 'private and in-home sessions'],
-    from: 'from its time (or its cancellation, if later)',
-    table: 'session_bookings',
-    where: 't.spam_reason IS NULL AND GREATEST(t.ends_at, t.cancelled_at) < $1',
-    mailsOf: 'booking',
-  }),
-  rowsOf({
-    // A class date with its places (who booked, paid, came) and its waitlist: they cascade.
-    name: 'classes',
-    period: 'classes',
-    keep: '2 years',
-    what: [
-      'class date with its places and waitlist',
-      'class dates with their places and waitlists',
-    ],
-    from: 'from the class',
-    table: 'class_dates',
-    where: 't.ends_at < $1',
-  }),
+  ...BOOKING_RULES,
+  ...CLASS_RULES,
   rowsOf({
     name: 'listPending',
     period: 'listPending',
