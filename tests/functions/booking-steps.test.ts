@@ -135,8 +135,8 @@ describe('storeBooking', () => {
       'booking-reminder',
     ]);
     // The token it answers with is the one the row keeps, sealed and hashed.
-    expect(manageToken((await loadBooking(stored.id))!)).toBe(stored.token);
-    expect(stored.start).toEqual(new Date(TUESDAY_9));
+    expect(manageToken((await loadBooking(stored.booking.id))!)).toBe(stored.token);
+    expect(stored.booking.start).toEqual(new Date(TUESDAY_9));
   });
 
   test('spam is stored and holds nothing, and queues no mail', async () => {
@@ -164,7 +164,7 @@ describe('storeBooking', () => {
     const again = await storeBooking(outbox, first.request, first.received, first.checked);
     expect(again).toMatchObject({
       ok: true,
-      value: { repeat: true, booking: { id: newBooking(first.booked).id } },
+      value: { repeat: true, booking: { id: newBooking(first.booked).booking.id } },
     });
     expect(await env.count('consultation_bookings')).toBe(1);
     expect(await env.count('mail_outbox')).toBe(3);
@@ -191,7 +191,7 @@ describe('findRepeat', () => {
     });
     expect(await findRepeat(received)).toMatchObject({
       ok: true,
-      value: { repeat: true, booking: { id: newBooking(booked).id } },
+      value: { repeat: true, booking: { id: newBooking(booked).booking.id } },
     });
     const other = submission(TUESDAY_9, { submissionId: request.submissionId, name: 'Mallory' });
     expect(await findRepeat(other.received)).toMatchObject({ ok: false, problem: { status: 409 } });

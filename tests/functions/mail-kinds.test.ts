@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { BOOKING_MAILS } from '../../src/server/booking/book';
-import { SESSION_MAILS } from '../../src/server/booking/session-book';
+import { BOOKING_MAILS, SESSION_MAILS } from '../../src/server/booking/appointment-mail';
 import { CLASS_MAILS, WAITLIST_MAILS } from '../../src/server/classes/book';
 import { MESSAGE_MAILS } from '../../src/server/contact/store';
 import { SIGN_UP_MAILS } from '../../src/server/list/store';

@@ -21,23 +21,13 @@ import * as zoned from '../../shared/booking/zoned';
 import { fullDateLabel, timeRangeLabel } from '../../shared/time-format';
 import { PAGES, managePath } from '../../shared/site-paths';
 import { normalEmail } from '../../shared/email';
-import { now } from '../platform/clock';
 import { transaction } from '../platform/db';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
 import { seeOther } from '../request/pages';
 import { countRequest } from '../request/rate-limit';
 import type { Problem } from '../request/responses';
-import {
-  answer,
-  keptAsSpam,
-  otherRequest,
-  queue,
-  sameRequest,
-  type FormOutbox,
-  type QueuedMail,
-  type Received,
-} from '../request/steps';
+import { answer, keptAsSpam, queue, type FormOutbox, type Received } from '../request/steps';
 import { consultationSettings } from './consultation';
 import { checkSlot, nearestTo } from './offer';
 import {
@@ -48,48 +38,19 @@ import {
   isSlotTaken,
   upcomingHeld,
   type UpcomingCaps,
-  mailRef,
   manageToken,
   type BookedSlot,
   type Booking,
 } from './store';
+import { bookingMails, type BookingMailKind } from './appointment-mail';
+import { findRepeatOf, repeatOf, type AppointmentBooked } from './appointment-book';
 import { releaseLapsedSessionHolds } from './session-store';
 
-const DAY_MS = 24 * 3_600_000;
+export type Booked = AppointmentBooked<Booking>;
 
-/** The kinds of mail about a booking (their composers: mail.ts, listed in mail-kinds.ts). */
-export type BookingMailKind =
-  | 'booking-visitor'
-  | 'booking-studio'
-  | 'booking-cancel-visitor'
-  | 'booking-cancel-studio'
-  | 'booking-reminder';
-
-/** The mails a new booking queues (`bookingMails`). */
-export const BOOKING_MAILS = ['booking-visitor', 'booking-studio', 'booking-reminder'] as const;
-
-/**
- * A booking as its answer tells it: the one just stored (its token made here, its mails to send
- * now), or the one a repeated submission id names, as its row was read.
- */
-export type Booked =
-  | { repeat: false; id: string; start: Date; end: Date; token: string; queued: string[] }
-  | { repeat: true; booking: Booking };
-
-/**
- * A submission id already booked (a retry, a double click, Back and Send again): its booking,
- * from the one read of its row, or 409 when it was sent with other details; `undefined` for a
- * new submission. It skips the checks, which its own booking would fail (the slot is its own).
- */
-export async function findRepeat(received: Received): Promise<Result<Booked | undefined, Problem>> {
-  const earlier = await bookingBySubmission(received.submissionId);
-  return earlier ? repeatOf(earlier, received) : ok(undefined);
-}
-
-function repeatOf(earlier: Booking, received: Received): Result<Booked, Problem> {
-  if (!sameRequest(earlier.requestSha256, received)) return failed(otherRequest());
-  return ok({ repeat: true, booking: earlier });
-}
+/** A submission id already booked: its booking, or 409 (appointment-book.ts). */
+export const findRepeat = (received: Received) =>
+  findRepeatOf(received, (id) => bookingBySubmission(id));
 
 /** The 409 of a slot no longer free, with the nearest free ones for the form to offer. */
 export function slotTaken(nearest: OfferedSlot[]): Problem {
@@ -153,24 +114,6 @@ export function capProblem(cap: 'mailbox' | 'network'): Problem {
   };
 }
 
-/** The mails of a new booking: both invites now, and the reminder a day before if there is one. */
-export function bookingMails(
-  id: string,
-  start: Date,
-  sequence: number,
-): QueuedMail<(typeof BOOKING_MAILS)[number]>[] {
-  const ref = mailRef(id, sequence);
-  const remindAt = new Date(start.getTime() - DAY_MS);
-  return [
-    { kind: 'booking-visitor', ref },
-    { kind: 'booking-studio', ref },
-    // Booked less than a day ahead: the confirmation is reminder enough.
-    ...(remindAt.getTime() > now().getTime()
-      ? [{ kind: 'booking-reminder' as const, ref, notBefore: remindAt }]
-      : []),
-  ];
-}
-
 /**
  * Stores the booking and queues its mails in one transaction. Postgres refuses a slot another
  * booking holds (a race lost: 409 with the nearest free slots now), and a mailbox or network
@@ -193,12 +136,12 @@ export async function storeBooking(
         if (!earlier) throw new Error('A booking was both stored and not found');
         return repeatOf(earlier, received);
       }
-      const booked = { repeat: false as const, ...stored, start: slot.start, end: slot.end };
+      const booked = { repeat: false as const, ...stored };
       if (received.spam) {
-        keptAsSpam('booking', stored.id, received.spam);
+        keptAsSpam('booking', stored.booking.id, received.spam);
         return ok({ ...booked, queued: [] });
       }
-      const queued = await queue(tx, outbox, bookingMails(stored.id, slot.start, 0));
+      const queued = await queue(tx, outbox, bookingMails(stored.booking.id, slot.start, 0));
       return ok({ ...booked, queued });
     });
   } catch (error) {
@@ -236,7 +179,7 @@ export const REPEAT_PAGE = `${PAGES.manage}?repeat=1`;
  */
 export function answerBooking(booked: Booked, received: Received): Response {
   if (booked.repeat && received.format === 'form') return seeOther(REPEAT_PAGE);
-  const { start, end } = booked.repeat ? booked.booking : booked;
+  const { start, end } = booked.booking;
   const token = booked.repeat ? manageToken(booked.booking) : booked.token;
   const booking = summary(start, end, token);
   return answer(received, `${booking.manage}&booked=1`, { booking });

@@ -14,69 +14,27 @@
  */
 import type { ConsultationPlace } from '../../shared/booking/place';
 import { withinHours } from '../../shared/booking/window-starts';
-import * as zoned from '../../shared/booking/zoned';
-import {
-  dayLabel,
-  fullDateLabel,
-  timeLabel,
-  timeRangeLabel,
-  zoneName,
-} from '../../shared/time-format';
 import { now } from '../platform/clock';
 import { mailBody, type Block } from '../mail/blocks';
-import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
-import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { contactRecipient, type CalendarEvent } from '../platform/mail';
+import { nothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import { consultationSettings } from './consultation';
 import { cancellation, invitation, type InviteContext } from './invite';
 import { checkSlot } from './offer';
-import { loadBooking, manageUrl, readMailRef, type Booking } from './store';
+import { loadBooking, manageUrl, type Booking } from './store';
+import * as appointment from './appointment-mail';
+
 import { PAGES } from '../../shared/site-paths';
 
-type Composed = Promise<Mail | NothingToSend | undefined>;
-
-/** The first word of the name typed, as a greeting: the one piece of it the visitor's mail holds. */
-export function firstName(name: string): string {
-  return (name.trim().split(/\s+/)[0] ?? '').slice(0, 40);
-}
-
 /** The booking a ref names, at the version it names; or why there is nothing to send. */
-async function about(
-  ref: string,
-  wanted: 'live' | 'cancelled',
-): Promise<Booking | NothingToSend | undefined> {
-  const read = readMailRef(ref);
-  const booking = read && (await loadBooking(read.id));
-  if (!read || !booking) return undefined;
-  if (booking.sequence !== read.sequence) {
-    return nothingToSend(`booking changed since (now version ${booking.sequence})`);
-  }
-  if (wanted === 'live' && booking.cancelledAt) return nothingToSend('booking cancelled');
-  if (wanted === 'cancelled' && !booking.cancelledAt) return nothingToSend('booking not cancelled');
-  return booking;
-}
+const about = (ref: string, wanted: 'live' | 'cancelled') =>
+  appointment.about(ref, wanted, loadBooking, 'booking');
 
-const isBooking = (value: Booking | NothingToSend | undefined): value is Booking =>
-  value !== undefined && 'id' in value;
+const isBooking = appointment.isFound<Booking>;
 
-interface When {
-  date: string;
-  time: string;
-  short: string;
-  zone: string;
-}
-
-function when(booking: Booking, timeZone: string): When {
-  const start = zoned.instantOf(booking.start);
-  const end = zoned.instantOf(booking.end);
-  const time = timeLabel(start, timeZone);
-  return {
-    date: fullDateLabel(start, timeZone),
-    time: timeRangeLabel(start, end, timeZone),
-    short: `${dayLabel(zoned.localDate(start, timeZone))} at ${time}`,
-    zone: zoneName(timeZone),
-  };
-}
+const when = (booking: Booking, timeZone: string): appointment.When =>
+  appointment.when(booking, timeZone);
 
 const placeLine = (place: ConsultationPlace) =>
   place.kind === 'studio' ? `${place.label}: ${place.address}` : `${place.label}: ${place.link}`;
@@ -97,11 +55,11 @@ type Line = Block;
 
 const body = (lines: Line[], footer?: string) => mailBody(lines, footer ? [footer] : []);
 
-function visitorLines(booking: Booking, w: When, heading: string): Line[] {
+function visitorLines(booking: Booking, w: appointment.When, heading: string): Line[] {
   const { place } = consultationSettings();
   const studio = siteFacts();
   return [
-    `Hello ${firstName(booking.name)},`,
+    `Hello ${appointment.firstName(booking.name)},`,
     heading,
     `When: ${w.date}, ${w.time} (${w.zone})\nWhere: ${placeLine(place)}`,
     'The calendar invite is attached: open it to add the consultation to your calendar.',
@@ -120,10 +78,10 @@ function visitorLines(booking: Booking, w: When, heading: string): Line[] {
 }
 
 const FOOTER = (studio: string, cancelled = false) =>
-  `You get this e-mail because this address was used to book a consultation with ${studio}.${cancelled ? '' : ' If that was not you, use the link above to cancel it.'}`;
+  appointment.visitorFooter('a consultation', studio, cancelled);
 
 /** The visitor's invite (REQUEST): at booking, and again with the new time after a move. */
-export async function visitorInviteMail(ref: string): Composed {
+export async function visitorInviteMail(ref: string): appointment.Composed {
   const booking = await about(ref, 'live');
   if (!isBooking(booking)) return booking;
   const { timeZone } = consultationSettings();
@@ -157,7 +115,7 @@ function visitorInvite(booking: Booking, method: 'REQUEST' | 'CANCEL'): Calendar
     sequence: booking.sequence,
     start: booking.start,
     end: booking.end,
-    visitor: { name: firstName(booking.name), email: booking.email },
+    visitor: { name: appointment.firstName(booking.name), email: booking.email },
   };
   return method === 'REQUEST'
     ? invitation(details, context(booking))
@@ -177,23 +135,14 @@ function studioInvite(booking: Booking, method: 'REQUEST' | 'CANCEL'): CalendarE
     : cancellation(details, context(booking));
 }
 
-/**
- * Said to her only of a booking whose browser ran no script at all: the form could not time it,
- * so one of the spam checks could not run. What she can do about it, in her words.
- */
-export const UNTIMED_NOTE =
-  'Their browser ran no scripts, so this booking had one spam check fewer than usual. If you do not know them and it looks wrong, cancel it on the desk.';
-
-function visitorDetails(booking: Booking): string[] {
-  return [
-    `Name: ${booking.name}\nEmail: ${booking.email}\nPhone: ${booking.phone || 'not given'}`,
-    ...(booking.topic ? [`What they would like to talk about:\n${booking.topic}`] : []),
-    ...(booking.timed ? [] : [UNTIMED_NOTE]),
-  ];
-}
+const visitorDetails = (booking: Booking) =>
+  appointment.visitorDetails(
+    booking,
+    booking.topic ? [`What they would like to talk about:\n${booking.topic}`] : [],
+  );
 
 /** The instructor's invite (REQUEST), to the studio's inbox: who booked, and what they wrote. */
-export async function studioInviteMail(ref: string): Composed {
+export async function studioInviteMail(ref: string): appointment.Composed {
   const booking = await about(ref, 'live');
   if (!isBooking(booking)) return booking;
   const { timeZone, place } = consultationSettings();
@@ -213,14 +162,14 @@ export async function studioInviteMail(ref: string): Composed {
         ...visitorDetails(booking),
         'The calendar invite is attached. Every booking is also on the records desk (Consultations), and in your consultations calendar if you subscribed to it.',
       ],
-      `Reply to this e-mail to answer ${booking.name} directly: replies go to ${booking.email}.`,
+      appointment.studioFooter(booking),
     ),
     icalEvent: studioInvite(booking, 'REQUEST'),
   };
 }
 
 /** The visitor's cancellation (CANCEL): whoever cancelled, with the studio's note if it wrote one. */
-export async function visitorCancelMail(ref: string): Composed {
+export async function visitorCancelMail(ref: string): appointment.Composed {
   const booking = await about(ref, 'cancelled');
   if (!isBooking(booking)) return booking;
   const { timeZone } = consultationSettings();
@@ -232,7 +181,7 @@ export async function visitorCancelMail(ref: string): Composed {
     subject: `Cancelled: your consultation on ${w.short}`,
     ...body(
       [
-        `Hello ${firstName(booking.name)},`,
+        `Hello ${appointment.firstName(booking.name)},`,
         byStudio
           ? `${studio.instructor} has had to cancel your consultation on ${w.date}, ${w.time} (${w.zone}). We are sorry for the change of plan.`
           : `Your consultation on ${w.date}, ${w.time} (${w.zone}) is cancelled, as you asked.`,
@@ -269,16 +218,13 @@ async function freedTime(booking: Booking): Promise<string> {
 }
 
 /** The instructor's cancellation (CANCEL), so her calendar drops it too. */
-export async function studioCancelMail(ref: string): Composed {
+export async function studioCancelMail(ref: string): appointment.Composed {
   const booking = await about(ref, 'cancelled');
   if (!isBooking(booking)) return booking;
   const freed = await freedTime(booking);
   const { timeZone } = consultationSettings();
   const w = when(booking, timeZone);
-  const by =
-    booking.cancelledBy === 'visitor'
-      ? `${booking.name} cancelled it from the link in their confirmation.`
-      : `It was cancelled on the records desk by ${booking.cancelledBy ?? 'the studio'}.`;
+  const by = appointment.cancelledBy(booking);
   return {
     to: contactRecipient(),
     replyTo: booking.email,
@@ -289,14 +235,14 @@ export async function studioCancelMail(ref: string): Composed {
         ...(booking.cancelNote ? [`Your note to them:\n${booking.cancelNote}`] : []),
         `The cancellation is attached: your calendar removes the consultation when you open it.${freed}`,
       ],
-      `Reply to this e-mail to write to ${booking.name}: replies go to ${booking.email}.`,
+      appointment.studioFooter(booking, true),
     ),
     icalEvent: studioInvite(booking, 'CANCEL'),
   };
 }
 
 /** The visitor's reminder, due a day before; nothing once the booking was moved or cancelled. */
-export async function reminderMail(ref: string): Composed {
+export async function reminderMail(ref: string): appointment.Composed {
   const booking = await about(ref, 'live');
   if (!isBooking(booking)) return booking;
   if (booking.start.getTime() <= now().getTime()) {
@@ -310,7 +256,7 @@ export async function reminderMail(ref: string): Composed {
     subject: `Reminder: your consultation on ${w.short}`,
     ...body(
       [
-        `Hello ${firstName(booking.name)},`,
+        `Hello ${appointment.firstName(booking.name)},`,
         `A reminder: your consultation with ${studio.instructor} is coming up.`,
         ...visitorLines(booking, w, '')
           .slice(2, -1)

@@ -18,7 +18,7 @@ import { afterAnswer, guardPost, type FunctionContext } from '../request/guard';
 import { refusalOf, seeOther, type Refused } from '../request/pages';
 import { readSetting } from '../platform/settings';
 import { siteFacts } from '../platform/site-facts';
-import { bookingMails, type BookingMailKind } from './book';
+import { bookingMails, type BookingMailKind } from './appointment-mail';
 import { checkSlot, nearestTo, offeredSlots } from './offer';
 import {
   bookingByToken,

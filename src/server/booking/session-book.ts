@@ -22,20 +22,10 @@ import { failed, ok, type Result } from '../../shared/result';
 import { oneOf } from '../../shared/one-session';
 import { PAGES } from '../../shared/site-paths';
 import { fullDateLabel, timeRangeLabel } from '../../shared/time-format';
-import { now } from '../platform/clock';
 import { transaction } from '../platform/db';
 import { seeOther } from '../request/pages';
 import type { Problem } from '../request/responses';
-import {
-  answer,
-  keptAsSpam,
-  otherRequest,
-  queue,
-  sameRequest,
-  type FormOutbox,
-  type QueuedMail,
-  type Received,
-} from '../request/steps';
+import { answer, keptAsSpam, queue, type FormOutbox, type Received } from '../request/steps';
 import { slotTaken } from './book';
 import { sessionPolicy, sessionType, servesArea, type SessionType } from './policy';
 import { amountLine } from './session-mail';
@@ -49,27 +39,11 @@ import {
   type SessionBooking,
   type SessionSlot,
 } from './session-store';
-import { isSlotTaken, mailRef } from './store';
+import { isSlotTaken } from './store';
+import { sessionMails, type SessionMailKind } from './appointment-mail';
+import { findRepeatOf, repeatOf, type AppointmentBooked } from './appointment-book';
 
-const DAY_MS = 24 * 3_600_000;
-
-export type SessionMailKind =
-  | 'session-visitor'
-  | 'session-studio'
-  | 'session-cancel-visitor'
-  | 'session-cancel-studio'
-  | 'session-reminder';
-
-/** The mails a new session queues (`sessionMails`). */
-export const SESSION_MAILS = ['session-visitor', 'session-studio', 'session-reminder'] as const;
-
-/**
- * A session as its answer tells it: the one just stored (its token made here, its mails to send
- * now), or the one a repeated submission id names, as its row was read.
- */
-export type SessionBooked =
-  | { repeat: false; booking: SessionBooking; token: string; queued: string[] }
-  | { repeat: true; booking: SessionBooking };
+export type SessionBooked = AppointmentBooked<SessionBooking>;
 
 const CHOOSE = 'Please choose one of the times offered.';
 const STREET = 'Please enter the street address where the session takes place.';
@@ -100,22 +74,9 @@ export function checkSessionType(request: SessionBookingRequest): Result<Session
   return ok(type);
 }
 
-/**
- * A submission id already booked (a retry, a double click, Back and Send again): its session,
- * or 409 when it was sent with other details (told nothing of the first); `undefined` for a new
- * submission. It skips the checks, which its own session would fail (the time is its own).
- */
-export async function findSessionRepeat(
-  received: Received,
-): Promise<Result<SessionBooked | undefined, Problem>> {
-  const earlier = await sessionBySubmission(received.submissionId);
-  return earlier ? repeatOf(earlier, received) : ok(undefined);
-}
-
-function repeatOf(earlier: SessionBooking, received: Received): Result<SessionBooked, Problem> {
-  if (!sameRequest(earlier.requestSha256, received)) return failed(otherRequest());
-  return ok({ repeat: true, booking: earlier });
-}
+/** A submission id already booked: its session, or 409 (appointment-book.ts). */
+export const findSessionRepeat = (received: Received) =>
+  findRepeatOf(received, (id) => sessionBySubmission(id));
 
 /**
  * The checks of a session booking before it is stored: a session at the visitor's address needs
@@ -138,23 +99,6 @@ export async function checkSession(
   const slot = await checkSessionSlot(type, request.slot, { later: received.later });
   if (!slot.ok) return failed(slot.taken ? slotTaken(slot.nearest) : fieldProblem('slot', CHOOSE));
   return ok(slot.slot);
-}
-
-/** The mails of a new session: both invites now, and the reminder a day before if there is one. */
-export function sessionMails(
-  id: string,
-  start: Date,
-  sequence: number,
-): QueuedMail<(typeof SESSION_MAILS)[number]>[] {
-  const ref = mailRef(id, sequence);
-  const remindAt = new Date(start.getTime() - DAY_MS);
-  return [
-    { kind: 'session-visitor', ref },
-    { kind: 'session-studio', ref },
-    ...(remindAt.getTime() > now().getTime()
-      ? [{ kind: 'session-reminder' as const, ref, notBefore: remindAt }]
-      : []),
-  ];
 }
 
 /**

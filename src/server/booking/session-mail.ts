@@ -11,45 +11,33 @@
  * holds the first name and, for a session at their address, that address; the rest goes to the
  * studio alone.
  */
-import * as zoned from '../../shared/booking/zoned';
 import { dollars } from '../../shared/money';
 import { aOneOf, oneOf } from '../../shared/one-session';
-import {
-  dayLabel,
-  fullDateLabel,
-  timeLabel,
-  timeRangeLabel,
-  zoneName,
-} from '../../shared/time-format';
 import { mailBody, type Block } from '../mail/blocks';
 import { cancelledMoney, refundedOf, refundWords } from '../payments/store';
 import { now } from '../platform/clock';
-import { contactRecipient, type CalendarEvent, type Mail } from '../platform/mail';
-import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { contactRecipient, type CalendarEvent } from '../platform/mail';
+import { nothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
-import { firstName, UNTIMED_NOTE } from './mail';
+import {
+  about as aboutAppointment,
+  cancelledBy,
+  firstName,
+  isFound,
+  studioFooter,
+  visitorDetails,
+  visitorFooter,
+  when as whenOf,
+  type Composed,
+  type When,
+} from './appointment-mail';
 import { sessionPolicy } from './policy';
 import { sessionCalendar } from './session-invite';
 import { loadSession, sessionManageUrl, type SessionBooking } from './session-store';
 import { waiverCovers } from './session-waiver';
-import { readMailRef } from './store';
 
-type Composed = Promise<Mail | NothingToSend | undefined>;
-
-async function about(
-  ref: string,
-  wanted: 'live' | 'cancelled',
-): Promise<SessionBooking | NothingToSend | undefined> {
-  const read = readMailRef(ref);
-  const booking = read && (await loadSession(read.id));
-  if (!read || !booking) return undefined;
-  if (booking.sequence !== read.sequence) {
-    return nothingToSend(`session changed since (now version ${booking.sequence})`);
-  }
-  if (wanted === 'live' && booking.cancelledAt) return nothingToSend('session cancelled');
-  if (wanted === 'cancelled' && !booking.cancelledAt) return nothingToSend('session not cancelled');
-  return booking;
-}
+const about = (ref: string, wanted: 'live' | 'cancelled') =>
+  aboutAppointment(ref, wanted, loadSession, 'session');
 
 /** One session of its kind, as a sentence says it: "private session" (from "Private Sessions"). */
 export const kindOf = (booking: Pick<SessionBooking, 'title'>) =>
@@ -61,8 +49,7 @@ const aKindOf = (booking: Pick<SessionBooking, 'title'>) => aOneOf(booking.title
 /** Its name on a calendar: "Private Session". */
 const nameOf = (booking: Pick<SessionBooking, 'title'>) => oneOf(booking.title);
 
-const isSession = (value: SessionBooking | NothingToSend | undefined): value is SessionBooking =>
-  value !== undefined && 'id' in value;
+const isSession = isFound<SessionBooking>;
 
 /** What the visitor owes and where, in their words. */
 export function amountLine(
@@ -97,24 +84,7 @@ export function placeOf(booking: SessionBooking, to: 'visitor' | 'studio' = 'vis
 const location = (booking: SessionBooking) =>
   booking.place === 'home' ? homeAddress(booking) : sessionPolicy().studioAddress;
 
-interface When {
-  date: string;
-  time: string;
-  short: string;
-  zone: string;
-}
-
-function when(booking: SessionBooking): When {
-  const { timeZone } = sessionPolicy();
-  const start = zoned.instantOf(booking.start);
-  const end = zoned.instantOf(booking.end);
-  return {
-    date: fullDateLabel(start, timeZone),
-    time: timeRangeLabel(start, end, timeZone),
-    short: `${dayLabel(zoned.localDate(start, timeZone))} at ${timeLabel(start, timeZone)}`,
-    zone: zoneName(timeZone),
-  };
-}
+const when = (booking: SessionBooking): When => whenOf(booking, sessionPolicy().timeZone);
 
 export const WAIVER_NEEDED =
   'A signed liability waiver must be on file before your session. Please sign it before you come (it takes about 5 minutes):';
@@ -166,8 +136,7 @@ async function calendarOf(
   });
 }
 
-const FOOTER = (studio: string, cancelled = false) =>
-  `You get this e-mail because this address was used to book a session with ${studio}.${cancelled ? '' : ' If that was not you, use the link above to cancel it.'}`;
+const FOOTER = (studio: string, cancelled = false) => visitorFooter('a session', studio, cancelled);
 
 /** The visitor's invite (REQUEST): at booking, and again with the new time after a move. */
 export async function sessionVisitorMail(ref: string): Composed {
@@ -195,13 +164,6 @@ export async function sessionVisitorMail(ref: string): Composed {
   };
 }
 
-function visitorDetails(booking: SessionBooking): string[] {
-  return [
-    `Name: ${booking.name}\nEmail: ${booking.email}\nPhone: ${booking.phone || 'not given'}`,
-    ...(booking.timed ? [] : [UNTIMED_NOTE]),
-  ];
-}
-
 /** The instructor's invite (REQUEST), to the studio's inbox: who booked, where, and what is due. */
 export async function sessionStudioMail(ref: string): Composed {
   const booking = await about(ref, 'live');
@@ -225,7 +187,7 @@ export async function sessionStudioMail(ref: string): Composed {
           : 'No waiver on file covers them yet: their confirmation asks them to sign one before the session.',
         'The calendar invite is attached.',
       ],
-      [`Reply to this e-mail to answer ${booking.name} directly: replies go to ${booking.email}.`],
+      [studioFooter(booking)],
     ),
     icalEvent: await calendarOf(booking, 'REQUEST', booking.name),
   };
@@ -271,10 +233,7 @@ export async function sessionStudioCancelMail(ref: string): Composed {
   const booking = await about(ref, 'cancelled');
   if (!isSession(booking)) return booking;
   const w = when(booking);
-  const by =
-    booking.cancelledBy === 'visitor'
-      ? `${booking.name} cancelled it from the link in their confirmation.`
-      : `It was cancelled on the records desk by ${booking.cancelledBy ?? 'the studio'}.`;
+  const by = cancelledBy(booking);
   return {
     to: contactRecipient(),
     replyTo: booking.email,
@@ -285,7 +244,7 @@ export async function sessionStudioCancelMail(ref: string): Composed {
         ...(booking.cancelNote ? [`Your note to them:\n${booking.cancelNote}`] : []),
         'The cancellation is attached: your calendar removes the session when you open it.',
       ],
-      [`Reply to this e-mail to write to ${booking.name}: replies go to ${booking.email}.`],
+      [studioFooter(booking, true)],
     ),
     icalEvent: await calendarOf(booking, 'CANCEL', booking.name),
   };

@@ -8,7 +8,7 @@
 import type { Payable } from '../payments/webhook';
 import { sqlNow } from '../platform/clock';
 import type { FormOutbox } from '../request/steps';
-import { sessionMails, type SessionMailKind } from './session-book';
+import { sessionMails, type SessionMailKind } from './appointment-mail';
 import { LAPSED_CHECKOUT, releaseSessionHold } from './session-store';
 import { isSlotTaken } from './store';
 

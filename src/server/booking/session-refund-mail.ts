@@ -8,15 +8,14 @@ import {
   deskRefundWords,
   mismatchWords,
   refundToTell,
-  studioRefundWords,
-  type StudioRefundAbout,
+  studioRefundComposer,
 } from '../payments/store';
 import { contactRecipient, type Mail } from '../platform/mail';
 import { nothingToSend, type NothingToSend } from '../platform/outbox';
 import { siteFacts } from '../platform/site-facts';
 import * as zoned from '../../shared/booking/zoned';
 import { fullDateLabel, timeLabel, zoneName } from '../../shared/time-format';
-import { firstName } from './mail';
+import { firstName } from './appointment-mail';
 import { kindOf } from './session-mail';
 import { sessionPolicy } from './policy';
 import { dollars } from '../../shared/money';
@@ -94,26 +93,12 @@ export async function sessionRefundedMail(ref: string): Promise<Mail | NothingTo
   };
 }
 
-/**
- * The studio's mail about a refund of a session's payment (`<session id>:refund-<refund id>`):
- * one Stripe would not make, or a payment that was not the price asked for.
- */
-export async function sessionStudioRefundMail(
-  ref: string,
-  about: StudioRefundAbout,
-): Promise<Mail | NothingToSend | undefined> {
-  const refund = await refundToTell(ref, 'session');
-  const booking = refund && (await loadSession(refund.bookingId));
-  if (!refund || !booking) return undefined;
+/** The studio's mail about a refund of a session's payment (`studioRefundComposer`). */
+export const sessionStudioRefundMail = studioRefundComposer('session', async (id) => {
+  const booking = await loadSession(id);
+  if (!booking) return undefined;
   const { timeZone } = sessionPolicy();
   const start = zoned.instantOf(booking.start);
   const day = `${fullDateLabel(start, timeZone)}, ${timeLabel(start, timeZone)} (${zoneName(timeZone)})`;
-  const told = studioRefundWords(about, refund, booking, `the ${kindOf(booking)} on ${day}`);
-  if (!told) return nothingToSend('Stripe made the refund after all');
-  return {
-    to: contactRecipient(),
-    subject: told.subject,
-    ...mailBody([...told.lines, `${siteFacts().name}'s website`], []),
-    replyTo: booking.email,
-  };
-}
+  return { person: booking, what: `the ${kindOf(booking)} on ${day}` };
+});

@@ -26,11 +26,11 @@ import { query, type Queryable } from '../platform/db';
 import type { DeskLock } from '../bookings/lock';
 import { dayParams, withinDays, type DayRange } from '../bookings/range';
 import { paidAtStudioSet } from '../bookings/sql';
-import type { PersonBooking, PersonRecords } from '../bookings/person';
 import type { DeskConsultationRow } from './store';
 import type { Received } from '../request/steps';
 import type { SessionType } from './policy';
-import { lapsedHold, networkOf, type StoredLink } from './store';
+import { lapsedHold, networkOf } from './store';
+import { appointmentTable, heldRange, type Appointment, type AppointmentRow } from './appointments';
 
 /** A session's time as booked: the session itself and what it holds of her time. */
 export interface SessionSlot {
@@ -43,16 +43,11 @@ export interface SessionSlot {
 
 export type Payment = 'due' | 'held' | 'paid';
 
-export interface SessionBooking {
-  id: string;
+/** A private or in-home session: an appointment of a type, at a place, with its payment. */
+export interface SessionBooking extends Appointment {
   type: string;
   title: string;
   place: 'studio' | 'home';
-  start: Date;
-  end: Date;
-  name: string;
-  email: string;
-  phone: string;
   street: string | null;
   postalCode: string | null;
   amountCents: number;
@@ -60,87 +55,40 @@ export interface SessionBooking {
   /** While `payment` is held: when the hold lapses unless Stripe says it is paid. */
   holdExpiresAt: Date | null;
   noShow: boolean;
-  sequence: number;
-  origin: string;
-  createdAt: Date;
-  cancelledAt: Date | null;
-  cancelledBy: string | null;
-  cancelNote: string | null;
-  spamReason: string | null;
-  timed: boolean;
-  submissionId: string | null;
-  /** The keyed hash of the fields it was booked with: a repeat must have the same. */
-  requestSha256: string | null;
-  link: StoredLink;
 }
 
-interface Row {
-  id: string;
+interface Row extends AppointmentRow {
   session_type: string;
   session_title: string;
   place: 'studio' | 'home';
-  starts_at: Date;
-  ends_at: Date;
-  name: string;
-  email: string;
-  phone: string;
   street: string | null;
   postal_code: string | null;
   amount_cents: number;
   payment: Payment;
   hold_expires_at: Date | null;
   no_show_at: Date | null;
-  sequence: number;
-  origin: string;
-  created_at: Date;
-  cancelled_at: Date | null;
-  cancelled_by: string | null;
-  cancel_note: string | null;
-  spam_reason: string | null;
-  timed: boolean;
-  submission_id: string | null;
-  request_sha256: string | null;
-  manage_token_sealed: string;
-  manage_token_sha256: string;
 }
-
-const COLUMNS = `id, session_type, session_title, place, starts_at, ends_at, name, email, phone,
-  street, postal_code, amount_cents, payment, hold_expires_at, no_show_at, sequence, origin, created_at,
-  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, request_sha256,
-  manage_token_sealed, manage_token_sha256`;
 
 const date = (value: Date | string) => new Date(value);
 
-function sessionOf(row: Row): SessionBooking {
-  return {
-    id: row.id,
+const sessions = appointmentTable<Row, SessionBooking>(
+  'session_bookings',
+  `session_type, session_title, place, street, postal_code, amount_cents, payment,
+   hold_expires_at, no_show_at`,
+  (row) => ({
     type: row.session_type,
     title: row.session_title,
     place: row.place,
-    start: date(row.starts_at),
-    end: date(row.ends_at),
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
     street: row.street,
     postalCode: row.postal_code,
     amountCents: Number(row.amount_cents),
     payment: row.payment,
     holdExpiresAt: row.hold_expires_at && date(row.hold_expires_at),
     noShow: row.no_show_at !== null,
-    sequence: Number(row.sequence),
-    origin: row.origin,
-    createdAt: date(row.created_at),
-    cancelledAt: row.cancelled_at && date(row.cancelled_at),
-    cancelledBy: row.cancelled_by,
-    cancelNote: row.cancel_note,
-    spamReason: row.spam_reason,
-    timed: row.timed,
-    submissionId: row.submission_id,
-    requestSha256: row.request_sha256,
-    link: { sealed: row.manage_token_sealed, sha256: row.manage_token_sha256 },
-  };
-}
+  }),
+);
+const COLUMNS = sessions.columns;
+const sessionOf = sessions.read;
 
 /** The field the sealed token is bound to (with the session's id). */
 const MANAGE_TOKEN_FIELD = 'manageToken';
@@ -161,8 +109,6 @@ export const sessionManagePath = (token: string) => `${PAGES.sessionManage}?toke
 
 export const sessionManageUrl = (booking: Pick<SessionBooking, 'id' | 'link' | 'origin'>) =>
   `${booking.origin}${sessionManagePath(sessionToken(booking))}`;
-
-const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
 
 /**
  * Stores a session in the caller's transaction: the row as stored and its manage token, or
@@ -204,7 +150,7 @@ export async function insertSession(
       type.where,
       slot.start.toISOString(),
       slot.end.toISOString(),
-      range(slot.heldStart, slot.heldEnd),
+      heldRange(slot.heldStart, slot.heldEnd),
       request.name,
       request.email,
       request.phone,
@@ -227,76 +173,21 @@ export async function insertSession(
   return row && { booking: sessionOf(row), token };
 }
 
-export async function loadSession(id: string, tx?: Queryable): Promise<SessionBooking | undefined> {
-  const sql = `SELECT ${COLUMNS} FROM session_bookings WHERE id = $1`;
-  const rows = tx ? ((await tx.query(sql, [id])).rows as Row[]) : await query<Row>(sql, [id]);
-  return rows[0] && sessionOf(rows[0]);
-}
-
+export const loadSession = sessions.byId;
 /** The session a manage link's token opens, if any. */
-export async function sessionByToken(token: string): Promise<SessionBooking | undefined> {
-  const [row] = await query<Row>(
-    `SELECT ${COLUMNS} FROM session_bookings WHERE manage_token_sha256 = $1`,
-    [tokenHash(token)],
-  );
-  return row && sessionOf(row);
-}
-
+export const sessionByToken = sessions.byToken;
 /** The session stored under a submission id, if any (in the caller's transaction, `tx`). */
-export async function sessionBySubmission(
-  submissionId: string,
-  tx?: Queryable,
-): Promise<SessionBooking | undefined> {
-  const sql = `SELECT ${COLUMNS} FROM session_bookings WHERE submission_id = $1`;
-  const rows = tx
-    ? ((await tx.query(sql, [submissionId])).rows as Row[])
-    : await query<Row>(sql, [submissionId]);
-  return rows[0] && sessionOf(rows[0]);
-}
-
-/**
- * Moves a live session still to come to `slot` in the caller's transaction, raising its
- * sequence: the new sequence, or `undefined` when it cannot be moved (cancelled, begun, or
- * already there). The time another booking holds throws (23P01); its own old time never does.
- */
-export async function moveSession(
-  tx: Queryable,
-  id: string,
-  slot: SessionSlot,
-): Promise<number | undefined> {
-  const { rows } = await tx.query(
-    `UPDATE session_bookings
-        SET starts_at = $2, ends_at = $3, held = $4::tstzrange, sequence = sequence + 1,
-            updated_at = ${sqlNow()}
-      WHERE id = $1 AND cancelled_at IS NULL AND starts_at > ${sqlNow()} AND starts_at <> $2
-  RETURNING sequence`,
-    [id, slot.start.toISOString(), slot.end.toISOString(), range(slot.heldStart, slot.heldEnd)],
-  );
-  const row = rows[0] as { sequence: number } | undefined;
-  return row && Number(row.sequence);
-}
+export const sessionBySubmission = sessions.bySubmission;
+/** Moves a live session still to come to `slot` (appointments.ts): its new sequence. */
+export const moveSession = (tx: Queryable, id: string, slot: SessionSlot) =>
+  sessions.move(tx, id, slot);
 
 /**
  * Cancels a live session in the caller's transaction, raising its sequence: the new sequence, or
  * `undefined` when it was cancelled already or has ended (a repeated cancel changes nothing).
  */
-export async function cancelSession(
-  tx: Queryable,
-  id: string,
-  by: string,
-  note: string | null = null,
-): Promise<number | undefined> {
-  const { rows } = await tx.query(
-    `UPDATE session_bookings
-        SET cancelled_at = ${sqlNow()}, cancelled_by = $2, cancel_note = $3,
-            sequence = sequence + 1, updated_at = ${sqlNow()}
-      WHERE id = $1 AND cancelled_at IS NULL AND ends_at > ${sqlNow()}
-  RETURNING sequence`,
-    [id, by, note],
-  );
-  const row = rows[0] as { sequence: number } | undefined;
-  return row && Number(row.sequence);
-}
+export const cancelSession = (tx: Queryable, id: string, by: string, note: string | null = null) =>
+  sessions.cancel(tx, id, by, { note });
 
 /**
  * What is not free within `span`: what every live booking of every kind holds (held_time), but
@@ -453,16 +344,4 @@ export function sessionsForCsv(range: DayRange): Promise<CsvSessionRow[]> {
 }
 
 /** A person's private and in-home sessions, for an erasure (bookings/kinds.ts). */
-export const sessionsOfPerson: PersonRecords = {
-  async of(db, address, lock) {
-    const { rows } = await db.query(
-      `SELECT id::text, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
-         FROM session_bookings WHERE lower(email) = $1${lock ? ' FOR UPDATE' : ''}`,
-      [address],
-    );
-    return rows as PersonBooking[];
-  },
-  async erase(db, ids) {
-    await db.query(`DELETE FROM session_bookings WHERE id = ANY($1::uuid[])`, [ids]);
-  },
-};
+export const sessionsOfPerson = sessions.ofPerson;

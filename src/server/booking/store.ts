@@ -26,97 +26,26 @@ import { wideNetwork } from '../request/rate-limit';
 import { query, type Queryable } from '../platform/db';
 import type { Received } from '../request/steps';
 import { managePath } from '../../shared/site-paths';
-import type { PersonBooking, PersonRecords } from '../bookings/person';
+import { appointmentTable, heldRange, type Appointment, type AppointmentRow } from './appointments';
 
-export interface Booking {
-  id: string;
-  start: Date;
-  end: Date;
-  name: string;
-  email: string;
-  phone: string;
+/** A consultation: an appointment and the topic the visitor gave. */
+export interface Booking extends Appointment {
   topic: string;
-  sequence: number;
-  origin: string;
-  createdAt: Date;
-  cancelledAt: Date | null;
-  /** 'visitor', or the staff address that cancelled it. */
-  cancelledBy: string | null;
-  cancelNote: string | null;
-  spamReason: string | null;
-  timed: boolean;
-  submissionId: string | null;
-  /** The keyed hash of the request that made it (`request_sha256`; none before migration 0070). */
-  requestSha256: string | null;
-  /** The manage link's token as stored: read it with `manageToken`. */
-  link: StoredLink;
 }
 
-/** What a row holds of its manage link's token: sealed (null before migration 0031), and hashed. */
-export interface StoredLink {
-  sealed: string | null;
-  sha256: string;
-}
+export type { StoredLink } from './appointments';
 
-interface Row {
-  id: string;
-  starts_at: Date;
-  ends_at: Date;
-  name: string;
-  email: string;
-  phone: string;
+interface Row extends AppointmentRow {
   topic: string;
-  sequence: number;
-  origin: string;
-  created_at: Date;
-  cancelled_at: Date | null;
-  cancelled_by: string | null;
-  cancel_note: string | null;
-  spam_reason: string | null;
-  timed: boolean;
-  submission_id: string | null;
-  request_sha256: string | null;
-  manage_token_sealed: string | null;
-  manage_token_sha256: string;
 }
 
-const COLUMNS = `id, starts_at, ends_at, name, email, phone, topic, sequence, origin, created_at,
-  cancelled_at, cancelled_by, cancel_note, spam_reason, timed, submission_id, request_sha256,
-  manage_token_sealed, manage_token_sha256`;
+const consultations = appointmentTable<Row, Booking>('consultation_bookings', 'topic', (row) => ({
+  topic: row.topic,
+}));
+const COLUMNS = consultations.columns;
+const booking = consultations.read;
 
-const date = (value: Date | string) => new Date(value);
-
-function booking(row: Row): Booking {
-  return {
-    id: row.id,
-    start: date(row.starts_at),
-    end: date(row.ends_at),
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    topic: row.topic,
-    sequence: Number(row.sequence),
-    origin: row.origin,
-    createdAt: date(row.created_at),
-    cancelledAt: row.cancelled_at && date(row.cancelled_at),
-    cancelledBy: row.cancelled_by,
-    cancelNote: row.cancel_note,
-    spamReason: row.spam_reason,
-    timed: row.timed,
-    submissionId: row.submission_id,
-    requestSha256: row.request_sha256,
-    link: { sealed: row.manage_token_sealed, sha256: row.manage_token_sha256 },
-  };
-}
-
-/** The ref of the outbox mails about one version of a booking. */
-export const mailRef = (id: string, sequence: number) => `${id}:${sequence}`;
-
-/** A mail's ref read back: the booking and the version it was queued for. */
-export function readMailRef(ref: string): { id: string; sequence: number } | undefined {
-  const match = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(ref);
-  return match ? { id: match[1].toLowerCase(), sequence: Number(match[2]) } : undefined;
-}
+export { mailRef, readMailRef } from '../bookings/mail-ref';
 
 /** The field the sealed token is bound to (with the booking's id): `manage_token_sealed`. */
 export const MANAGE_TOKEN_FIELD = 'manageToken';
@@ -169,8 +98,6 @@ export interface BookedSlot {
   /** The end of the held range: the consultation's end plus the buffer. */
   heldEnd: Date;
 }
-
-const range = (start: Date, end: Date) => `[${start.toISOString()},${end.toISOString()})`;
 
 // The SQL twin of `mailboxOf` (shared/email.ts).
 const MAILBOX_SQL = `regexp_replace(lower(email), '\\+[^@]*@', '@')`;
@@ -234,8 +161,9 @@ export class UpcomingCapReached extends Error {
 }
 
 /**
- * Stores a booking in the caller's transaction: its id and manage token (the row is not read
- * back), or `undefined` when its submission id is already stored (a retry, a double click). A slot that another booking holds throws (23P01).
+ * Stores a booking in the caller's transaction: the row as stored and its manage token, or
+ * `undefined` when its submission id is already stored (a retry, a double click). A slot that
+ * another booking holds throws (23P01).
  * A mailbox or network at its cap of consultations to come throws `UpcomingCapReached` (unless
  * the booking is spam, which holds nothing). A booking taken for spam is kept for the desk but
  * holds nothing.
@@ -246,7 +174,7 @@ export async function insertBooking(
   { submissionId, fingerprint, spam, timed, origin, client }: Received,
   slot: BookedSlot,
   caps?: UpcomingCaps,
-): Promise<{ id: string; token: string } | undefined> {
+): Promise<{ booking: Booking; token: string } | undefined> {
   const id = randomUUID();
   const stored = newStoredToken(MANAGE_TOKEN_FIELD, id);
   // Two sends of one submission at once take turns here, so the second finds the first's row
@@ -273,12 +201,12 @@ export async function insertBooking(
      VALUES ($1, $2, $3, $4::tstzrange, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
              ${sqlNow()}, ${sqlNow()})
      ON CONFLICT (submission_id) DO NOTHING
-     RETURNING id`,
+     RETURNING ${COLUMNS}`,
     [
       id,
       slot.start.toISOString(),
       slot.end.toISOString(),
-      range(slot.start, slot.heldEnd),
+      heldRange(slot.start, slot.heldEnd),
       request.name,
       request.email,
       request.phone,
@@ -293,81 +221,30 @@ export async function insertBooking(
       networkOf(client.ip),
     ],
   );
-  const row = rows[0] as { id: string } | undefined;
-  return row && { id: row.id, token: stored.token };
+  const row = rows[0] as Row | undefined;
+  return row && { booking: booking(row), token: stored.token };
 }
 
-export async function loadBooking(id: string, tx?: Queryable): Promise<Booking | undefined> {
-  const sql = `SELECT ${COLUMNS} FROM consultation_bookings WHERE id = $1`;
-  const rows = tx ? ((await tx.query(sql, [id])).rows as Row[]) : await query<Row>(sql, [id]);
-  return rows[0] && booking(rows[0]);
-}
-
+export const loadBooking = consultations.byId;
 /** The booking a manage link's token opens, if any. */
-export async function bookingByToken(token: string): Promise<Booking | undefined> {
-  const [row] = await query<Row>(
-    `SELECT ${COLUMNS} FROM consultation_bookings WHERE manage_token_sha256 = $1`,
-    [tokenHash(token)],
-  );
-  return row && booking(row);
-}
-
+export const bookingByToken = consultations.byToken;
 /** The booking stored under a submission id, if any (in the caller's transaction, `tx`). */
-export async function bookingBySubmission(
-  submissionId: string,
-  tx?: Queryable,
-): Promise<Booking | undefined> {
-  const sql = `SELECT ${COLUMNS} FROM consultation_bookings WHERE submission_id = $1`;
-  const rows = tx
-    ? ((await tx.query(sql, [submissionId])).rows as Row[])
-    : await query<Row>(sql, [submissionId]);
-  return rows[0] && booking(rows[0]);
-}
+export const bookingBySubmission = consultations.bySubmission;
 
 /**
  * Moves a live, upcoming booking to `slot` in the caller's transaction and raises its sequence:
  * the new sequence, or `undefined` when it cannot be moved (cancelled, begun, or already there).
  * A slot another booking holds throws (23P01); the booking's own old time never stands in the way.
  */
-export async function moveBooking(
-  tx: Queryable,
-  id: string,
-  slot: BookedSlot,
-): Promise<number | undefined> {
-  const { rows } = await tx.query(
-    `UPDATE consultation_bookings
-        SET starts_at = $2, ends_at = $3, held = $4::tstzrange, sequence = sequence + 1,
-            updated_at = ${sqlNow()}
-      WHERE id = $1 AND cancelled_at IS NULL AND starts_at > ${sqlNow()} AND starts_at <> $2
-  RETURNING sequence`,
-    [id, slot.start.toISOString(), slot.end.toISOString(), range(slot.start, slot.heldEnd)],
-  );
-  const row = rows[0] as { sequence: number } | undefined;
-  return row && Number(row.sequence);
-}
+export const moveBooking = (tx: Queryable, id: string, slot: BookedSlot) =>
+  consultations.move(tx, id, { ...slot, heldStart: slot.start });
 
 /**
  * Cancels a live booking in the caller's transaction, raising its sequence: the new sequence, or
  * `undefined` when it was cancelled already (so a repeated cancel changes nothing more). A past
  * booking can be cancelled only on the desk (`past: true`), to record that it did not happen.
  */
-export async function cancelBooking(
-  tx: Queryable,
-  id: string,
-  by: string,
-  { note = null, past = false }: { note?: string | null; past?: boolean } = {},
-): Promise<number | undefined> {
-  const { rows } = await tx.query(
-    `UPDATE consultation_bookings
-        SET cancelled_at = ${sqlNow()}, cancelled_by = $2, cancel_note = $3,
-            sequence = sequence + 1, updated_at = ${sqlNow()}
-      WHERE id = $1 AND cancelled_at IS NULL AND ($4::boolean OR ends_at > ${sqlNow()})
-  RETURNING sequence`,
-    [id, by, note, past],
-  );
-  const row = rows[0] as { sequence: number } | undefined;
-  return row && Number(row.sequence);
-}
+export const cancelBooking = consultations.cancel;
 
 /**
  * A row of held_time kept for a visitor who was paying, whose hold has lapsed: free again for
@@ -396,7 +273,7 @@ export async function takenSpans(span: Interval, except?: string): Promise<Inter
       WHERE span && tstzrange($1::timestamptz, $2::timestamptz)`,
     [span.start.toISOString(), span.end.toISOString(), except ?? null],
   );
-  return rows.map((row) => ({ start: date(row.span_from), end: date(row.span_to) }));
+  return rows.map((row) => ({ start: new Date(row.span_from), end: new Date(row.span_to) }));
 }
 
 /** A consultation as the desk lists it. */
@@ -439,19 +316,7 @@ export async function bookingsBetween(from: Date, to?: Date): Promise<Booking[]>
 }
 
 /** A person's consultations, for an erasure (bookings/kinds.ts). */
-export const consultationsOfPerson: PersonRecords = {
-  async of(db, address, lock) {
-    const { rows } = await db.query(
-      `SELECT id::text, starts_at, (cancelled_at IS NULL AND starts_at > ${sqlNow()}) AS upcoming
-         FROM consultation_bookings WHERE lower(email) = $1${lock ? ' FOR UPDATE' : ''}`,
-      [address],
-    );
-    return rows as PersonBooking[];
-  },
-  async erase(db, ids) {
-    await db.query(`DELETE FROM consultation_bookings WHERE id = ANY($1::uuid[])`, [ids]);
-  },
-};
+export const consultationsOfPerson = consultations.ofPerson;
 
 /** A consultation as the desk's Consultations screen lists it. */
 export type ListedConsultation = Pick<

@@ -8,13 +8,12 @@
  * price, their own links. No mail to a participant names another participant or shows another's
  * address; the class's roster is the studio's (the desk).
  */
-import { firstName } from '../booking/mail';
+import { firstName } from '../booking/appointment-mail';
 import {
   deskRefundWords,
   mismatchWords,
   refundToTell,
-  studioRefundWords,
-  type StudioRefundAbout,
+  studioRefundComposer,
 } from '../payments/store';
 import { mailBody, type Block } from '../mail/blocks';
 import { cancelledMoney, refundedOf, refundWords } from '../payments/store';
@@ -521,27 +520,11 @@ export async function classRefundedMail(ref: string): Promise<Mail | NothingToSe
   };
 }
 
-/**
- * The studio's mail about a refund of a place's payment (`<place id>:refund-<refund id>`): one
- * Stripe would not make, or a payment that was not the price asked for.
- */
-export async function classStudioRefundMail(
-  ref: string,
-  about: StudioRefundAbout,
-): Promise<Mail | NothingToSend | undefined> {
-  const refund = await refundToTell(ref, 'place');
-  const place = refund && (await loadPlace(refund.bookingId));
+/** The studio's mail about a refund of a place's payment (`studioRefundComposer`). */
+export const classStudioRefundMail = studioRefundComposer('place', async (id) => {
+  const place = await loadPlace(id);
   const date = place && (await loadClassDate(place.classDateId));
-  if (!refund || !place || !date) return undefined;
-  const studio = siteFacts();
+  if (!place || !date) return undefined;
   const w = whenOf(date.start, date.end, classSettings().timeZone);
-  const what = `a place in ${date.title} on ${w.date}, ${w.time} (${w.zone})`;
-  const told = studioRefundWords(about, refund, place, what);
-  if (!told) return nothingToSend('Stripe made the refund after all');
-  return {
-    to: contactRecipient(),
-    subject: told.subject,
-    ...body([...told.lines, `${studio.name}'s website`], FOOTER(studio.name)),
-    replyTo: place.email,
-  };
-}
+  return { person: place, what: `a place in ${date.title} on ${w.date}, ${w.time} (${w.zone})` };
+});

@@ -13,6 +13,7 @@
  * the ref `<place id>:<sequence>`, as a consultation's are.
  */
 import { randomUUID } from 'node:crypto';
+import { mailboxOf } from '../../shared/email';
 import { newStoredToken, openStoredToken, tokenHash } from '../platform/tokens';
 import { sqlNow } from '../platform/clock';
 import { clientFingerprint } from '../platform/crypto';
@@ -269,13 +270,7 @@ export const placeToken = (s: Pick<Place, 'id' | 'link'>) =>
 export const placeManageUrl = (s: Pick<Place, 'id' | 'link' | 'origin'>) =>
   `${s.origin}/classes/manage?token=${placeToken(s)}`;
 
-/** The ref of the outbox mails about one version of a place (or a class date, or an offer). */
-export const mailRef = (id: string, sequence: number) => `${id}:${sequence}`;
-
-export function readMailRef(ref: string): { id: string; sequence: number } | undefined {
-  const match = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(ref);
-  return match ? { id: match[1].toLowerCase(), sequence: Number(match[2]) } : undefined;
-}
+export { mailRef, readMailRef } from '../bookings/mail-ref';
 
 export async function loadPlace(id: string, tx?: Queryable): Promise<Place | undefined> {
   const [row] = await rowsOf<PlaceRow>(
@@ -312,13 +307,6 @@ export async function livePlaces(tx: Queryable, dateId: string): Promise<Place[]
   );
   return (rows as PlaceRow[]).map(place);
 }
-
-/** One mailbox however it is written: any case, without a `+tag`. */
-export const mailboxOf = (email: string) =>
-  email
-    .trim()
-    .toLowerCase()
-    .replace(/\+[^@]*@/, '@');
 
 export interface Person {
   name: string;

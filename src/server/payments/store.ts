@@ -4,6 +4,10 @@
  * transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { mailBody } from '../mail/blocks';
+import { contactRecipient, type Mail } from '../platform/mail';
+import { nothingToSend, type NothingToSend } from '../platform/outbox';
+import { siteFacts } from '../platform/site-facts';
 import { sqlNow } from '../platform/clock';
 import { amountIn, dollars as dollarsOf } from '../../shared/money';
 import { query, type Queryable } from '../platform/db';
@@ -621,3 +625,30 @@ export function studioRefundWords(
     lines: refusedRefundLines(refund, person, what),
   };
 }
+
+/**
+ * The composer of the studio's mail about a refund of one kind's payment (`<booking id>:refund-
+ * <refund id>`): one Stripe would not make, or a payment that was not the price asked for
+ * (`studioRefundWords`), from the site to her inbox, her reply going to the person. `describe`
+ * finds who paid and for what; nothing is owed when the refusal it would tell of is no longer so.
+ */
+export const studioRefundComposer =
+  (
+    kind: PayableKind,
+    describe: (
+      bookingId: string,
+    ) => Promise<{ person: { name: string; email: string }; what: string } | undefined>,
+  ) =>
+  async (ref: string, about: StudioRefundAbout): Promise<Mail | NothingToSend | undefined> => {
+    const refund = await refundToTell(ref, kind);
+    const paid = refund && (await describe(refund.bookingId));
+    if (!refund || !paid) return undefined;
+    const told = studioRefundWords(about, refund, paid.person, paid.what);
+    if (!told) return nothingToSend('Stripe made the refund after all');
+    return {
+      to: contactRecipient(),
+      subject: told.subject,
+      ...mailBody([...told.lines, `${siteFacts().name}'s website`], []),
+      replyTo: paid.person.email,
+    };
+  };

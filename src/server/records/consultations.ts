@@ -21,7 +21,7 @@ import type { Staff } from '../auth/sessions';
 import { newToken, tokenHash } from '../platform/tokens';
 import { withWaiverStatus } from './participants';
 import { addBlock, currentBlocks, removeBlock } from '../booking/blocks';
-import type { BookingMailKind } from '../booking/book';
+import type { BookingMailKind } from '../booking/appointment-mail';
 import { busyFeedState } from '../booking/busy-copy';
 import { consultationSettings } from '../booking/consultation';
 import {
