@@ -9,29 +9,15 @@ import { PAGES } from '../src/shared/site-paths';
 import {
   answerSession,
   checkSession,
-  checkSessionType,
   findSessionRepeat,
   storeSession,
 } from '../src/server/booking/session-book';
-import { awaitsPayment, openSessionCheckout } from '../src/server/booking/session-checkout';
-import { answerCheckout, holdUntil, payOnline } from '../src/server/payments/checkout';
+import { sessionCheckout } from '../src/server/booking/session-checkout';
+import { bookingFunction } from '../src/server/bookings/pipeline';
 import { outbox } from '../src/server/mail-kinds';
-import { readSetting } from '../src/server/platform/settings';
 import { siteFacts } from '../src/server/platform/site-facts';
-import { guardPost, type FunctionContext } from '../src/server/request/guard';
-import { deliver, fault, parse, receive, refuse, type NoScript } from '../src/server/request/steps';
 
 export const config: Config = { path: '/api/book-session' };
-
-const NO_SCRIPT: NoScript = {
-  formPage: { href: PAGES.services, label: 'Return to the sessions' },
-  labels: SESSION_LABELS,
-  words: (problem) => ({
-    title: SESSION_NOTICES.failed.title,
-    text: problem.fieldErrors ? FIX_BELOW : problem.error,
-    fallback: SESSION_NOTICES.failed.fallback(siteFacts().email),
-  }),
-};
 
 /**
  * The booking form of a private or in-home session (/book/<type>): the session type, a free
@@ -39,47 +25,29 @@ const NO_SCRIPT: NoScript = {
  * taken from content alone (a posted price that differs, or an unknown type: 422, nothing
  * stored); the booking stored (Postgres refuses time any booking already holds) with the invites
  * to the visitor and the studio queued in the same transaction, and the reminder for a day before.
+ * With the studio's Stripe keys set, the time is held instead and the visitor sent to Stripe's
+ * page to pay (src/server/booking/session-checkout.ts); the mails wait for the payment.
  */
-export default async function bookSession(req: Request, context?: FunctionContext) {
-  try {
-    const posted = await guardPost(req, context, {
-      form: 'session',
-      maxBytes: 16 * 1024,
-      rateLimit: readSetting('BOOKING_RATE_LIMIT'),
-    });
-    if (!posted.ok) return await refuse(req, posted.problem, NO_SCRIPT);
-    const { body } = posted.value;
-    const request = parse(sessionBookingSchema, body);
-    if (!request.ok) return await refuse(req, request.problem, NO_SCRIPT);
-    const received = receive('session', posted.value, body, request.value, context);
-    const type = checkSessionType(request.value);
-    if (!type.ok) return await refuse(req, type.problem, NO_SCRIPT);
-    const pay = payOnline(type.value.price);
-    const repeat = await findSessionRepeat(received);
-    if (!repeat.ok) return await refuse(req, repeat.problem, NO_SCRIPT);
-    let booked = repeat.value;
-    if (!booked) {
-      const slot = await checkSession(request.value, received, type.value);
-      if (!slot.ok) return await refuse(req, slot.problem, NO_SCRIPT);
-      const hold = pay && !received.spam ? holdUntil() : undefined;
-      const stored = await storeSession(
-        outbox,
-        request.value,
-        received,
-        type.value,
-        slot.value,
-        hold,
-      );
-      if (!stored.ok) return await refuse(req, stored.problem, NO_SCRIPT);
-      booked = stored.value;
-      if (!booked.repeat) await deliver(context, outbox, booked.queued);
-    }
-    if (!pay || !awaitsPayment(booked.booking)) return answerSession(booked, received);
-    // Paid online: the time is held, and the visitor goes to Stripe's page to pay for it.
-    const checkout = await openSessionCheckout(pay, booked.booking);
-    if (!checkout.ok) return await refuse(req, checkout.problem, NO_SCRIPT);
-    return answerCheckout(received, checkout.value);
-  } catch (error) {
-    return refuse(req, fault('session', error), NO_SCRIPT);
-  }
-}
+export default bookingFunction({
+  form: 'session',
+  maxBytes: 16 * 1024,
+  schema: sessionBookingSchema,
+  noScript: {
+    formPage: { href: PAGES.services, label: 'Return to the sessions' },
+    labels: SESSION_LABELS,
+    words: (problem) => ({
+      title: SESSION_NOTICES.failed.title,
+      text: problem.fieldErrors ? FIX_BELOW : problem.error,
+      fallback: SESSION_NOTICES.failed.fallback(siteFacts().email),
+    }),
+  },
+  outbox,
+  repeat: findSessionRepeat,
+  check: checkSession,
+  price: ({ type }) => type.price,
+  store: (request, received, { type, slot }, hold) =>
+    storeSession(outbox, request, received, type, slot, hold),
+  queued: (booked) => (booked.repeat ? [] : booked.queued),
+  checkout: (booked) => sessionCheckout(booked.booking),
+  answer: answerSession,
+});

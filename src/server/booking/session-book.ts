@@ -79,14 +79,17 @@ export const findSessionRepeat = (received: Received) =>
   findRepeatOf(received, (id) => sessionBySubmission(id));
 
 /**
- * The checks of a session booking before it is stored: a session at the visitor's address needs
- * a street and a ZIP code she serves; the time must be free now. The time as it will be held.
+ * The checks of a session booking before it is stored: a type of content's at its price
+ * (`checkSessionType`); a session at the visitor's address needs a street and a ZIP code she
+ * serves; the time must be free now. The type, and the time as it will be held.
  */
 export async function checkSession(
   request: SessionBookingRequest,
   received: Received,
-  type: SessionType,
-): Promise<Result<SessionSlot, Problem>> {
+): Promise<Result<{ type: SessionType; slot: SessionSlot }, Problem>> {
+  const known = checkSessionType(request);
+  if (!known.ok) return known;
+  const type = known.value;
   if (type.where === 'home') {
     if (!request.street) return failed(fieldProblem('street', STREET));
     if (!/^\s*\d{5}(-\d{4})?\s*$/.test(request.postalCode)) {
@@ -98,7 +101,7 @@ export async function checkSession(
   }
   const slot = await checkSessionSlot(type, request.slot, { later: received.later });
   if (!slot.ok) return failed(slot.taken ? slotTaken(slot.nearest) : fieldProblem('slot', CHOOSE));
-  return ok(slot.slot);
+  return ok({ type, slot: slot.slot });
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Result } from '../../shared/result';
 import { fullDateLabel, timeLabel } from '../../shared/time-format';
-import { openHeldCheckout } from '../payments/checkout';
+import { openHeldCheckout, payOnline } from '../payments/checkout';
 import type { StripeAccount } from '../payments/stripe';
 import type { Problem } from '../request/responses';
 import { sessionPolicy } from './policy';
@@ -48,3 +48,14 @@ export function openSessionCheckout(
 /** Whether a stored session still waits for its payment (a repeat of it opens its checkout). */
 export const awaitsPayment = (booking: SessionBooking) =>
   booking.payment === 'held' && !booking.cancelledAt;
+
+/**
+ * The checkout of a session that waits for its payment (a repeat's too), with the studio's
+ * Stripe keys set; `undefined` when it waits for none.
+ */
+export async function sessionCheckout(
+  booking: SessionBooking,
+): Promise<Result<string, Problem> | undefined> {
+  const account = awaitsPayment(booking) ? payOnline(booking.amountCents) : undefined;
+  return account && openSessionCheckout(account, booking);
+}

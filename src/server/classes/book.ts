@@ -19,8 +19,10 @@ import type { Problem } from '../request/responses';
 import {
   answer,
   keptAsSpam,
+  otherRequest,
   queue,
   repeated,
+  sameRequest,
   type FormOutbox,
   type QueuedMail,
   type Received,
@@ -150,6 +152,20 @@ export function storeWaitlist(
     (tx) => joinClassWaitlist(tx, request, received, chosen),
     (id) => [{ kind: 'class-waitlist', ref: `${id}:${WAIT_MAIL.joined}` }],
   );
+}
+
+/**
+ * A submission id already booked (a retry, a double click, Back and Send again): answered from
+ * its place, or 409 when it was sent with other details; `undefined` for a new submission. It
+ * skips the checks, which its own place would fail (the class may be full with it).
+ */
+export async function findPlaceRepeat(
+  received: Received,
+): Promise<Result<ClassStored | undefined, Problem>> {
+  const earlier = await placeBySubmission(received.submissionId);
+  if (!earlier) return ok(undefined);
+  if (!sameRequest(earlier.requestSha256, received)) return failed(otherRequest());
+  return ok({ id: undefined, queued: [] });
 }
 
 /** Where a repeated post without script goes: a page that says it was sent, without its link. */

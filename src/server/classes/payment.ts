@@ -11,8 +11,8 @@
 import type { Result } from '../../shared/result';
 import { PAGES } from '../../shared/site-paths';
 import { fullDateLabel, timeLabel } from '../../shared/time-format';
-import { openHeldCheckout } from '../payments/checkout';
-import type { StripeAccount } from '../payments/stripe';
+import { openHeldCheckout, payOnline } from '../payments/checkout';
+import { stripeAccount, type StripeAccount } from '../payments/stripe';
 import type { Payable } from '../payments/webhook';
 import { now } from '../platform/clock';
 import type { Queryable } from '../platform/db';
@@ -22,7 +22,9 @@ import { offerFreePlaces, placeMails, type ClassMailKind, type ClassOutbox } fro
 import { classSettings } from './settings';
 import {
   loadClassDate,
+  loadPlace,
   mailRef,
+  placeBySubmission,
   markPlacePaid,
   dropPlaceHold,
   retakePlacePaid,
@@ -127,3 +129,21 @@ export function openPlaceCheckout(
 /** Whether a stored place still waits for its payment (a repeat of it opens its checkout). */
 export const awaitsPayment = (place: Place) =>
   place.payment === 'held' && place.status === 'booked';
+
+/**
+ * The checkout of a place booked (by `stored`, or, for a repeat, by its submission id) that waits
+ * for its payment, with the studio's Stripe keys set; `undefined` when it waits for none.
+ */
+export async function placeCheckout(
+  stored: { id: string | undefined },
+  submissionId: string,
+  outbox: ClassOutbox,
+): Promise<Result<string, Problem> | undefined> {
+  // Without the studio's keys nothing waits for a payment: no place is read back.
+  if (!stripeAccount()) return undefined;
+  const place = await (stored.id ? loadPlace(stored.id) : placeBySubmission(submissionId));
+  if (!place || !awaitsPayment(place)) return undefined;
+  const date = await loadClassDate(place.classDateId);
+  const account = date && payOnline(date.priceCents);
+  return account ? openPlaceCheckout(account, place, date, outbox) : undefined;
+}

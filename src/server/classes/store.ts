@@ -203,6 +203,8 @@ export interface Place {
   origin: string;
   timed: boolean;
   submissionId: string | null;
+  /** The keyed hash of the fields it was booked with: a repeat must have the same. */
+  requestSha256: string | null;
   createdAt: Date;
   cancelledAt: Date | null;
   cancelledBy: string | null;
@@ -224,6 +226,7 @@ interface PlaceRow {
   origin: string;
   timed: boolean;
   submission_id: string | null;
+  request_sha256: string | null;
   created_at: Date;
   cancelled_at: Date | null;
   cancelled_by: string | null;
@@ -233,7 +236,7 @@ interface PlaceRow {
 }
 
 const PLACE_COLUMNS = `id, class_date_id, place_no, status, payment, held_until, no_show, name, email, sequence,
-  origin, timed, submission_id, created_at, cancelled_at, cancelled_by, cancel_note,
+  origin, timed, submission_id, request_sha256, created_at, cancelled_at, cancelled_by, cancel_note,
   manage_token_sealed, manage_token_sha256`;
 
 function place(row: PlaceRow): Place {
@@ -251,6 +254,7 @@ function place(row: PlaceRow): Place {
     origin: row.origin,
     timed: row.timed,
     submissionId: row.submission_id,
+    requestSha256: row.request_sha256,
     createdAt: date(row.created_at),
     cancelledAt: maybeDate(row.cancelled_at),
     cancelledBy: row.cancelled_by,
