@@ -442,6 +442,32 @@ describe('a backup is sealed, and a restore takes back what was taken back since
                $2, $3)`,
       [booking, tokenHash(newToken()), ORIGIN],
     );
+    // A private session and a place in a class, booked then too.
+    const session = randomUUID();
+    await embedded.db.query(
+      `INSERT INTO session_bookings
+         (id, session_type, session_title, place, starts_at, ends_at, held, name, email,
+          amount_cents, manage_token_sha256, manage_token_sealed, origin)
+       VALUES ($1, 'private', 'Private session', 'studio', '2030-01-02T10:00Z',
+               '2030-01-02T10:55Z', tstzrange('2030-01-02T10:00Z', '2030-01-02T11:10Z'),
+               'Bea', 'bea@example.test', 12000, $2, 'enc2:sealed', $3)`,
+      [session, tokenHash(newToken()), ORIGIN],
+    );
+    const classDate = randomUUID();
+    const place = randomUUID();
+    await embedded.db.query(
+      `INSERT INTO class_dates (id, class_key, title, starts_at, ends_at, capacity, minimum, price_cents)
+       VALUES ($1, 'sunrise-mat', 'Sunrise Mat', '2030-01-03T15:00Z', '2030-01-03T15:55Z', 4, 2, 3000)`,
+      [classDate],
+    );
+    await embedded.db.query(
+      `INSERT INTO class_places
+         (id, class_date_id, capacity, place_no, status, name, email, mailbox,
+          manage_token_sha256, manage_token_sealed, origin)
+       VALUES ($1, $2, 4, 1, 'booked', 'Cy', 'cy@example.test', 'cy@example.test', $3,
+               'enc2:sealed', $4)`,
+      [place, classDate, tokenHash(newToken()), ORIGIN],
+    );
     await embedded.db.query(
       `INSERT INTO staff_sessions (token_sha256, email, expires_at)
        VALUES ($1, $2, now() + interval '1 hour')`,
@@ -451,8 +477,8 @@ describe('a backup is sealed, and a restore takes back what was taken back since
     const file = join(scratch, 'taken-back.tar.gz');
     expect((await run('backup', [`--out=${file}`], { LOCAL_DB_DIR: folder })).code).toBe(0);
 
-    // Since the backup: one waiver erased (its tombstone, as an erasure leaves it), the booking
-    // cancelled by its visitor.
+    // Since the backup: one waiver erased (its tombstone, as an erasure leaves it), the
+    // consultation and the session cancelled by their visitors, the place on the desk.
     const later = await startEmbeddedDatabase(folder);
     await later.db.query(`DELETE FROM waivers WHERE id = $1`, [gone!.id]);
     await later.db.query(
@@ -465,6 +491,16 @@ describe('a backup is sealed, and a restore takes back what was taken back since
               sequence = 1 WHERE id = $1`,
       [booking],
     );
+    await later.db.query(
+      `UPDATE session_bookings SET cancelled_at = now(), cancelled_by = 'visitor', sequence = 1
+        WHERE id = $1`,
+      [session],
+    );
+    await later.db.query(
+      `UPDATE class_places SET status = 'cancelled', place_no = NULL, cancelled_at = now(),
+              cancelled_by = 'maya@example.test', sequence = 1 WHERE id = $1`,
+      [place],
+    );
     await later.stop();
 
     const into = join(scratch, 'taken-back-restored');
@@ -473,7 +509,7 @@ describe('a backup is sealed, and a restore takes back what was taken back since
     expect(restore.code).toBe(0);
     expect(restore.out).toContain('revoked 1 desk session(s)');
     expect(restore.out).toContain(
-      'made again 1 erasure(s), 0 unsubscribe(s) and 1 cancellation(s)',
+      'made again 1 erasure(s), 0 unsubscribe(s) and 3 cancellation(s)',
     );
     expect(restore.out).toContain('1 waiver(s) read back');
 
@@ -485,6 +521,16 @@ describe('a backup is sealed, and a restore takes back what was taken back since
         [booking],
       );
       expect(rows[0]).toEqual({ waivers: [stays!.id], cancelled: 'visitor' });
+      const { rows: others } = await restored.db.query(
+        `SELECT (SELECT cancelled_by FROM session_bookings WHERE id = $1) AS session,
+                (SELECT row(status, place_no, cancelled_by, sequence)::text FROM class_places
+                  WHERE id = $2) AS place`,
+        [session, place],
+      );
+      expect(others[0]).toEqual({
+        session: 'visitor',
+        place: '(cancelled,,maya@example.test,1)',
+      });
       expect((await restored.db.query(`SELECT * FROM staff_sessions`)).rows).toEqual([]);
     } finally {
       await restored.stop();

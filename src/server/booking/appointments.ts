@@ -7,7 +7,14 @@
 import { sqlNow } from '../platform/clock';
 import { query, type Queryable } from '../platform/db';
 import { tokenHash } from '../platform/tokens';
-import type { PersonBooking, PersonRecords } from '../bookings/person';
+import {
+  cancelledColumns,
+  hasTable,
+  type Cancellations,
+  type Cancelled,
+  type PersonBooking,
+  type PersonRecords,
+} from '../bookings/person';
 
 /** What a row holds of its manage link's token: sealed (null before migration 0031), and hashed. */
 export interface StoredLink {
@@ -128,6 +135,8 @@ export function appointmentTable<Row extends AppointmentRow, Booked extends Appo
     read,
     /** What it holds of a person, for an erasure (bookings/kinds.ts). */
     ofPerson: appointmentsOfPerson(table),
+    /** What it says was cancelled, for a restore (records/after-restore.ts). */
+    cancellations: appointmentCancellations(table),
     byId: (id: string, tx?: Queryable): Promise<Booked | undefined> => one('id', id, tx),
     /** The one a manage link's token opens, if any. */
     byToken: (token: string): Promise<Booked | undefined> =>
@@ -178,6 +187,36 @@ export function appointmentTable<Row extends AppointmentRow, Booked extends Appo
       );
       const row = rows[0] as { sequence: number } | undefined;
       return row && Number(row.sequence);
+    },
+  };
+}
+
+/** What one appointment table says was cancelled, and its cancelling again after a restore. */
+function appointmentCancellations(
+  table: 'consultation_bookings' | 'session_bookings',
+): Cancellations {
+  return {
+    async read(db) {
+      if (!(await hasTable(db, table))) return [];
+      const { rows } = await db.query(
+        `SELECT id::text, cancelled_at AS at, cancelled_by AS by, cancel_note AS note, sequence
+           FROM ${table} WHERE cancelled_at IS NOT NULL`,
+      );
+      return rows as Cancelled[];
+    },
+    async again(tx, cancelled) {
+      if (cancelled.length === 0) return 0;
+      const { rows } = await tx.query(
+        `UPDATE ${table} b
+            SET cancelled_at = r.at, cancelled_by = r.by, cancel_note = r.note,
+                sequence = GREATEST(b.sequence, r.sequence)
+           FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::int[])
+                AS r(id, at, by, note, sequence)
+          WHERE b.id = r.id AND b.cancelled_at IS NULL
+          RETURNING b.id`,
+        cancelledColumns(cancelled),
+      );
+      return rows.length;
     },
   };
 }

@@ -345,3 +345,4 @@ export function sessionsForCsv(range: DayRange): Promise<CsvSessionRow[]> {
 
 /** A person's private and in-home sessions, for an erasure (bookings/kinds.ts). */
 export const sessionsOfPerson = sessions.ofPerson;
+export const sessionsCancelled = sessions.cancellations;

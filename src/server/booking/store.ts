@@ -317,6 +317,7 @@ export async function bookingsBetween(from: Date, to?: Date): Promise<Booking[]>
 
 /** A person's consultations, for an erasure (bookings/kinds.ts). */
 export const consultationsOfPerson = consultations.ofPerson;
+export const consultationsCancelled = consultations.cancellations;
 
 /** A consultation as the desk's Consultations screen lists it. */
 export type ListedConsultation = Pick<
@@ -395,51 +396,4 @@ export async function consultationNames(ids: string[]): Promise<Map<string, stri
     [ids],
   );
   return new Map(rows.map((row) => [row.id, row.name]));
-}
-
-/** A cancellation as a restore reads it from the database it replaces (records/after-restore.ts). */
-export interface CancelledConsultation {
-  id: string;
-  at: Date;
-  by: string | null;
-  note: string | null;
-  sequence: number;
-}
-
-/** The cancelled consultations `db` holds; none when its version had no consultations yet. */
-export async function cancelledConsultations(db: Queryable): Promise<CancelledConsultation[]> {
-  const { rows: found } = await db.query(
-    `SELECT to_regclass('public.consultation_bookings') IS NOT NULL AS found`,
-  );
-  if ((found[0] as { found: boolean } | undefined)?.found !== true) return [];
-  const { rows } = await db.query(
-    `SELECT id, cancelled_at AS at, cancelled_by AS by, cancel_note AS note, sequence
-       FROM consultation_bookings WHERE cancelled_at IS NOT NULL`,
-  );
-  return rows as CancelledConsultation[];
-}
-
-/** Cancels again those of `cancelled` live in this database; how many it cancelled. */
-export async function cancelConsultationsAgain(
-  tx: Queryable,
-  cancelled: readonly CancelledConsultation[],
-): Promise<number> {
-  if (cancelled.length === 0) return 0;
-  const { rows } = await tx.query(
-    `UPDATE consultation_bookings b
-        SET cancelled_at = r.at, cancelled_by = r.by, cancel_note = r.note,
-            sequence = GREATEST(b.sequence, r.sequence)
-       FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::int[])
-            AS r(id, at, by, note, sequence)
-      WHERE b.id = r.id AND b.cancelled_at IS NULL
-      RETURNING b.id`,
-    [
-      cancelled.map((row) => row.id),
-      cancelled.map((row) => row.at),
-      cancelled.map((row) => row.by),
-      cancelled.map((row) => row.note),
-      cancelled.map((row) => row.sequence),
-    ],
-  );
-  return rows.length;
 }

@@ -8,14 +8,16 @@ import type { PayableKind } from '../../shared/desk-api';
 import { cancelAndTell } from '../booking/session-manage';
 import {
   lockSessionForDesk,
+  sessionsCancelled,
   sessionsOfPerson,
   setSessionNoShow,
   setSessionPaidAtStudio,
 } from '../booking/session-store';
-import { consultationsOfPerson } from '../booking/store';
+import { consultationsCancelled, consultationsOfPerson } from '../booking/store';
 import { cancelPlace } from '../classes/engine';
 import {
   lockPlaceForDesk,
+  placesCancelled,
   placesOfPerson,
   setPlaceNoShow,
   setPlacePaidAtStudio,
@@ -24,7 +26,7 @@ import {
 import type { outbox as siteOutbox } from '../mail-kinds';
 import type { Queryable } from '../platform/db';
 import type { DeskLock } from './lock';
-import type { PersonBooking, PersonRecords } from './person';
+import type { Cancellations, Cancelled, PersonBooking, PersonRecords } from './person';
 
 export type { DeskLock };
 
@@ -101,4 +103,34 @@ export async function bookingsOfPerson(
 /** Deletes the bookings of any kind among `ids`, in the caller's transaction. */
 export async function deleteBookings(db: Queryable, ids: string[]): Promise<void> {
   for (const kind of ERASED_IN_ORDER) await kind.erase(db, ids);
+}
+
+/** Each kind's cancellations, by the kind's name (a restore carries them across: see below). */
+const CANCELLATIONS = {
+  consultation: consultationsCancelled,
+  session: sessionsCancelled,
+  place: placesCancelled,
+} satisfies Record<string, Cancellations>;
+
+export type CancelledBookings = Partial<Record<keyof typeof CANCELLATIONS, Cancelled[]>>;
+
+/** What `db` says was cancelled, of every kind (the database a restore replaces). */
+export async function cancelledBookings(db: Queryable): Promise<CancelledBookings> {
+  const all: CancelledBookings = {};
+  for (const [kind, cancellations] of Object.entries(CANCELLATIONS)) {
+    all[kind as keyof typeof CANCELLATIONS] = await cancellations.read(db);
+  }
+  return all;
+}
+
+/** Cancels again, in the caller's transaction, what `cancelled` names and is live here: how many. */
+export async function cancelBookingsAgain(
+  tx: Queryable,
+  cancelled: CancelledBookings,
+): Promise<number> {
+  let count = 0;
+  for (const [kind, cancellations] of Object.entries(CANCELLATIONS)) {
+    count += await cancellations.again(tx, cancelled[kind as keyof typeof CANCELLATIONS] ?? []);
+  }
+  return count;
 }

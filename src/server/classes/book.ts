@@ -44,6 +44,7 @@ import {
   placeBySubmission,
   placeToken,
   waitEntryBySubmission,
+  type Place,
 } from './store';
 
 /** The mails a place booked queues: its own (`placeMails`), and the studio's invite of a class date it made. */
@@ -72,10 +73,15 @@ export function classProblem(refusal: ClassRefusal): Problem {
   return { status: 409, error: WORDS[refusal.reason], details: { reason: refusal.reason } };
 }
 
-/** What a class form stored: its row's id (none for a repeat), and the mails to send now. */
+/**
+ * What a class form stored: its row's id (none for a repeat), the mails to send now, and the
+ * place as stored or as a repeat found it, so that neither the answer nor the checkout reads it
+ * again.
+ */
 export interface ClassStored {
   id: string | undefined;
   queued: string[];
+  place?: Place;
 }
 
 /**
@@ -92,16 +98,16 @@ async function storeClassRow<K extends ClassMailKind>(
 ): Promise<Result<ClassStored, Problem>> {
   try {
     return await transaction(async (tx) => {
-      const { id, madeDate } = await store(tx);
+      const { id, madeDate, place } = await store(tx);
       if (id === undefined) {
         const same = await repeated(tx, table, received);
         return same.ok ? ok({ id, queued: [] }) : same;
       }
       if (received.spam) {
         keptAsSpam('class', id, received.spam);
-        return ok({ id, queued: [] });
+        return ok({ id, queued: [], place });
       }
-      return ok({ id, queued: await queue(tx, outbox, mails(id, madeDate)) });
+      return ok({ id, queued: await queue(tx, outbox, mails(id, madeDate)), place });
     });
   } catch (error) {
     if (error instanceof ClassRefusal) return failed(classProblem(error));
@@ -165,7 +171,7 @@ export async function findPlaceRepeat(
   const earlier = await placeBySubmission(received.submissionId);
   if (!earlier) return ok(undefined);
   if (!sameRequest(earlier.requestSha256, received)) return failed(otherRequest());
-  return ok({ id: undefined, queued: [] });
+  return ok({ id: undefined, queued: [], place: earlier });
 }
 
 /** Where a repeated post without script goes: a page that says it was sent, without its link. */
@@ -178,9 +184,9 @@ export const CLASS_REPEAT_PAGE = `${PAGES.classManage}?repeat=1`;
  */
 export async function answerPlace(stored: ClassStored, received: Received): Promise<Response> {
   if (stored.id === undefined && received.format === 'form') return seeOther(CLASS_REPEAT_PAGE);
-  const place = stored.id
-    ? await loadPlace(stored.id)
-    : await placeBySubmission(received.submissionId);
+  const place =
+    stored.place ??
+    (stored.id ? await loadPlace(stored.id) : await placeBySubmission(received.submissionId));
   if (!place || place.status !== 'booked') return answer(received, PAGES.classes);
   const manage = `${PAGES.classManage}?token=${placeToken(place)}`;
   return answer(received, `${manage}&done=booked`, { booking: { manage } });

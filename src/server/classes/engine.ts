@@ -45,6 +45,7 @@ import {
   waitEntryByClaim,
   type ClassDate,
   type Person,
+  type Place,
   type RequestFacts,
 } from './store';
 
@@ -249,6 +250,8 @@ export type BookingReceived = RequestFacts;
 /** What a booking or a waitlist request stored: its row, and the class date it made, if any. */
 export interface Stored {
   id: string | undefined;
+  /** The place as stored, when one was (read back by nobody). */
+  place?: Place;
   /** The class date this request made (its first booking): the studio's invite is owed. */
   madeDate?: string;
 }
@@ -273,7 +276,7 @@ export async function bookPlace(
     heldUntil,
   });
   if (taken === 'full' || taken === 'already') throw new ClassRefusal(taken);
-  return { id: taken?.id, ...(created ? { madeDate: date.id } : {}) };
+  return { id: taken?.id, place: taken, ...(created ? { madeDate: date.id } : {}) };
 }
 
 /** How long before a class its reminder is due. */

@@ -135,13 +135,14 @@ export const awaitsPayment = (place: Place) =>
  * for its payment, with the studio's Stripe keys set; `undefined` when it waits for none.
  */
 export async function placeCheckout(
-  stored: { id: string | undefined },
+  stored: { id: string | undefined; place?: Place },
   submissionId: string,
   outbox: ClassOutbox,
 ): Promise<Result<string, Problem> | undefined> {
   // Without the studio's keys nothing waits for a payment: no place is read back.
   if (!stripeAccount()) return undefined;
-  const place = await (stored.id ? loadPlace(stored.id) : placeBySubmission(submissionId));
+  const place =
+    stored.place ?? (await (stored.id ? loadPlace(stored.id) : placeBySubmission(submissionId)));
   if (!place || !awaitsPayment(place)) return undefined;
   const date = await loadClassDate(place.classDateId);
   const account = date && payOnline(date.priceCents);

@@ -24,7 +24,14 @@ import type { ClassOccurrence } from './occurrences';
 import type { DeskLock } from '../bookings/lock';
 import { dayParams, withinDays, type DayRange } from '../bookings/range';
 import { paidAtStudioSet } from '../bookings/sql';
-import type { PersonBooking, PersonRecords } from '../bookings/person';
+import {
+  cancelledColumns,
+  hasTable,
+  type Cancellations,
+  type Cancelled,
+  type PersonBooking,
+  type PersonRecords,
+} from '../bookings/person';
 
 export interface ClassDate {
   id: string;
@@ -356,7 +363,7 @@ function constraintOf(error: unknown): string | undefined {
 }
 
 /**
- * Takes a place in `date` for `person` in the caller's transaction: the place's id, `undefined`
+ * Takes a place in `date` for `person` in the caller's transaction: the place as stored, `undefined`
  * when its submission id is already stored (a retry), or why there is no place. A place taken
  * for spam is kept for the desk and holds no place.
  */
@@ -365,7 +372,7 @@ export async function takePlace(
   date: Pick<ClassDate, 'id' | 'capacity'>,
   person: Person,
   { status, received, origin, heldUntil }: PlaceInsert,
-): Promise<{ id: string } | NoPlace | undefined> {
+): Promise<Place | NoPlace | undefined> {
   const id = randomUUID();
   const link = newStoredToken(PLACE_TOKEN_FIELD, id);
   const insert = (placeNo: number | null) =>
@@ -377,7 +384,7 @@ export async function takePlace(
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
                ${sqlNow()}, ${sqlNow()})
        ON CONFLICT (submission_id) DO NOTHING
-       RETURNING id`,
+       RETURNING ${PLACE_COLUMNS}`,
       [
         id,
         date.id,
@@ -399,7 +406,10 @@ export async function takePlace(
         heldUntil && status !== 'spam' ? heldUntil.toISOString() : null,
       ],
     );
-  const stored = (result: { rows: unknown[] }) => result.rows[0] as { id: string } | undefined;
+  const stored = (result: { rows: unknown[] }) => {
+    const row = result.rows[0] as PlaceRow | undefined;
+    return row && place(row);
+  };
   if (status === 'spam') return stored(await insert(null));
   return inFreePlace(tx, date, async (placeNo) => stored(await insert(placeNo)));
 }
@@ -918,6 +928,37 @@ export const placesOfPerson: PersonRecords = {
   // (classes/engine.ts, runClassSteps).
   async erase(db, ids) {
     await db.query(`DELETE FROM class_places WHERE id = ANY($1::uuid[])`, [ids]);
+  },
+};
+
+/**
+ * The places a database says were cancelled, and their cancelling again after a restore
+ * (records/after-restore.ts): a place booked in the backup and cancelled since is cancelled
+ * again, its number freed for the classes' next steps to offer to whoever waits.
+ */
+export const placesCancelled: Cancellations = {
+  async read(db) {
+    if (!(await hasTable(db, 'class_places'))) return [];
+    const { rows } = await db.query(
+      `SELECT id::text, cancelled_at AS at, cancelled_by AS by, cancel_note AS note, sequence
+         FROM class_places WHERE status = 'cancelled' AND cancelled_at IS NOT NULL`,
+    );
+    return rows as Cancelled[];
+  },
+  async again(tx, cancelled) {
+    if (cancelled.length === 0) return 0;
+    const { rows } = await tx.query(
+      `UPDATE class_places s
+          SET status = 'cancelled', place_no = NULL, cancelled_at = r.at, cancelled_by = r.by,
+              cancel_note = r.note, sequence = GREATEST(s.sequence, r.sequence),
+              updated_at = ${sqlNow()}
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::int[])
+              AS r(id, at, by, note, sequence)
+        WHERE s.id = r.id AND s.status = 'booked'
+        RETURNING s.id`,
+      cancelledColumns(cancelled),
+    );
+    return rows.length;
   },
 };
 

@@ -21,11 +21,7 @@
  *   record made after the restore never takes the number of one a tombstone names.
  */
 import { deleteRecords } from './erasure';
-import {
-  cancelConsultationsAgain,
-  cancelledConsultations,
-  type CancelledConsultation,
-} from '../booking/store';
+import { cancelBookingsAgain, cancelledBookings, type CancelledBookings } from '../bookings/kinds';
 import { revokeFeedAddress } from '../booking/subscription';
 import { logAccess } from './access-log';
 import { transaction, type Queryable } from '../platform/db';
@@ -45,7 +41,8 @@ interface Tombstone {
 export interface Replaced {
   tombstones: Tombstone[];
   unsubscribed: { id: string; at: Date }[];
-  cancelled: CancelledConsultation[];
+  /** Every kind's cancellations (consultations, sessions, class places). */
+  cancelled: CancelledBookings;
   /** The highest value of each identity column, by `table.column`. */
   highest: Record<string, string>;
 }
@@ -53,7 +50,7 @@ export interface Replaced {
 export const NOTHING_REPLACED: Replaced = {
   tombstones: [],
   unsubscribed: [],
-  cancelled: [],
+  cancelled: {},
   highest: {},
 };
 
@@ -82,7 +79,7 @@ async function identityColumns(db: Queryable): Promise<{ table: string; column: 
  * none.
  */
 export async function readReplaced(db: Queryable): Promise<Replaced> {
-  const replaced: Replaced = { tombstones: [], unsubscribed: [], cancelled: [], highest: {} };
+  const replaced: Replaced = { tombstones: [], unsubscribed: [], cancelled: {}, highest: {} };
   if (await tableExists(db, 'erasure_tombstones')) {
     replaced.tombstones = await rowsOf(
       db,
@@ -98,7 +95,7 @@ export async function readReplaced(db: Queryable): Promise<Replaced> {
         WHERE unsubscribed_at IS NOT NULL`,
     );
   }
-  replaced.cancelled = await cancelledConsultations(db);
+  replaced.cancelled = await cancelledBookings(db);
   for (const { table, column } of await identityColumns(db)) {
     const [row] = await rowsOf<{ top: string | null }>(
       db,
@@ -191,7 +188,7 @@ export async function afterRestore(replaced: Replaced): Promise<AfterRestore> {
         ).rows.length
       : 0;
 
-    const cancelled = await cancelConsultationsAgain(tx, replaced.cancelled);
+    const cancelled = await cancelBookingsAgain(tx, replaced.cancelled);
 
     for (const { table, column } of await identityColumns(tx)) {
       const top = replaced.highest[`${table}.${column}`];
